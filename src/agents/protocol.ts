@@ -1,0 +1,51 @@
+import type { Case } from '../types/case.js';
+import type { Action } from '../types/actions.js';
+import type { ExitInfo, KillRecord, Tick } from '../types/process.js';
+
+/** What an agent is told. Action results and ticks are observations too. */
+export type Observation =
+  | { readonly type: 'task'; readonly issue: string; readonly repro: string; readonly files: readonly string[] }
+  | { readonly type: 'result'; readonly action: Action['type']; readonly ok: boolean; readonly message: string; readonly content?: string }
+  | { readonly type: 'tick'; readonly tick: Tick; readonly text: string }
+  | { readonly type: 'exit'; readonly commandId: number; readonly exit: ExitInfo; readonly output: string; readonly kill: KillRecord | null };
+
+export interface TokenUsage {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly cachedTokens: number;
+}
+
+/** Hooks an agent may use to report model calls; the session records them as events. */
+export interface AgentReporter {
+  request(turn: number, messages: number): void;
+  response(turn: number, usage: TokenUsage, latencyMs: number): void;
+}
+
+/** Privileged view for the scripted oracle only: ground truth the other agents never get. */
+export interface OracleView {
+  readonly testCase: Case;
+  /** true once the onset of the running command was seen. */
+  onsetSeen(): boolean;
+  /** the files solution.patch changes, with their patched content (paths relative to the workspace). */
+  patchedFiles(): Promise<ReadonlyArray<{ readonly path: string; readonly content: string }>>;
+}
+
+export interface AgentContext {
+  readonly testCase: Case;
+  readonly reporter: AgentReporter;
+  readonly signal: AbortSignal;
+  readonly oracle?: OracleView;
+}
+
+/** One protocol: an observation in, one action out. */
+export interface AgentSession {
+  next(observation: Observation): Promise<Action>;
+  close?(): Promise<void>;
+}
+
+export interface AgentFactory {
+  readonly name: string;
+  /** true when the agent needs the OracleView. */
+  readonly privileged?: boolean;
+  create(context: AgentContext): AgentSession;
+}

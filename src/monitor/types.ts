@@ -1,0 +1,33 @@
+import type { SandboxProcess } from '../sandbox/types.js';
+import type { Onset } from '../types/case.js';
+import type { ExitInfo, Tick } from '../types/process.js';
+
+export interface MonitorOptions {
+  readonly process: SandboxProcess;
+  /** ms between ticks, already scaled; ticks are scheduled from absolute deadlines. */
+  readonly intervalMs: number;
+  /** ground truth for hang cases run on the repro command; never shown to agents. */
+  readonly onset?: Onset | null;
+  /** where the full output stream is copied, capped at logCapBytes; omit for none. */
+  readonly logFile?: string;
+  readonly logCapBytes?: number;
+}
+
+/** What a monitor reports, in order: output counts, the onset (once), ticks, and finally the exit. */
+export type MonitorEvent =
+  | { readonly type: 'output'; readonly bytes: number; readonly totalBytes: number }
+  | { readonly type: 'onset'; readonly elapsedMs: number; readonly trigger: string }
+  | { readonly type: 'tick'; readonly tick: Tick }
+  | { readonly type: 'exit'; readonly exit: ExitInfo; readonly tail: string; readonly totalBytes: number };
+
+export interface Monitor {
+  /** Subscribe to every event as it happens (used by the trace writer). */
+  on(listener: (event: MonitorEvent) => void): void;
+  /** Resolves with the next tick or the exit, whichever comes first after this call; an exit already seen resolves at once. */
+  nextTickOrExit(signal?: AbortSignal): Promise<Extract<MonitorEvent, { type: 'tick' | 'exit' }>>;
+  /** The last bytes of output so far (for action results), bounded. */
+  tail(maxBytes?: number): string;
+  readonly onsetSeen: boolean;
+  readonly exited: boolean;
+  stop(): void;
+}

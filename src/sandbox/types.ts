@@ -1,0 +1,98 @@
+import type { Readable, Writable } from 'node:stream';
+import type { ExitInfo, KillDecider, KillMechanism, KillRecord, SignalName } from '../types/process.js';
+
+/** What the host offers, probed once per run and recorded in the run's metadata. */
+export interface HostCapabilities {
+  readonly platform: NodeJS.Platform;
+  readonly proc: boolean;
+  readonly mechanism: KillMechanism;
+  /** cgroup v2 directory the harness creates attempt cgroups under, when mechanism is cgroup-v2. */
+  readonly cgroupRoot: string | null;
+  /** cgroup v1 `pids` controller directory used for the process limit, when available. */
+  readonly pidsCgroupRoot: string | null;
+  /** true when `unshare --net` works, so fixtures get no network. */
+  readonly netns: boolean;
+  /** how the process-count limit is enforced: 'pids-cgroup', 'rlimit' (non-root), or 'none'. */
+  readonly processLimit: 'pids-cgroup' | 'rlimit' | 'none';
+  readonly notes: readonly string[];
+}
+
+export interface ResourceLimits {
+  /** max processes/threads in the attempt. */
+  readonly processes: number;
+  /** address space per process, bytes. */
+  readonly addressSpaceBytes: number;
+  /** largest file a process may write, bytes. */
+  readonly fileSizeBytes: number;
+  /** CPU seconds per process. */
+  readonly cpuSeconds: number;
+  /** nice value for sandboxed programs (the harness stays at 0). */
+  readonly nice: number;
+}
+
+export interface SpawnOptions {
+  /** stable id of the command within the attempt (1, 2, …). */
+  readonly commandId: number;
+  readonly terminal?: 'pipe' | 'pty';
+  /** extra environment, on top of the scrubbed one (e.g. for verify). */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** One command running as `bash -c` in its own killable process tree. */
+export interface SandboxProcess {
+  readonly commandId: number;
+  readonly command: string;
+  /** pid of the process the harness spawned (the tree's root as the host sees it). */
+  readonly pid: number;
+  readonly startedAt: number;
+  /** stdin is an open pipe; `input` writes here. */
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  /**
+   * Resolves when the command is over as a terminal would see it: the root exited AND stdout/stderr reached EOF
+   * (a grandchild holding the pipe keeps it open — that is a hang).
+   */
+  readonly exited: Promise<ExitInfo>;
+  /** true once `exited` resolved. */
+  readonly done: boolean;
+  /** host pids of every live process in the tree (zombies excluded), from the cgroup or a /proc scan. */
+  pids(): number[];
+  /** Kill the whole tree: the requested signal first (SIGINT by default), then TERM(+CONT), then KILL; each step recorded. */
+  kill(by: KillDecider, reason: string, firstSignal?: SignalName): Promise<KillRecord>;
+}
+
+export interface LeakReport {
+  readonly clean: boolean;
+  /** processes of the attempt found still running (then killed). */
+  readonly leaked: readonly { readonly pid: number; readonly command: string }[];
+}
+
+export interface Sandbox {
+  readonly attemptId: string;
+  /** temp dir holding workspace/, home/, tmp/. */
+  readonly root: string;
+  /** absolute path of the agent's workspace copy. */
+  readonly workspace: string;
+  readonly capabilities: HostCapabilities;
+  spawn(command: string, options: SpawnOptions): SandboxProcess;
+  /** Resolves an agent-supplied path inside the workspace; throws HangbenchError('PATH_ESCAPE') for `..`, absolute paths and symlinks out. */
+  resolvePath(relative: string): Promise<string>;
+  readFile(relative: string): Promise<string>;
+  writeFile(relative: string, content: string): Promise<number>;
+  /** Copies a folder's files over the workspace (hidden/ before verify). */
+  overlay(sourceDir: string): Promise<void>;
+  /** Finds anything of the attempt still running (cgroup + /proc scan for the attempt marker), kills it, reports it. */
+  leakScan(): Promise<LeakReport>;
+  /** Removes the temp dir and cgroups. Call after leakScan. */
+  dispose(): Promise<void>;
+}
+
+export interface SandboxOptions {
+  readonly attemptId: string;
+  /** the fixture's workspace/ folder to copy. */
+  readonly workspaceSource: string;
+  readonly timeScale: number;
+  readonly limits?: Partial<ResourceLimits>;
+  readonly capabilities: HostCapabilities;
+}

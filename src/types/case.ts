@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { DurationSchema } from './duration.js';
+
+export const HANG_CLASSES = [
+  'pipe-write-block',
+  'pipe-read-block',
+  'stdin-wait',
+  'tty-prompt',
+  'lock-deadlock',
+  'async-never-resolves',
+  'event-loop-kept-alive',
+  'busy-loop',
+  'retry-forever',
+  'child-wait',
+  'orphan-holds-pipe',
+  'signal-ignored',
+  'file-lock',
+  'livelock',
+  'output-flood',
+  'sleep-forever',
+] as const;
+
+export const CONTROL_CLASSES = [
+  'slow-progress',
+  'quiet-compute',
+  'quiet-sleep',
+  'progress-bar',
+  'bursty-output',
+  'slow-io',
+  'late-first-output',
+  'many-children',
+] as const;
+
+export type HangClass = (typeof HANG_CLASSES)[number];
+export type ControlClass = (typeof CONTROL_CLASSES)[number];
+
+export const OnsetSchema = z.union([
+  z.strictObject({ output: z.string().min(1).describe('text whose appearance in stdout/stderr marks the hang (may span chunks, may be a partial line)') }),
+  z.strictObject({ start: z.literal(true).describe('the hang begins when the command starts') }),
+  z.strictObject({ after: DurationSchema.describe('the hang begins this long after the command starts') }),
+]);
+
+const StdoutMatchSchema = z
+  .string()
+  .describe('literal substring, or /regex/ (JavaScript syntax, optional flags after the closing slash)');
+
+export const VerifyStepSchema = z.strictObject({
+  run: z.string().min(1).describe('shell command, run with bash -c in the sandboxed workspace'),
+  timeout: DurationSchema.default(20_000).describe('scaled by --time-scale, with a floor of a few seconds'),
+  exit: z.number().int().min(0).max(255).default(0),
+  stdout: StdoutMatchSchema.optional(),
+  stderr: StdoutMatchSchema.optional(),
+});
+
+const BudgetsSchema = z.strictObject({
+  tokens: z.number().int().positive().default(60_000).describe('prompt + completion tokens over all model calls'),
+  wall: DurationSchema.default(300_000).describe('the whole attempt, agent phase'),
+  interrupt: DurationSchema.default(30_000).describe('(hang) the kill must come this soon after onset'),
+});
+
+const CommonFields = {
+  id: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]*$/, 'use lowercase letters, digits and dashes')
+    .optional()
+    .describe('unique; defaults to the file name'),
+  title: z.string().min(1),
+  fixture: z.string().min(1).describe('fixture folder, relative to this case file'),
+  issue: z.string().min(1).describe('what the agent is told, like a bug report; never the fix'),
+  repro: z.string().min(1).describe('the command that shows the problem'),
+  terminal: z.enum(['pipe', 'pty']).default('pipe'),
+  budgets: BudgetsSchema.default({ tokens: 60_000, wall: 300_000, interrupt: 30_000 }),
+  verify: z.array(VerifyStepSchema).min(1, 'give at least one hidden verify step'),
+  tags: z.array(z.string()).default([]),
+};
+
+export const CaseFileSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    ...CommonFields,
+    kind: z.literal('hang'),
+    hang: z.strictObject({ class: z.enum(HANG_CLASSES), onset: OnsetSchema }),
+  }),
+  z.strictObject({
+    ...CommonFields,
+    kind: z.literal('control'),
+    control: z.strictObject({ class: z.enum(CONTROL_CLASSES) }),
+  }),
+]);
+
+export type CaseFile = z.infer<typeof CaseFileSchema>;
+export type Onset = z.infer<typeof OnsetSchema>;
+export type VerifyStep = z.infer<typeof VerifyStepSchema>;
+export type Budgets = z.infer<typeof BudgetsSchema>;
+
+/** A validated case, with its id resolved and its fixture path made absolute. */
+export type Case = CaseFile & {
+  readonly id: string;
+  /** Absolute path of the case file. */
+  readonly file: string;
+  /** Absolute path of the fixture folder. */
+  readonly fixtureDir: string;
+};
+
+export function caseClass(testCase: CaseFile): HangClass | ControlClass {
+  return testCase.kind === 'hang' ? testCase.hang.class : testCase.control.class;
+}

@@ -1,0 +1,181 @@
+import { z } from 'zod';
+import { ActionSchema } from './actions.js';
+import { CLASSIFICATIONS } from './process.js';
+
+export const TRACE_SCHEMA_VERSION = 1;
+
+const KillDeciderSchema = z.enum(['agent', 'budget', 'harness', 'verify-timeout', 'leak-scan']);
+const MechanismSchema = z.enum(['cgroup-v2', 'pid-namespace', 'process-group+scan']);
+
+const ProcessSampleSchema = z.object({
+  pid: z.number(),
+  ppid: z.number(),
+  pgid: z.number(),
+  sid: z.number(),
+  command: z.string(),
+  args: z.string(),
+  state: z.string(),
+  wchan: z.string(),
+  threadWchans: z.array(z.string()),
+  threads: z.number(),
+  cpuPercent: z.number(),
+  rssKb: z.number(),
+  readBytes: z.number(),
+  writeBytes: z.number(),
+  syscall: z.object({ nr: z.number(), arg0: z.number() }).nullable(),
+  fds: z.object({ pipes: z.number(), sockets: z.number(), total: z.number() }),
+  stdinIsHarnessPipe: z.boolean(),
+  children: z.array(z.number()),
+});
+
+const UsageSchema = z.object({
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  cachedTokens: z.number().default(0),
+});
+
+/** Fields every event carries: a per-attempt sequence and ms since attempt start on a monotonic clock. */
+const base = { seq: z.number().int().nonnegative(), t: z.number().nonnegative() };
+
+export const TraceEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    ...base,
+    type: z.literal('attempt.start'),
+    schemaVersion: z.number().int(),
+    attemptId: z.string(),
+    caseId: z.string(),
+    kind: z.enum(['hang', 'control']),
+    class: z.string(),
+    variant: z.string(),
+    repeat: z.number().int(),
+    agent: z.string(),
+    timeScale: z.number(),
+    intervalMs: z.number(),
+    /** budgets after --time-scale: wall and interrupt in ms. */
+    budgets: z.object({ tokens: z.number(), wallMs: z.number(), interruptMs: z.number() }),
+    mechanism: MechanismSchema,
+    startedAt: z.string(),
+  }),
+  z.object({ ...base, type: z.literal('agent.request'), turn: z.number().int(), messages: z.number().int() }),
+  z.object({ ...base, type: z.literal('agent.response'), turn: z.number().int(), usage: UsageSchema, latencyMs: z.number() }),
+  z.object({ ...base, type: z.literal('action'), turn: z.number().int(), action: ActionSchema }),
+  z.object({
+    ...base,
+    type: z.literal('action.result'),
+    turn: z.number().int(),
+    ok: z.boolean(),
+    /** short description of what happened, or the error shown to the agent. */
+    message: z.string(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('command.start'),
+    commandId: z.number().int(),
+    command: z.string(),
+    pid: z.number().int(),
+    background: z.boolean(),
+    /** true for the case's repro command as written (the oracle and baseline run it verbatim). */
+    isRepro: z.boolean(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('output'),
+    commandId: z.number().int(),
+    bytes: z.number(),
+    totalBytes: z.number(),
+  }),
+  z.object({ ...base, type: z.literal('onset'), commandId: z.number().int(), elapsedMs: z.number(), trigger: z.string() }),
+  z.object({
+    ...base,
+    type: z.literal('tick'),
+    commandId: z.number().int(),
+    tickSeq: z.number().int(),
+    elapsedMs: z.number(),
+    sinceOutputMs: z.number(),
+    totalOutputBytes: z.number(),
+    output: z.object({
+      text: z.string(),
+      bytes: z.number(),
+      cutBytes: z.number(),
+      foldedLines: z.number(),
+      partialLine: z.boolean(),
+    }),
+    snapshot: z.object({ source: z.enum(['proc', 'unavailable']), processes: z.array(ProcessSampleSchema) }),
+    classification: z.enum(CLASSIFICATIONS),
+    reason: z.string(),
+    rendered: z.string(),
+    renderedTokens: z.number().int(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('decision'),
+    commandId: z.number().int(),
+    tickSeq: z.number().int(),
+    action: z.string(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('kill'),
+    commandId: z.number().int(),
+    by: KillDeciderSchema,
+    reason: z.string(),
+    mechanism: MechanismSchema,
+    treeSize: z.number().int(),
+    steps: z.array(z.object({ signal: z.string(), atMs: z.number(), alive: z.number() })),
+    escalatedToKill: z.boolean(),
+    goneMs: z.number().nullable(),
+    survivors: z.array(z.number()),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('command.exit'),
+    commandId: z.number().int(),
+    exitCode: z.number().nullable(),
+    signal: z.string().nullable(),
+    durationMs: z.number(),
+    killed: z.boolean(),
+  }),
+  z.object({ ...base, type: z.literal('file.write'), path: z.string(), bytes: z.number(), via: z.enum(['write', 'edit']) }),
+  z.object({
+    ...base,
+    type: z.literal('limit'),
+    kind: z.enum(['wall', 'tokens', 'turns']),
+    value: z.number(),
+    limit: z.number(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('verify'),
+    step: z.number().int(),
+    command: z.string(),
+    passed: z.boolean(),
+    exitCode: z.number().nullable(),
+    timedOut: z.boolean(),
+    durationMs: z.number(),
+    /** why it failed, or '' */
+    reason: z.string(),
+    outputTail: z.string(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('leak'),
+    processes: z.array(z.object({ pid: z.number(), command: z.string() })),
+  }),
+  z.object({ ...base, type: z.literal('error'), where: z.string(), message: z.string() }),
+  z.object({
+    ...base,
+    type: z.literal('attempt.end'),
+    /** completed: the agent finished; limit: a budget stopped it; error: the harness or endpoint broke (not an agent FAIL). */
+    outcome: z.enum(['completed', 'limit', 'error']),
+    clean: z.boolean(),
+    wallMs: z.number(),
+    agentWallMs: z.number(),
+    tokens: z.number(),
+  }),
+]);
+
+export type TraceEvent = z.infer<typeof TraceEventSchema>;
+export type TraceEventType = TraceEvent['type'];
+export type EventOf<K extends TraceEventType> = Extract<TraceEvent, { type: K }>;
+/** An event before the trace writer stamps `seq` and `t`. */
+export type EventInput = TraceEvent extends infer E ? (E extends TraceEvent ? Omit<E, 'seq' | 't'> : never) : never;

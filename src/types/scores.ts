@@ -1,0 +1,33 @@
+/** Score names are the ones DESIGN.md uses; they are the public JSON keys. */
+export interface AttemptScores {
+  readonly caseId: string;
+  readonly kind: 'hang' | 'control';
+  readonly class: string;
+  readonly variant: string;
+  readonly agent: string;
+  readonly repeat: number;
+  /** completed | limit | error — error is a harness/endpoint ERROR, never an agent FAIL. */
+  readonly outcome: 'completed' | 'limit' | 'error';
+  readonly scores: {
+    /** hang: onset happened in a command the agent started, before its first edit. null for controls. */
+    readonly reproduced: boolean | null;
+    /** hang: the agent killed that command after onset within budgets.interrupt. null for controls. */
+    readonly interrupted: boolean | null;
+    /** ms from onset to the agent's kill; null when there was no such kill. */
+    readonly interrupt_latency: number | null;
+    /** every verify step passed. */
+    readonly fixed: boolean;
+    /** control: the agent killed a healthy command. null for hangs. */
+    readonly false_kill: boolean | null;
+    /** control: a command the agent ran exited 0 on its own. null for hangs. */
+    readonly completed: boolean | null;
+    readonly within_budget: boolean;
+    readonly clean: boolean;
+    readonly solved: boolean;
+  };
+  readonly ticks: number;
+  readonly tokens: number;
+  readonly wallMs: number;
+  /** the monitor's classification at the agent's kill, or at the repro's exit; null when neither happened. */
+  readonly classificationAtEnd: string | null;
+}
