@@ -177,5 +177,7 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
 export type TraceEvent = z.infer<typeof TraceEventSchema>;
 export type TraceEventType = TraceEvent['type'];
 export type EventOf<K extends TraceEventType> = Extract<TraceEvent, { type: K }>;
-/** An event before the trace writer stamps `seq` and `t`. */
-export type EventInput = TraceEvent extends infer E ? (E extends TraceEvent ? Omit<E, 'seq' | 't'> : never) : never;
+type DeepReadonly<T> = T extends (infer U)[] ? readonly DeepReadonly<U>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+
+/** An event before the trace writer stamps `seq` and `t`; readonly so the shared runtime types fit it. */
+export type EventInput = TraceEvent extends infer E ? (E extends TraceEvent ? DeepReadonly<Omit<E, 'seq' | 't'>> : never) : never;

@@ -1,0 +1,30 @@
+import { looksHung } from '../types/process.js';
+import type { Action } from '../types/actions.js';
+import type { AgentFactory, Observation } from './protocol.js';
+
+/**
+ * No model: runs the repro and kills it once the monitor has called it hung for `hungTicks` consecutive
+ * ticks; otherwise waits. Never edits, so it measures the monitor, not fixing.
+ */
+export function baselineAgent(hungTicks: number): AgentFactory {
+  return {
+    name: 'baseline',
+    create(context) {
+      let started = false;
+      let hungStreak = 0;
+      return {
+        async next(observation: Observation): Promise<Action> {
+          if (observation.type === 'task' && !started) {
+            started = true;
+            return { type: 'run', command: context.testCase.repro };
+          }
+          if (observation.type === 'tick') {
+            hungStreak = looksHung(observation.tick.classification) ? hungStreak + 1 : 0;
+            return hungStreak >= hungTicks ? { type: 'kill' } : { type: 'wait' };
+          }
+          return { type: 'finish', summary: observation.type === 'exit' && observation.kill ? 'killed the hung command' : 'command finished' };
+        },
+      };
+    },
+  };
+}

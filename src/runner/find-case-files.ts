@@ -1,0 +1,60 @@
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+const CASE_FILE = /\.ya?ml$/;
+
+/** Expands paths, folders (recursively) and simple globs (`*`, `**`) into case files, sorted. Missing inputs are returned apart. */
+export async function findCaseFiles(inputs: readonly string[], cwd: string): Promise<{ files: string[]; missing: string[] }> {
+  const files = new Set<string>();
+  const missing: string[] = [];
+  for (const input of inputs) {
+    const found = input.includes('*') ? await expandGlob(input, cwd) : await expandPath(path.resolve(cwd, input));
+    if (found === null) missing.push(input);
+    else found.forEach((file) => files.add(file));
+  }
+  return { files: [...files].sort(), missing };
+}
+
+async function expandPath(target: string): Promise<string[] | null> {
+  const info = await stat(target).catch(() => null);
+  if (info === null) return null;
+  if (info.isFile()) return [target];
+  return (await walk(target)).filter((file) => CASE_FILE.test(file));
+}
+
+async function walk(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const nested = await Promise.all(
+    entries.map((entry) => {
+      const full = path.join(dir, entry.name);
+      return entry.isDirectory() ? walk(full) : Promise.resolve(entry.isFile() ? [full] : []);
+    }),
+  );
+  return nested.flat();
+}
+
+async function expandGlob(pattern: string, cwd: string): Promise<string[] | null> {
+  const absolute = path.resolve(cwd, pattern);
+  const segments = absolute.split(path.sep);
+  const firstWild = segments.findIndex((segment) => segment.includes('*'));
+  const base = segments.slice(0, firstWild).join(path.sep) || path.sep;
+  const matcher = globToRegExp(absolute);
+  const all = await walk(base).catch(() => null);
+  if (all === null) return null;
+  const matched = all.filter((file) => matcher.test(file));
+  return matched.length > 0 ? matched : null;
+}
+
+function globToRegExp(glob: string): RegExp {
+  let source = '';
+  for (let i = 0; i < glob.length; i += 1) {
+    const char = glob[i]!;
+    if (char === '*' && glob[i + 1] === '*') {
+      source += glob[i + 2] === '/' ? '(?:.*/)?' : '.*';
+      i += glob[i + 2] === '/' ? 2 : 1;
+    } else if (char === '*') source += '[^/]*';
+    else if (char === '?') source += '[^/]';
+    else source += char.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`);
+}

@@ -1,0 +1,189 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { AgentFactory, AgentSession, Observation, OracleView } from '../agents/protocol.js';
+import { createSandbox } from '../sandbox/index.js';
+import type { HostCapabilities, Sandbox } from '../sandbox/types.js';
+import { scoreAttempt } from '../scorers/index.js';
+import type { Case, Onset } from '../types/case.js';
+import { caseClass } from '../types/case.js';
+import { TRACE_SCHEMA_VERSION, type EventOf } from '../types/events.js';
+import type { AttemptScores } from '../types/scores.js';
+import type { EvalOptions, Variant } from './options.js';
+import { applySolutionPatch } from './patch.js';
+import { AttemptSession } from './session.js';
+import { TraceWriter } from './trace-writer.js';
+import { runVerify } from './verify.js';
+import { listWorkspace } from './workspace-files.js';
+
+export interface Attempt {
+  readonly testCase: Case;
+  readonly variant: Variant;
+  readonly repeat: number;
+}
+
+export interface AttemptContext {
+  readonly options: EvalOptions;
+  readonly runDir: string;
+  readonly capabilities: HostCapabilities;
+  readonly agent: AgentFactory;
+  /** aborted when the harness shuts down (Ctrl-C): kill everything, skip verify. */
+  readonly shutdown: AbortSignal;
+  readonly onTick?: (attempt: Attempt, tick: EventOf<'tick'>) => void;
+}
+
+type StopReason = { kind: 'wall' | 'tokens' | 'turns'; value: number; limit: number } | { kind: 'harness' } | { kind: 'error'; message: string };
+
+export function attemptDir(runDir: string, attempt: Attempt): string {
+  return path.join(runDir, attempt.testCase.id, attempt.variant.name, String(attempt.repeat));
+}
+
+/** One attempt: fresh sandbox, agent loop under budgets, verify, leak scan, scores. Never throws for agent or case faults. */
+export async function runAttempt(attempt: Attempt, context: AttemptContext): Promise<AttemptScores> {
+  const { testCase, variant } = attempt;
+  const { options } = context;
+  const dir = attemptDir(context.runDir, attempt);
+  await mkdir(dir, { recursive: true });
+  const attemptId = `${context.options.runId}.${testCase.id}.${variant.name}.${attempt.repeat}`.replace(/[^A-Za-z0-9_.-]/g, '_');
+  const trace = new TraceWriter(path.join(dir, 'trace.jsonl'));
+  const scale = options.timeScale;
+  const budgets = { tokens: testCase.budgets.tokens, wallMs: testCase.budgets.wall * scale, interruptMs: testCase.budgets.interrupt * scale };
+  const intervalMs = variant.intervalMs * scale;
+  const sandbox = await createSandbox({ attemptId, workspaceSource: path.join(testCase.fixtureDir, 'workspace'), timeScale: scale, capabilities: context.capabilities });
+  trace.write({
+    type: 'attempt.start',
+    schemaVersion: TRACE_SCHEMA_VERSION,
+    attemptId,
+    caseId: testCase.id,
+    kind: testCase.kind,
+    class: caseClass(testCase),
+    variant: variant.name,
+    repeat: attempt.repeat,
+    agent: variant.agent,
+    timeScale: scale,
+    intervalMs,
+    budgets,
+    mechanism: context.capabilities.mechanism,
+    startedAt: new Date().toISOString(),
+  });
+  if (context.onTick) {
+    const onTick = context.onTick;
+    trace.onEvent((event) => {
+      if (event.type === 'tick') onTick(attempt, event);
+    });
+  }
+
+  const stop = new AbortController();
+  const wallTimer = setTimeout(() => stop.abort({ kind: 'wall', value: budgets.wallMs, limit: budgets.wallMs } satisfies StopReason), budgets.wallMs);
+  const onShutdown = () => stop.abort({ kind: 'harness' } satisfies StopReason);
+  context.shutdown.addEventListener('abort', onShutdown, { once: true });
+  if (context.shutdown.aborted) onShutdown();
+
+  const session = new AttemptSession({ sandbox, trace, testCase, intervalMs, onset: scaleOnset(testCase, scale), logDir: dir, signal: stop.signal });
+  let tokens = 0;
+  const agentStart = performance.now();
+  let stopReason: StopReason | null = null;
+  let agent: AgentSession | undefined;
+  try {
+    agent = context.agent.create({
+      testCase,
+      signal: stop.signal,
+      reporter: {
+        request: (turn, messages) => trace.write({ type: 'agent.request', turn, messages }),
+        response: (turn, usage, latencyMs) => {
+          trace.write({ type: 'agent.response', turn, usage, latencyMs });
+          tokens += usage.promptTokens + usage.completionTokens;
+          if (tokens > budgets.tokens) stop.abort({ kind: 'tokens', value: tokens, limit: budgets.tokens } satisfies StopReason);
+        },
+      },
+      ...(context.agent.privileged ? { oracle: oracleView(testCase, session) } : {}),
+    });
+    stopReason = await agentLoop(agent, session, trace, stop.signal, options.maxTurns, await listWorkspace(sandbox.workspace));
+  } catch (error) {
+    stopReason = stop.signal.aborted ? (stop.signal.reason as StopReason) : { kind: 'error', message: (error as Error).stack ?? String(error) };
+  } finally {
+    clearTimeout(wallTimer);
+    context.shutdown.removeEventListener('abort', onShutdown);
+    await agent?.close?.().catch(() => undefined);
+  }
+  const agentWallMs = performance.now() - agentStart;
+
+  if (stopReason && stopReason.kind !== 'harness' && stopReason.kind !== 'error') trace.write({ type: 'limit', ...stopReason });
+  if (stopReason?.kind === 'error') trace.write({ type: 'error', where: 'agent', message: stopReason.message });
+  const killer = stopReason?.kind === 'harness' ? 'harness' : stopReason && stopReason.kind !== 'error' ? 'budget' : 'harness';
+  await session.shutdown(killer, stopReason ? `attempt stopped: ${stopReason.kind}` : 'agent finished with the command still running');
+
+  if (stopReason?.kind !== 'harness') await verifyAttempt(sandbox, testCase, trace, options);
+  const leaks = await sandbox.leakScan();
+  if (!leaks.clean) trace.write({ type: 'leak', processes: leaks.leaked });
+  trace.write({
+    type: 'attempt.end',
+    outcome: stopReason === null ? 'completed' : stopReason.kind === 'error' || stopReason.kind === 'harness' ? 'error' : 'limit',
+    clean: leaks.clean,
+    wallMs: trace.now(),
+    agentWallMs: Math.round(agentWallMs),
+    tokens,
+  });
+  trace.close();
+  await sandbox.dispose();
+  const scores = scoreAttempt(trace.events);
+  await writeFile(path.join(dir, 'score.json'), `${JSON.stringify(scores, null, 2)}\n`);
+  return scores;
+}
+
+async function agentLoop(
+  agent: AgentSession,
+  session: AttemptSession,
+  trace: TraceWriter,
+  signal: AbortSignal,
+  maxTurns: number,
+  files: readonly string[],
+): Promise<StopReason | null> {
+  let observation: Observation = { type: 'task', issue: session.testCase.issue, repro: session.testCase.repro, files };
+  for (let turn = 1; turn <= maxTurns; turn += 1) {
+    const action = await abortable(agent.next(observation), signal);
+    if (observation.type === 'tick') {
+      trace.write({ type: 'decision', commandId: observation.tick.commandId, tickSeq: observation.tick.seq, action: action.type });
+    }
+    trace.write({ type: 'action', turn, action });
+    if (action.type === 'finish') return null;
+    observation = await session.perform(action);
+    if (observation.type === 'result') trace.write({ type: 'action.result', turn, ok: observation.ok, message: observation.message });
+  }
+  return { kind: 'turns', value: maxTurns, limit: maxTurns };
+}
+
+async function verifyAttempt(sandbox: Sandbox, testCase: Case, trace: TraceWriter, options: EvalOptions): Promise<void> {
+  try {
+    await sandbox.overlay(path.join(testCase.fixtureDir, 'hidden'));
+    await runVerify(sandbox, testCase.verify, trace, { timeScale: options.timeScale, floorMs: options.verifyFloorMs });
+  } catch (error) {
+    trace.write({ type: 'error', where: 'verify', message: (error as Error).message });
+  }
+}
+
+function oracleView(testCase: Case, session: AttemptSession): OracleView {
+  return {
+    testCase,
+    onsetSeen: () => session.onsetHappened,
+    patchedFiles: async () => {
+      const outcome = await applySolutionPatch(testCase.fixtureDir);
+      if (!outcome.ok) throw new Error(outcome.error);
+      return outcome.files;
+    },
+  };
+}
+
+function scaleOnset(testCase: Case, scale: number): Onset | null {
+  if (testCase.kind !== 'hang') return null;
+  const onset = testCase.hang.onset;
+  return 'after' in onset ? { after: onset.after * scale } : onset;
+}
+
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

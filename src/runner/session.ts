@@ -1,0 +1,244 @@
+import path from 'node:path';
+import { createMonitor, renderTick } from '../monitor/index.js';
+import type { Monitor, MonitorEvent } from '../monitor/types.js';
+import type { Sandbox, SandboxProcess } from '../sandbox/types.js';
+import { countTokens } from '../agents/tokens.js';
+import type { Observation } from '../agents/protocol.js';
+import type { Action } from '../types/actions.js';
+import type { Case, Onset } from '../types/case.js';
+import { HangbenchError } from '../types/errors.js';
+import type { KillDecider, KillRecord, SignalName } from '../types/process.js';
+import type { TraceWriter } from './trace-writer.js';
+
+interface RunningCommand {
+  readonly id: number;
+  readonly process: SandboxProcess;
+  readonly monitor: Monitor;
+  readonly background: boolean;
+  kill: KillRecord | null;
+}
+
+export interface SessionDeps {
+  readonly sandbox: Sandbox;
+  readonly trace: TraceWriter;
+  readonly testCase: Case;
+  readonly intervalMs: number;
+  /** the case onset with durations scaled; null for controls. */
+  readonly onset: Onset | null;
+  readonly logDir: string;
+  readonly signal: AbortSignal;
+}
+
+const READ_LIMIT = 64 * 1024;
+const EXIT_OUTPUT_BYTES = 4 * 1024;
+
+/** Carries out agent actions in one attempt's sandbox; every command runs under a monitor. */
+export class AttemptSession {
+  private readonly deps: SessionDeps;
+  private readonly running = new Map<number, RunningCommand>();
+  private nextCommandId = 1;
+  private edited = false;
+  private onsetSeen = false;
+
+  constructor(deps: SessionDeps) {
+    this.deps = deps;
+  }
+
+  get testCase(): Case {
+    return this.deps.testCase;
+  }
+
+  get hasEdited(): boolean {
+    return this.edited;
+  }
+
+  /** ground truth for the oracle: the onset of a command started before any edit was seen. */
+  get onsetHappened(): boolean {
+    return this.onsetSeen;
+  }
+
+  async perform(action: Action): Promise<Observation> {
+    try {
+      return await this.dispatch(action);
+    } catch (error) {
+      if (error instanceof HangbenchError && error.code === 'PATH_ESCAPE') return failure(action, error.message);
+      if (isNodeError(error)) return failure(action, `${action.type} failed: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+      throw error;
+    }
+  }
+
+  private async dispatch(action: Action): Promise<Observation> {
+    switch (action.type) {
+      case 'run':
+        return this.run(action.command, action.background ?? false);
+      case 'wait': {
+        const target = this.target();
+        return target ? this.awaitNext(target) : failure(action, 'nothing is running; use run to start a command');
+      }
+      case 'kill':
+        return this.killTarget(action.signal);
+      case 'input':
+        return this.input(action.text, action.eof ?? false);
+      case 'read': {
+        const content = await this.deps.sandbox.readFile(action.path);
+        const shown = content.length > READ_LIMIT ? `${content.slice(0, READ_LIMIT)}\n[… ${content.length - READ_LIMIT} more characters]` : content;
+        return { type: 'result', action: 'read', ok: true, message: `${action.path}: ${content.length} characters`, content: shown };
+      }
+      case 'write':
+        return this.writeFile(action.path, action.content, 'write');
+      case 'edit': {
+        const current = await this.deps.sandbox.readFile(action.path);
+        const count = current.split(action.old).length - 1;
+        if (count !== 1) return failure(action, `edit needs the old text exactly once in ${action.path}; found it ${count} times`);
+        return this.writeFile(action.path, current.replace(action.old, () => action.new), 'edit');
+      }
+      case 'finish':
+        return { type: 'result', action: 'finish', ok: true, message: 'finished' };
+    }
+  }
+
+  private async run(command: string, background: boolean): Promise<Observation> {
+    const foreground = [...this.running.values()].find((cmd) => !cmd.background);
+    if (foreground && !background) {
+      return failure({ type: 'run' }, `command #${foreground.id} is still running; wait for it, kill it, or run with background: true`);
+    }
+    const id = this.nextCommandId++;
+    const process = this.deps.sandbox.spawn(command, { commandId: id, terminal: this.deps.testCase.terminal });
+    process.stdin.on('error', () => undefined);
+    const isRepro = command.trim() === this.deps.testCase.repro.trim();
+    this.deps.trace.write({ type: 'command.start', commandId: id, command, pid: process.pid, background, isRepro });
+    const monitor = createMonitor({
+      process,
+      intervalMs: this.deps.intervalMs,
+      onset: this.onsetFor(command),
+      logFile: path.join(this.deps.logDir, `command-${id}.log`),
+    });
+    const entry: RunningCommand = { id, process, monitor, background, kill: null };
+    monitor.on((event: MonitorEvent) => this.record(entry, event));
+    this.running.set(id, entry);
+    if (background) return { type: 'result', action: 'run', ok: true, message: `started #${id} in the background (pid ${process.pid})` };
+    return this.awaitNext(entry);
+  }
+
+  /** Output onsets apply to any command; start/after onsets only to the repro itself. None after the first edit. */
+  private onsetFor(command: string): Onset | null {
+    const onset = this.deps.onset;
+    if (onset === null || this.edited) return null;
+    if ('output' in onset) return onset;
+    return command.includes(this.deps.testCase.repro.trim()) ? onset : null;
+  }
+
+  private record(entry: RunningCommand, event: MonitorEvent): void {
+    const trace = this.deps.trace;
+    const commandId = entry.id;
+    switch (event.type) {
+      case 'output':
+        trace.write({ type: 'output', commandId, bytes: event.bytes, totalBytes: event.totalBytes });
+        return;
+      case 'onset':
+        this.onsetSeen = true;
+        trace.write({ type: 'onset', commandId, elapsedMs: event.elapsedMs, trigger: event.trigger });
+        return;
+      case 'tick': {
+        const { tick } = event;
+        const rendered = renderTick(tick);
+        trace.write({
+          type: 'tick',
+          commandId,
+          tickSeq: tick.seq,
+          elapsedMs: tick.elapsedMs,
+          sinceOutputMs: tick.sinceOutputMs,
+          totalOutputBytes: tick.totalOutputBytes,
+          output: tick.output,
+          snapshot: tick.snapshot,
+          classification: tick.classification,
+          reason: tick.reason,
+          rendered,
+          renderedTokens: countTokens(rendered),
+        });
+        return;
+      }
+      case 'exit':
+        this.running.delete(commandId);
+        trace.write({
+          type: 'command.exit',
+          commandId,
+          exitCode: event.exit.exitCode,
+          signal: event.exit.signal,
+          durationMs: event.exit.durationMs,
+          killed: entry.kill !== null,
+        });
+    }
+  }
+
+  private target(): RunningCommand | undefined {
+    const commands = [...this.running.values()];
+    return commands.find((cmd) => !cmd.background) ?? commands.at(-1);
+  }
+
+  private async awaitNext(entry: RunningCommand): Promise<Observation> {
+    const event = await entry.monitor.nextTickOrExit(this.deps.signal);
+    if (event.type === 'tick') return { type: 'tick', tick: event.tick, text: renderTick(event.tick) };
+    return { type: 'exit', commandId: entry.id, exit: event.exit, output: entry.monitor.tail(EXIT_OUTPUT_BYTES), kill: entry.kill };
+  }
+
+  private async killTarget(signal: SignalName | undefined): Promise<Observation> {
+    const target = this.target();
+    if (!target) return failure({ type: 'kill' }, 'nothing is running');
+    await this.kill(target, 'agent', 'kill action', signal ?? 'SIGINT');
+    return this.awaitExit(target);
+  }
+
+  private async kill(entry: RunningCommand, by: KillDecider, reason: string, signal: SignalName = 'SIGINT'): Promise<void> {
+    const record = await entry.process.kill(by, reason, signal);
+    entry.kill = record;
+    this.deps.trace.write({ type: 'kill', commandId: entry.id, ...record });
+  }
+
+  /** After a kill the tree is gone; wait (without the attempt's abort signal) for the monitor's exit event. */
+  private async awaitExit(entry: RunningCommand): Promise<Observation> {
+    for (;;) {
+      const event = await entry.monitor.nextTickOrExit();
+      if (event.type === 'exit') {
+        return { type: 'exit', commandId: entry.id, exit: event.exit, output: entry.monitor.tail(EXIT_OUTPUT_BYTES), kill: entry.kill };
+      }
+    }
+  }
+
+  private input(text: string | undefined, eof: boolean): Observation {
+    const target = this.target();
+    if (!target) return failure({ type: 'input' }, 'nothing is running to send input to');
+    if (target.process.stdin.writableEnded) return failure({ type: 'input' }, `stdin of #${target.id} is already closed`);
+    if (text !== undefined && text !== '') target.process.stdin.write(text);
+    if (eof) target.process.stdin.end();
+    const sent = Buffer.byteLength(text ?? '');
+    return { type: 'result', action: 'input', ok: true, message: `sent ${sent} bytes to #${target.id}${eof ? ' and closed its stdin' : ''}` };
+  }
+
+  private async writeFile(file: string, content: string, via: 'write' | 'edit'): Promise<Observation> {
+    const bytes = await this.deps.sandbox.writeFile(file, content);
+    this.edited = true;
+    this.deps.trace.write({ type: 'file.write', path: file, bytes, via });
+    return { type: 'result', action: via, ok: true, message: `wrote ${bytes} bytes to ${file}` };
+  }
+
+  /** Kills every command still running (budget, harness shutdown, or an agent that finished with a command left). */
+  async shutdown(by: KillDecider, reason: string): Promise<void> {
+    const left = [...this.running.values()];
+    await Promise.all(
+      left.map(async (entry) => {
+        await this.kill(entry, by, reason, 'SIGTERM');
+        await this.awaitExit(entry);
+        entry.monitor.stop();
+      }),
+    );
+  }
+}
+
+function failure(action: Pick<Action, 'type'>, message: string): Observation {
+  return { type: 'result', action: action.type, ok: false, message };
+}
+
+function isNodeError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string';
+}

@@ -1,0 +1,84 @@
+import type { Sandbox } from '../sandbox/types.js';
+import type { VerifyStep } from '../types/case.js';
+import type { TraceWriter } from './trace-writer.js';
+
+const COLLECT_LIMIT = 1024 * 1024;
+const TAIL_BYTES = 2048;
+/** verify commands get ids far from the agent's so traces stay unambiguous. */
+export const VERIFY_COMMAND_BASE = 10_000;
+
+export interface VerifySettings {
+  readonly timeScale: number;
+  readonly floorMs: number;
+}
+
+/** Runs hidden verify steps in the sandbox after hidden/ was copied over the workspace; each result is a `verify` event. */
+export async function runVerify(sandbox: Sandbox, steps: readonly VerifyStep[], trace: TraceWriter, settings: VerifySettings): Promise<boolean> {
+  let allPassed = true;
+  for (const [index, step] of steps.entries()) {
+    const passed = await runStep(sandbox, step, index, trace, settings);
+    allPassed &&= passed;
+  }
+  return allPassed;
+}
+
+async function runStep(sandbox: Sandbox, step: VerifyStep, index: number, trace: TraceWriter, settings: VerifySettings): Promise<boolean> {
+  const timeoutMs = Math.max(settings.floorMs, step.timeout * settings.timeScale);
+  const commandId = VERIFY_COMMAND_BASE + index;
+  const started = performance.now();
+  const process = sandbox.spawn(step.run, { commandId });
+  process.stdin.on('error', () => undefined);
+  const stdout = collect(process.stdout);
+  const stderr = collect(process.stderr);
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = await Promise.race([
+    process.exited.then(() => false),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs))),
+  ]);
+  clearTimeout(timer);
+  if (timedOut) {
+    const record = await process.kill('verify-timeout', `verify step ${index} ran past ${Math.round(timeoutMs)}ms`, 'SIGTERM');
+    trace.write({ type: 'kill', commandId, ...record });
+  }
+  const exit = await process.exited;
+  const out = stdout.text();
+  const err = stderr.text();
+  const reason = timedOut
+    ? `timed out after ${Math.round(timeoutMs)}ms (still running: the hang is not fixed)`
+    : exit.exitCode !== step.exit
+      ? `exit code ${exit.exitCode ?? exit.signal} (expected ${step.exit})`
+      : step.stdout !== undefined && !matches(out, step.stdout)
+        ? `stdout does not match ${step.stdout}`
+        : step.stderr !== undefined && !matches(err, step.stderr)
+          ? `stderr does not match ${step.stderr}`
+          : '';
+  trace.write({
+    type: 'verify',
+    step: index,
+    command: step.run,
+    passed: reason === '',
+    exitCode: exit.exitCode,
+    timedOut,
+    durationMs: Math.round(performance.now() - started),
+    reason,
+    outputTail: (out + err).slice(-TAIL_BYTES),
+  });
+  return reason === '';
+}
+
+/** `/regex/flags` is a regular expression; anything else a literal substring. */
+export function matches(text: string, pattern: string): boolean {
+  const regex = /^\/(.*)\/([dgimsuy]*)$/s.exec(pattern);
+  return regex ? new RegExp(regex[1]!, regex[2]).test(text) : text.includes(pattern);
+}
+
+function collect(stream: NodeJS.ReadableStream): { text(): string } {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  stream.on('data', (chunk: Buffer) => {
+    if (size >= COLLECT_LIMIT) return;
+    chunks.push(chunk);
+    size += chunk.length;
+  });
+  return { text: () => Buffer.concat(chunks).toString('utf8') };
+}
