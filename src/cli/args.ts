@@ -1,0 +1,56 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseDuration } from '../types/duration.js';
+import { HangbenchError } from '../types/errors.js';
+
+export interface ParsedArgs {
+  readonly positionals: readonly string[];
+  readonly help: boolean;
+  string(name: string): string | undefined;
+  flag(name: string): boolean;
+}
+
+export function parse(args: readonly string[], options: ParseArgsConfig['options']): ParsedArgs {
+  try {
+    const parsed = parseArgs({ args: [...args], options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    const values = parsed.values as Record<string, string | boolean | undefined>;
+    return {
+      positionals: parsed.positionals,
+      help: values.help === true,
+      string: (name) => (typeof values[name] === 'string' ? values[name] : undefined),
+      flag: (name) => values[name] === true,
+    };
+  } catch (error) {
+    throw new HangbenchError('USAGE', `${(error as Error).message}; see --help`);
+  }
+}
+
+export function durationFlag(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  try {
+    const ms = parseDuration(value);
+    if (ms <= 0) throw new RangeError('must be more than 0');
+    return ms;
+  } catch (error) {
+    throw new HangbenchError('USAGE', `--${name}: ${(error as Error).message}`);
+  }
+}
+
+export function numberFlag(name: string, value: string | undefined, { integer = false, min = 1 } = {}): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  const valid = integer ? Number.isInteger(parsed) && parsed >= min : Number.isFinite(parsed) && parsed > 0;
+  if (!valid) {
+    throw new HangbenchError('USAGE', `--${name} must be ${integer ? `a whole number ≥ ${min}` : 'a number > 0'}, got "${value}"`);
+  }
+  return parsed;
+}
+
+/** `0.8`, `80%` or `80` → 0.8 */
+export function rateFlag(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const percent = value.endsWith('%');
+  const parsed = Number(percent ? value.slice(0, -1) : value);
+  const rate = percent || parsed > 1 ? parsed / 100 : parsed;
+  if (!Number.isFinite(rate) || rate < 0 || rate > 1) throw new HangbenchError('USAGE', `--${name} must be a rate between 0 and 1 or a percentage, got "${value}"`);
+  return rate;
+}

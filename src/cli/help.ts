@@ -1,0 +1,49 @@
+import { DEFAULTS } from '../runner/options.js';
+import { AGENT_NAMES } from '../agents/registry.js';
+
+export const MAIN_HELP = `hangbench — does an agent notice a hanging command, interrupt it in time, and fix the cause?
+
+Usage: hangbench <command> [options]
+
+Commands:
+  eval [paths…]       run cases (default: cases/) with an agent; prints a table, writes results/<run>/
+  validate [paths…]   check case files and fixtures without running anything
+  score <run-dir>     recompute every score of a finished run from its traces
+  schema              print the JSON Schema of case files (for editor completion)
+
+Run "hangbench <command> --help" for a command's options.
+Exit codes: 0 ok · 1 harness error · 2 invalid usage or invalid cases · 3 solved rate under --fail-under · 130 interrupted`;
+
+export const EVAL_HELP = `Usage: hangbench eval [paths…] [options]
+
+Runs every case found in paths (case files, folders, or globs such as "cases/py-*.yaml"; default: cases/)
+with one agent, and scores each attempt: reproduced, interrupted, fixed, false_kill, completed,
+within_budget, clean, solved. Traces go to <out>/<run-id>/<case>/<variant>/<repeat>/trace.jsonl.
+
+Options:
+  --agent NAME          ${AGENT_NAMES.join(' | ')} (default: ${DEFAULTS.agent}; offline, no model needed)
+  --interval DURATION   monitor tick interval, e.g. 10s, 500ms (default: ${DEFAULTS.intervalMs / 1000}s)
+  --time-scale F        multiply every case duration and the interval by F; fixtures scale their sleeps (default: 1)
+  --concurrency N       attempts run at once (default: ${DEFAULTS.concurrency})
+  --repeat N            attempts per case (default: 1)
+  --out DIR             results folder (default: ${DEFAULTS.out})
+  --run-id ID           name of the run folder (default: a timestamp)
+  --hung-ticks K        baseline: kill after K consecutive "hung" ticks (default: ${DEFAULTS.hungTicks})
+  --max-turns N         stop an agent after N actions (default: ${DEFAULTS.maxTurns})
+  --fail-under RATE     exit 3 when the solved rate is below RATE (0–1 or a percentage like 80%)
+  --json                print the run summary as JSON on stdout (progress still goes to stderr)
+  -h, --help            this help
+
+Model-driven agents (--agent openai) are not built yet; see the README.`;
+
+export const VALIDATE_HELP = `Usage: hangbench validate [paths…] [--json]
+
+Checks case files (schema, unknown keys, durations, unique ids) and their fixtures (the folder exists,
+workspace/ and hidden/ are present, solution.patch applies cleanly) without running anything.
+Every problem names file:line:column and the field. Exit 0 when all are valid, 2 otherwise.`;
+
+export const SCORE_HELP = `Usage: hangbench score <run-dir> [--json]
+
+Recomputes every score of a finished run from its trace.jsonl files (nothing is re-run), prints the
+tables, and says whether each attempt's recorded score.json still agrees. Exit 0, or 1 when a
+recorded score differs or a trace cannot be read.`;

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { CaseFileSchema } from '../types/case.js';
+import { HangbenchError } from '../types/errors.js';
+import { evalCommand } from './eval.js';
+import { MAIN_HELP } from './help.js';
+import type { CliIO } from './io.js';
+import { scoreCommand } from './score.js';
+import { validateCommand } from './validate.js';
+
+const COMMANDS: Record<string, (args: readonly string[], io: CliIO) => Promise<number>> = {
+  eval: evalCommand,
+  validate: validateCommand,
+  score: scoreCommand,
+  schema: async (_args, io) => {
+    io.stdout.write(`${JSON.stringify(caseJsonSchema(), null, 2)}\n`);
+    return 0;
+  },
+};
+
+/** Entry point: argv in, exit code out. Only this layer touches process signals and decides how errors look. */
+export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    io.stdout.write(`${MAIN_HELP}\n`);
+    return command === undefined ? 2 : 0;
+  }
+  const run = COMMANDS[command];
+  if (!run) {
+    io.stderr.write(`hangbench: unknown command "${command}"\n\n${MAIN_HELP}\n`);
+    return 2;
+  }
+  try {
+    return await run(rest, io);
+  } catch (error) {
+    if (error instanceof HangbenchError && error.code === 'USAGE') {
+      io.stderr.write(`hangbench ${command}: ${error.message}\n`);
+      return 2;
+    }
+    io.stderr.write(`hangbench ${command}: internal error: ${(error as Error).stack ?? String(error)}\n`);
+    return 1;
+  }
+}
+
+export function caseJsonSchema(): unknown {
+  return { ...(z.toJSONSchema(CaseFileSchema, { io: 'input', unrepresentable: 'any' }) as object), title: 'hangbench case file' };
+}
+
+/** First SIGINT/SIGTERM: abort the run (every sandbox is killed, finished results kept). Second: exit at once. */
+function processIO(): CliIO {
+  const shutdown = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (shutdown.signal.aborted) process.exit(130);
+    process.stderr.write(`\nhangbench: ${signal} — stopping: killing every sandbox and keeping finished results (again to exit at once)\n`);
+    shutdown.abort(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), shutdown: shutdown.signal };
+}

@@ -1,0 +1,50 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { renderAttemptTable, renderClassTable, renderSummaryTable, shouldUseColor, summarize } from '../report/index.js';
+import { readTrace, scoreAttempt } from '../scorers/index.js';
+import { HangbenchError } from '../types/errors.js';
+import type { AttemptScores } from '../types/scores.js';
+import { parse } from './args.js';
+import { SCORE_HELP } from './help.js';
+import type { CliIO } from './io.js';
+
+export async function scoreCommand(args: readonly string[], io: CliIO): Promise<number> {
+  const parsed = parse(args, { json: { type: 'boolean' } });
+  if (parsed.help) {
+    io.stdout.write(`${SCORE_HELP}\n`);
+    return 0;
+  }
+  const runDir = parsed.positionals[0];
+  if (runDir === undefined || parsed.positionals.length > 1) throw new HangbenchError('USAGE', 'score takes exactly one run folder, e.g. hangbench score results/<run-id>');
+  const root = path.resolve(io.cwd, runDir);
+  const traces = (await readdir(root, { recursive: true }).catch(() => {
+    throw new HangbenchError('USAGE', `${root} is not a readable folder`);
+  }))
+    .filter((file) => path.basename(file) === 'trace.jsonl')
+    .sort();
+  if (traces.length === 0) throw new HangbenchError('USAGE', `no trace.jsonl under ${root}; pass a run folder such as results/<run-id>`);
+
+  const attempts: AttemptScores[] = [];
+  const disagreements: string[] = [];
+  for (const trace of traces) {
+    const file = path.join(root, trace);
+    const scores = scoreAttempt(await readTrace(file));
+    attempts.push(scores);
+    const recorded = await readFile(path.join(path.dirname(file), 'score.json'), 'utf8').then((text) => JSON.parse(text) as AttemptScores, () => null);
+    if (recorded !== null && JSON.stringify(recorded.scores) !== JSON.stringify(scores.scores)) disagreements.push(path.dirname(trace));
+  }
+  const meta = await readFile(path.join(root, 'meta.json'), 'utf8').then((text) => JSON.parse(text) as { runId?: string; startedAt?: string }, () => ({}) as { runId?: string; startedAt?: string });
+  const summary = summarize(attempts, { runId: meta.runId ?? path.basename(root), startedAt: meta.startedAt ?? '' });
+  if (parsed.flag('json')) {
+    io.stdout.write(`${JSON.stringify({ ...summary, disagreements }, null, 2)}\n`);
+  } else {
+    const color = shouldUseColor(io.stdout, io.env);
+    io.stdout.write(`${renderAttemptTable(summary.attempts, { color })}\n\n${renderSummaryTable(summary, { color })}\n\n${renderClassTable(summary, { color })}\n`);
+    io.stdout.write(
+      disagreements.length === 0
+        ? `\nrescored ${attempts.length} attempt(s) from their traces: every recorded score.json agrees\n`
+        : `\nrescored ${attempts.length} attempt(s); these differ from their recorded score.json:\n${disagreements.map((dir) => `  ${dir}`).join('\n')}\n`,
+    );
+  }
+  return disagreements.length === 0 ? 0 : 1;
+}
