@@ -1,0 +1,29 @@
+export { summarize, rate, type SummaryMeta } from './summary.js';
+export {
+  SUMMARY_VERSION,
+  RunSummarySchema,
+  AttemptScoresSchema,
+  type ClassSummary,
+  type GroupSummary,
+  type Rate,
+  type RunSummary,
+} from './summary-schema.js';
+export { renderAttemptTable, renderClassTable, renderSummaryTable, type RenderOptions } from './table.js';
+export { shouldUseColor } from './format.js';
+export {
+  createReporters,
+  fanOut,
+  isLive,
+  registerReporter,
+  reporterNames,
+  type AttemptInfo,
+  type Reporter,
+  type ReporterContext,
+  type ReporterFactory,
+  type ReporterFailure,
+  type ReporterHook,
+  type ReportStream,
+  type RunInfo,
+  type TickEvent,
+} from './reporters.js';
+export { createProgressReporter, finishedLine, missedScores } from './progress.js';

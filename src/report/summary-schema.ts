@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import type { AttemptScores } from '../types/scores.js';
+
+/** summary.json is a saved result read back by `compare`, so it has a schema and a version. */
+export const SUMMARY_VERSION = 1;
+
+/** `count` of `total`, its rate and 95 % Wilson interval; rate and interval are null when total is 0. */
+export const RateSchema = z.strictObject({
+  count: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+  rate: z.number().min(0).max(1).nullable(),
+  low: z.number().min(0).max(1).nullable(),
+  high: z.number().min(0).max(1).nullable(),
+});
+
+export const AttemptScoresSchema = z.strictObject({
+  caseId: z.string(),
+  kind: z.enum(['hang', 'control']),
+  class: z.string(),
+  variant: z.string(),
+  agent: z.string(),
+  repeat: z.number().int(),
+  outcome: z.enum(['completed', 'limit', 'error']),
+  scores: z.strictObject({
+    reproduced: z.boolean().nullable(),
+    interrupted: z.boolean().nullable(),
+    interrupt_latency: z.number().nullable(),
+    fixed: z.boolean(),
+    false_kill: z.boolean().nullable(),
+    completed: z.boolean().nullable(),
+    within_budget: z.boolean(),
+    clean: z.boolean(),
+    solved: z.boolean(),
+  }),
+  ticks: z.number().int().nonnegative(),
+  tokens: z.number().nonnegative(),
+  wallMs: z.number().nonnegative(),
+  classificationAtEnd: z.string().nullable(),
+});
+
+export const GroupSummarySchema = z.strictObject({
+  agent: z.string(),
+  variant: z.string(),
+  attempts: z.number().int().nonnegative(),
+  hangAttempts: z.number().int().nonnegative(),
+  controlAttempts: z.number().int().nonnegative(),
+  /** attempts whose outcome was `error`: the harness or endpoint broke. They count as unsolved in every rate. */
+  errors: z.number().int().nonnegative(),
+  /** over all attempts */
+  solved: RateSchema,
+  /** over hang attempts */
+  reproduced: RateSchema,
+  interrupted: RateSchema,
+  /** over control attempts */
+  false_kill: RateSchema,
+  completed: RateSchema,
+  /** over all attempts */
+  fixed: RateSchema,
+  clean: RateSchema,
+  within_budget: RateSchema,
+  /** nearest-rank percentiles of every agent kill after onset, in budget or not. */
+  interruptLatencyMs: z.strictObject({
+    count: z.number().int().nonnegative(),
+    p50: z.number().nullable(),
+    p90: z.number().nullable(),
+  }),
+  ticksPerAttempt: z.number().nullable(),
+  tokensPerAttempt: z.number().nullable(),
+  wallMsPerAttempt: z.number().nullable(),
+});
+
+export const ClassSummarySchema = z.strictObject({
+  class: z.string(),
+  kind: z.enum(['hang', 'control']),
+  agent: z.string(),
+  variant: z.string(),
+  attempts: z.number().int().nonnegative(),
+  solved: RateSchema,
+  /** over the hang attempts of the class; total 0 for a control class */
+  interrupted: RateSchema,
+  falseKills: z.number().int().nonnegative(),
+});
+
+export const RunSummarySchema = z.strictObject({
+  summaryVersion: z.literal(SUMMARY_VERSION),
+  runId: z.string(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  hangbenchVersion: z.string().nullable(),
+  options: z.record(z.string(), z.unknown()),
+  totals: z.strictObject({
+    attempts: z.number().int().nonnegative(),
+    solved: z.number().int().nonnegative(),
+    errors: z.number().int().nonnegative(),
+  }),
+  groups: z.array(GroupSummarySchema),
+  classes: z.array(ClassSummarySchema),
+  attempts: z.array(AttemptScoresSchema),
+});
+
+export type Rate = z.infer<typeof RateSchema>;
+export type GroupSummary = z.infer<typeof GroupSummarySchema>;
+export type ClassSummary = z.infer<typeof ClassSummarySchema>;
+export type RunSummary = z.infer<typeof RunSummarySchema>;
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Assert<T extends true> = T;
+/** Fails to compile when AttemptScoresSchema drifts from the shared AttemptScores interface. */
+type _AttemptScoresSchemaMatches = Assert<Same<z.infer<typeof AttemptScoresSchema>, AttemptScores>>;

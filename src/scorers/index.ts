@@ -1,0 +1,51 @@
+import type { TraceEvent } from '../types/events.js';
+import type { AttemptScores } from '../types/scores.js';
+import { classificationAtEnd } from './classification-at-end.js';
+import { clean } from './clean.js';
+import { completed } from './completed.js';
+import { falseKill } from './false-kill.js';
+import { fixed } from './fixed.js';
+import { interrupted } from './interrupted.js';
+import { reproduced } from './reproduced.js';
+import { solved } from './solved.js';
+import { traceTokens } from './tokens.js';
+import { attemptEnd, attemptStart, ofType } from './trace-query.js';
+import { withinBudget } from './within-budget.js';
+
+export { classificationAtEnd, clean, completed, falseKill, fixed, interrupted, reproduced, solved, withinBudget };
+export type { InterruptScore } from './interrupted.js';
+export { parseTrace, readTrace } from './read-trace.js';
+export { mean, percentile, wilson, type WilsonInterval } from './stats.js';
+
+/**
+ * Every score of one attempt, from its trace alone.
+ * A trace without attempt.end (the harness died mid-attempt) scores as an `error` outcome.
+ */
+export function scoreAttempt(events: readonly TraceEvent[]): AttemptScores {
+  const start = attemptStart(events);
+  const end = attemptEnd(events);
+  const outcome = end?.outcome ?? 'error';
+  const parts = {
+    reproduced: reproduced(events),
+    ...interrupted(events),
+    fixed: fixed(events),
+    false_kill: falseKill(events),
+    completed: completed(events),
+    within_budget: withinBudget(events),
+    clean: clean(events),
+  };
+  return {
+    caseId: start.caseId,
+    kind: start.kind,
+    class: start.class,
+    variant: start.variant,
+    agent: start.agent,
+    repeat: start.repeat,
+    outcome,
+    scores: { ...parts, solved: solved(start.kind, outcome, parts) },
+    ticks: ofType(events, 'tick').length,
+    tokens: traceTokens(events),
+    wallMs: end?.wallMs ?? events.at(-1)?.t ?? 0,
+    classificationAtEnd: classificationAtEnd(events),
+  };
+}

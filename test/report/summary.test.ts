@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { summarize } from '../../src/report/summary.js';
+import { RunSummarySchema } from '../../src/report/summary-schema.js';
+import { scoreAttempt } from '../../src/scorers/index.js';
+import { solvedControl, solvedHang } from '../scorers/trace-builder.js';
+import { META, controlAttempt, hangAttempt } from './attempt-fixtures.js';
+
+const attempts = [
+  hangAttempt({ repeat: 1 }, { interrupt_latency: 1000 }),
+  hangAttempt({ repeat: 2 }, { interrupt_latency: 3000 }),
+  hangAttempt({ repeat: 3, tokens: 3000 }, { interrupted: false, interrupt_latency: 45_000, solved: false }),
+  hangAttempt({ repeat: 4, outcome: 'error', ticks: 0, tokens: 0, wallMs: 500 }, {
+    reproduced: false, interrupted: false, interrupt_latency: null, fixed: false, within_budget: false, clean: false, solved: false,
+  }),
+  controlAttempt({ repeat: 1 }),
+  controlAttempt({ repeat: 2 }, { false_kill: true, completed: false, solved: false }),
+  hangAttempt({ variant: 'no-output-5s' }, { interrupt_latency: 8000 }),
+  hangAttempt({ variant: 'no-output-5s', caseId: 'node-stdin', class: 'stdin-wait' }, { reproduced: false, solved: false }),
+];
+
+describe('summarize', () => {
+  const summary = summarize(attempts, { ...META, hangbenchVersion: '0.1.0' });
+  const [interval, noOutput] = summary.groups;
+
+  it('carries the run metadata and a version, and validates against its own schema', () => {
+    expect(summary).toMatchObject({
+      summaryVersion: 1,
+      runId: 'run-1',
+      startedAt: '2026-01-01T00:00:00.000Z',
+      finishedAt: null,
+      hangbenchVersion: '0.1.0',
+      options: { timeScale: 0.1, repeats: 2 },
+      totals: { attempts: 8, solved: 4, errors: 1 },
+    });
+    expect(RunSummarySchema.parse(JSON.parse(JSON.stringify(summary)))).toEqual(summary);
+  });
+
+  it('groups by agent and variant in order of first appearance', () => {
+    expect(summary.groups.map((g) => `${g.agent}/${g.variant}`)).toEqual(['baseline/interval-10s', 'baseline/no-output-5s']);
+  });
+
+  it('counts rates over the right denominators', () => {
+    expect(interval).toMatchObject({ attempts: 6, hangAttempts: 4, controlAttempts: 2, errors: 1 });
+    expect(interval?.solved).toMatchObject({ count: 3, total: 6, rate: 0.5 });
+    expect(interval?.reproduced).toMatchObject({ count: 3, total: 4, rate: 0.75 });
+    expect(interval?.interrupted).toMatchObject({ count: 2, total: 4, rate: 0.5 });
+    expect(interval?.false_kill).toMatchObject({ count: 1, total: 2, rate: 0.5 });
+    expect(interval?.completed).toMatchObject({ count: 1, total: 2 });
+    expect(interval?.fixed).toMatchObject({ count: 5, total: 6 });
+    expect(interval?.clean).toMatchObject({ count: 5, total: 6 });
+    expect(interval?.within_budget).toMatchObject({ count: 5, total: 6 });
+    expect(noOutput?.false_kill).toEqual({ count: 0, total: 0, rate: null, low: null, high: null });
+  });
+
+  it('gives each rate its Wilson interval', () => {
+    expect(interval?.solved.low).toBeCloseTo(0.1876, 3);
+    expect(interval?.solved.high).toBeCloseTo(0.8124, 3);
+  });
+
+  it('takes latency percentiles over every agent kill after onset, late ones included', () => {
+    expect(interval?.interruptLatencyMs).toEqual({ count: 3, p50: 3000, p90: 45_000 });
+    expect(noOutput?.interruptLatencyMs).toEqual({ count: 2, p50: 2000, p90: 8000 });
+  });
+
+  it('averages ticks, tokens and wall time per attempt', () => {
+    expect(interval?.ticksPerAttempt).toBeCloseTo((3 + 3 + 3 + 0 + 5 + 5) / 6, 6);
+    expect(interval?.tokensPerAttempt).toBeCloseTo((1200 + 1200 + 3000 + 0 + 800 + 800) / 6, 6);
+    expect(interval?.wallMsPerAttempt).toBeCloseTo((12_300 * 3 + 500 + 20_000 * 2) / 6, 6);
+  });
+
+  it('breaks down by class per group, hang classes first', () => {
+    expect(summary.classes.map((c) => `${c.class}@${c.variant}`)).toEqual([
+      'pipe-write-block@interval-10s',
+      'pipe-write-block@no-output-5s',
+      'stdin-wait@no-output-5s',
+      'quiet-compute@interval-10s',
+    ]);
+    expect(summary.classes[0]).toMatchObject({ kind: 'hang', attempts: 4, solved: { count: 2 }, interrupted: { count: 2, total: 4 }, falseKills: 0 });
+    expect(summary.classes[3]).toMatchObject({ kind: 'control', attempts: 2, solved: { count: 1 }, interrupted: { total: 0 }, falseKills: 1 });
+  });
+
+  it('lists every attempt’s scores under the DESIGN names', () => {
+    expect(summary.attempts).toHaveLength(8);
+    expect(Object.keys(summary.attempts[0]?.scores ?? {}).sort()).toEqual(
+      ['clean', 'completed', 'false_kill', 'fixed', 'interrupt_latency', 'interrupted', 'reproduced', 'solved', 'within_budget'],
+    );
+  });
+
+  it('summarizes scored traces end to end', () => {
+    const scored = [scoreAttempt(solvedHang().build()), scoreAttempt(solvedControl().build())];
+    const result = summarize(scored, META);
+    expect(result.totals).toEqual({ attempts: 2, solved: 2, errors: 0 });
+    expect(result.groups[0]?.solved).toMatchObject({ count: 2, total: 2, rate: 1, high: 1 });
+  });
+
+  it('handles a run with no attempts', () => {
+    const empty = summarize([], META);
+    expect(empty.groups).toEqual([]);
+    expect(empty.totals).toEqual({ attempts: 0, solved: 0, errors: 0 });
+  });
+});

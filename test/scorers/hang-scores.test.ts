@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { interrupted } from '../../src/scorers/interrupted.js';
+import { reproduced } from '../../src/scorers/reproduced.js';
+import { controlTrace, hangTrace, solvedControl, solvedHang } from './trace-builder.js';
+
+describe('reproduced', () => {
+  it('is true when the onset came in an agent-started command before any edit', () => {
+    expect(reproduced(solvedHang().build())).toBe(true);
+  });
+
+  it('is false when the onset came only after the first edit', () => {
+    const events = hangTrace().command(1).write().at(5000).onset(1).end().build();
+    expect(reproduced(events)).toBe(false);
+  });
+
+  it('is false when there was no onset', () => {
+    const events = hangTrace().command(1).at(4000).exit(1, { exitCode: 0 }).end().build();
+    expect(reproduced(events)).toBe(false);
+  });
+
+  it('ignores an onset in a command the agent never started', () => {
+    const events = hangTrace().command(1).onset(7).end().build();
+    expect(reproduced(events)).toBe(false);
+  });
+
+  it('counts the onset when the agent edited nothing at all', () => {
+    const events = hangTrace().command(1).onset(1).end().build();
+    expect(reproduced(events)).toBe(true);
+  });
+
+  it('is null for a control', () => {
+    expect(reproduced(solvedControl().build())).toBeNull();
+  });
+});
+
+describe('interrupted and interrupt_latency', () => {
+  const killAfter = (latencyMs: number, by: 'agent' | 'budget' | 'harness' = 'agent') =>
+    hangTrace({ budgets: { interruptMs: 30_000 } })
+      .at(100).command(1)
+      .at(2000).onset(1)
+      .at(2000 + latencyMs).kill(1, by)
+      .exit(1, { killed: true })
+      .end()
+      .build();
+
+  it('is true for an agent kill within budgets.interruptMs, with the latency kill − onset', () => {
+    expect(interrupted(killAfter(10_000))).toEqual({ interrupted: true, interrupt_latency: 10_000 });
+  });
+
+  it('counts a kill exactly at the budget', () => {
+    expect(interrupted(killAfter(30_000))).toEqual({ interrupted: true, interrupt_latency: 30_000 });
+  });
+
+  it('is false over budget but still reports the latency', () => {
+    expect(interrupted(killAfter(45_000))).toEqual({ interrupted: false, interrupt_latency: 45_000 });
+  });
+
+  it('does not count a harness or budget kill', () => {
+    expect(interrupted(killAfter(5000, 'harness'))).toEqual({ interrupted: false, interrupt_latency: null });
+    expect(interrupted(killAfter(5000, 'budget'))).toEqual({ interrupted: false, interrupt_latency: null });
+  });
+
+  it('does not count an agent kill before the onset', () => {
+    const events = hangTrace().at(100).command(1).at(500).kill(1).at(2000).onset(1).end().build();
+    expect(interrupted(events)).toEqual({ interrupted: false, interrupt_latency: null });
+  });
+
+  it('does not count an agent kill of another command', () => {
+    const events = hangTrace().command(1).command(2).at(2000).onset(1).at(3000).kill(2).end().build();
+    expect(interrupted(events)).toEqual({ interrupted: false, interrupt_latency: null });
+  });
+
+  it('is false with no latency when there was no onset', () => {
+    const events = hangTrace().command(1).at(3000).kill(1).end().build();
+    expect(interrupted(events)).toEqual({ interrupted: false, interrupt_latency: null });
+  });
+
+  it('is null for a control', () => {
+    expect(interrupted(solvedControl().build())).toEqual({ interrupted: null, interrupt_latency: null });
+  });
+
+  it('uses the time-scaled budget from attempt.start', () => {
+    const events = hangTrace({ budgets: { interruptMs: 3000 } }).command(1).at(1000).onset(1).at(5000).kill(1).end().build();
+    expect(interrupted(events)).toEqual({ interrupted: false, interrupt_latency: 4000 });
+  });
+});
+
+describe('control kinds get no hang scores', () => {
+  it('a control trace has null reproduced even with an onset-free kill', () => {
+    expect(reproduced(controlTrace().command(1).kill(1).end().build())).toBeNull();
+  });
+});

@@ -1,0 +1,197 @@
+import { TRACE_SCHEMA_VERSION, TraceEventSchema, type EventOf, type TraceEvent } from '../../src/types/events.js';
+import type { Classification } from '../../src/types/process.js';
+
+type Start = EventOf<'attempt.start'>;
+type End = EventOf<'attempt.end'>;
+type KillBy = EventOf<'kill'>['by'];
+
+export interface StartOptions {
+  readonly kind?: Start['kind'];
+  readonly caseId?: string;
+  readonly class?: string;
+  readonly variant?: string;
+  readonly agent?: string;
+  readonly repeat?: number;
+  readonly budgets?: Partial<Start['budgets']>;
+}
+
+/**
+ * Builds well-formed traces for scorer tests: seq counts up, `t` never goes back
+ * (each event is 10 ms after the previous one unless `at(t)` says otherwise), and every event is zod-checked.
+ */
+export class TraceBuilder {
+  private readonly events: TraceEvent[] = [];
+  private t = 0;
+  private nextT: number | undefined;
+
+  constructor(options: StartOptions = {}) {
+    const kind = options.kind ?? 'hang';
+    this.push({
+      type: 'attempt.start',
+      schemaVersion: TRACE_SCHEMA_VERSION,
+      attemptId: `${options.caseId ?? 'case'}-${options.repeat ?? 1}`,
+      caseId: options.caseId ?? (kind === 'hang' ? 'py-pipe-deadlock' : 'quiet-compute'),
+      kind,
+      class: options.class ?? (kind === 'hang' ? 'pipe-write-block' : 'quiet-compute'),
+      variant: options.variant ?? 'interval-10s',
+      repeat: options.repeat ?? 1,
+      agent: options.agent ?? 'baseline',
+      timeScale: 1,
+      intervalMs: 10_000,
+      budgets: { tokens: 60_000, wallMs: 300_000, interruptMs: 30_000, ...options.budgets },
+      mechanism: 'process-group+scan',
+      startedAt: '2026-01-01T00:00:00.000Z',
+    });
+  }
+
+  /** The next event happens at `t` ms. */
+  at(t: number): this {
+    if (t < this.t) throw new Error(`trace-builder: t must not go back (${t} < ${this.t})`);
+    this.nextT = t;
+    return this;
+  }
+
+  private push(event: Record<string, unknown>): this {
+    const t = this.events.length === 0 ? 0 : (this.nextT ?? this.t + 10);
+    this.nextT = undefined;
+    this.t = t;
+    this.events.push(TraceEventSchema.parse({ seq: this.events.length, t, ...event }));
+    return this;
+  }
+
+  command(commandId: number, options: { isRepro?: boolean; command?: string } = {}): this {
+    return this.push({
+      type: 'command.start',
+      commandId,
+      command: options.command ?? 'python3 build.py',
+      pid: 1000 + commandId,
+      background: false,
+      isRepro: options.isRepro ?? true,
+    });
+  }
+
+  onset(commandId: number, elapsedMs = 1000): this {
+    return this.push({ type: 'onset', commandId, elapsedMs, trigger: 'output "compiling unit 3"' });
+  }
+
+  tick(commandId: number, classification: Classification, tickSeq = 1): this {
+    return this.push({
+      type: 'tick',
+      commandId,
+      tickSeq,
+      elapsedMs: 10_000 * tickSeq,
+      sinceOutputMs: 5000,
+      totalOutputBytes: 120,
+      output: { text: '', bytes: 0, cutBytes: 0, foldedLines: 0, partialLine: false },
+      snapshot: { source: 'unavailable', processes: [] },
+      classification,
+      reason: 'test',
+      rendered: `tick ${tickSeq}: ${classification}`,
+      renderedTokens: 40,
+    });
+  }
+
+  kill(commandId: number, by: KillBy = 'agent'): this {
+    return this.push({
+      type: 'kill',
+      commandId,
+      by,
+      reason: `${by} decided`,
+      mechanism: 'process-group+scan',
+      treeSize: 2,
+      steps: [{ signal: 'SIGTERM', atMs: 0, alive: 2 }],
+      escalatedToKill: false,
+      goneMs: 5,
+      survivors: [],
+    });
+  }
+
+  exit(commandId: number, options: { exitCode?: number | null; killed?: boolean } = {}): this {
+    const killed = options.killed ?? false;
+    return this.push({
+      type: 'command.exit',
+      commandId,
+      exitCode: options.exitCode === undefined ? (killed ? null : 0) : options.exitCode,
+      signal: killed ? 'SIGTERM' : null,
+      durationMs: 100,
+      killed,
+    });
+  }
+
+  write(path = 'build.py'): this {
+    return this.push({ type: 'file.write', path, bytes: 42, via: 'edit' });
+  }
+
+  response(promptTokens: number, completionTokens: number, turn = 1): this {
+    return this.push({ type: 'agent.response', turn, usage: { promptTokens, completionTokens, cachedTokens: 0 }, latencyMs: 300 });
+  }
+
+  limit(kind: EventOf<'limit'>['kind'], value: number, limit: number): this {
+    return this.push({ type: 'limit', kind, value, limit });
+  }
+
+  verify(passed: boolean, step = 0): this {
+    return this.push({
+      type: 'verify',
+      step,
+      command: 'python3 build.py',
+      passed,
+      exitCode: passed ? 0 : 1,
+      timedOut: false,
+      durationMs: 200,
+      reason: passed ? '' : 'exit 1, expected 0',
+      outputTail: '',
+    });
+  }
+
+  leak(pid = 4242): this {
+    return this.push({ type: 'leak', processes: [{ pid, command: 'sleep' }] });
+  }
+
+  end(fields: Partial<Omit<End, 'type' | 'seq' | 't'>> = {}): this {
+    return this.push({
+      type: 'attempt.end',
+      outcome: 'completed',
+      clean: true,
+      wallMs: this.t + 10,
+      agentWallMs: this.t,
+      tokens: 1000,
+      ...fields,
+    });
+  }
+
+  build(): TraceEvent[] {
+    return [...this.events];
+  }
+
+  toJsonl(): string {
+    return `${this.events.map((event) => JSON.stringify(event)).join('\n')}\n`;
+  }
+}
+
+export const hangTrace = (options: Omit<StartOptions, 'kind'> = {}): TraceBuilder => new TraceBuilder({ ...options, kind: 'hang' });
+export const controlTrace = (options: Omit<StartOptions, 'kind'> = {}): TraceBuilder =>
+  new TraceBuilder({ ...options, kind: 'control' });
+
+/** The oracle's path through a hang case: run, onset, agent kill, fix, verify, finish. */
+export function solvedHang(options: Omit<StartOptions, 'kind'> = {}): TraceBuilder {
+  return hangTrace(options)
+    .at(100).command(1)
+    .at(2000).onset(1)
+    .at(10_000).tick(1, 'blocked-on-pipe')
+    .at(12_000).kill(1, 'agent')
+    .exit(1, { killed: true })
+    .write()
+    .verify(true)
+    .end();
+}
+
+/** A control the agent let finish. */
+export function solvedControl(options: Omit<StartOptions, 'kind'> = {}): TraceBuilder {
+  return controlTrace(options)
+    .at(100).command(1)
+    .at(10_000).tick(1, 'busy-no-output')
+    .at(15_000).exit(1, { exitCode: 0 })
+    .verify(true)
+    .end();
+}
