@@ -20,10 +20,11 @@ function problemFromIssue(file: string, doc: Document, lines: LineCounter, issue
     const hint = closest(key, known);
     return located(file, lines, keyNode ?? nodeAt(doc, path), [...path, key], `unknown field "${key}"${hint ? ` — did you mean "${hint}"?` : ''}; remove it or fix its name`);
   }
-  const node = nodeAt(doc, path);
-  const found = node === undefined || !isNode(node) || (isScalar(node) && node.value === null) ? 'nothing' : describe(node);
-  const exact = node !== undefined && isNode(node) && nodeAt(doc, path, true) !== undefined;
-  const message = found === 'nothing' && !exact ? `missing required field (expected ${expected(issue)})` : `${expected(issue)}, found ${found}`;
+  const exact = nodeAt(doc, path, true);
+  const message = exact === undefined || (isScalar(exact) && exact.value === null)
+    ? `missing required field (expected ${expected(issue).replace(/^expected /, '')})`
+    : `${expected(issue)}, found ${isNode(exact) ? describe(exact) : 'nothing'}`;
+  const node = exact ?? nodeAt(doc, path);
   return located(file, lines, node, path, message);
 }
 

@@ -105,7 +105,7 @@ export class AttemptSession {
     const id = this.nextCommandId++;
     const process = this.deps.sandbox.spawn(command, { commandId: id, terminal: this.deps.testCase.terminal });
     process.stdin.on('error', () => undefined);
-    const isRepro = command.trim() === this.deps.testCase.repro.trim();
+    const isRepro = command.includes(this.deps.testCase.repro.trim());
     this.deps.trace.write({ type: 'command.start', commandId: id, command, pid: process.pid, background, isRepro });
     const monitor = createMonitor({
       process,

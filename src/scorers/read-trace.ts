@@ -41,6 +41,8 @@ export function parseTrace(text: string, file = '<trace>'): TraceEvent[] {
     try {
       raw = JSON.parse(line);
     } catch (error) {
+      // a last line without its newline is a write torn by a crash: the events before it still stand
+      if (index === lines.length - 1 && events.length > 0) break;
       throw invalid(where, `not a JSON event (${(error as Error).message})`, error);
     }
     if (events.length === 0) checkHeader(raw, where);

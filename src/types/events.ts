@@ -74,7 +74,7 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     command: z.string(),
     pid: z.number().int(),
     background: z.boolean(),
-    /** true for the case's repro command as written (the oracle and baseline run it verbatim). */
+    /** true when the command runs the case's repro (contains its text); only these can complete a control. */
     isRepro: z.boolean(),
   }),
   z.object({

@@ -33,6 +33,11 @@ describe('false_kill and completed (controls)', () => {
     expect(completed(events)).toBe(false);
   });
 
+  it('only a run of the repro can complete a control (running `ls` does not)', () => {
+    const events = controlTrace().command(1, { isRepro: false, command: 'ls' }).exit(1, { exitCode: 0 }).end().build();
+    expect(completed(events)).toBe(false);
+  });
+
   it('a kill after the command already exited is not a false kill', () => {
     const events = controlTrace().command(1).exit(1, { exitCode: 0 }).kill(1).end().build();
     expect(falseKill(events)).toBe(false);

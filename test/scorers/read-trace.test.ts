@@ -32,6 +32,12 @@ describe('parseTrace', () => {
     expect(error.message).toMatch(/^results\/r1\/trace\.jsonl:1: trace schemaVersion 99 is not one this hangbench reads \(it reads 1\)/);
   });
 
+  it('keeps the events before a last line torn by a crash (no newline, not JSON)', () => {
+    const builder = solvedHang();
+    const events = parseTrace(`${builder.toJsonl()}\n{"seq": 99, "type": "ti`, 'trace.jsonl');
+    expect(events).toEqual(builder.build());
+  });
+
   it('refuses a first event that is not attempt.start', () => {
     const text = solvedHang().toJsonl().split('\n').slice(1).join('\n');
     const error = catchError(() => parseTrace(text, 't.jsonl'));
