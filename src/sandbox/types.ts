@@ -88,11 +88,25 @@ export interface Sandbox {
   dispose(): Promise<void>;
 }
 
+/** How long each kill escalation step waits for the tree to go before the next, stronger one. */
+export interface KillGraces {
+  /** after the first signal (SIGINT by default) to the process group. */
+  readonly afterFirstMs: number;
+  /** after SIGTERM + SIGCONT to every process of the tree. */
+  readonly afterTermMs: number;
+  /** after SIGKILL, before the remaining processes are reported as survivors (also the leak scan's patience). */
+  readonly afterKillMs: number;
+}
+
 export interface SandboxOptions {
   readonly attemptId: string;
   /** the fixture's workspace/ folder to copy. */
   readonly workspaceSource: string;
   readonly timeScale: number;
   readonly limits?: Partial<ResourceLimits>;
+  /** Pass probeHost()'s answer; a copy with mechanism 'process-group+scan' forces the fallback (tests do). */
   readonly capabilities: HostCapabilities;
+  readonly killGraces?: Partial<KillGraces>;
+  /** 'none' (default): a network namespace with only loopback, where the host has one; 'host': the host network. */
+  readonly network?: 'none' | 'host';
 }

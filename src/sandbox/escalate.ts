@@ -1,0 +1,70 @@
+import type { KillDecider, KillRecord, SignalName, SignalStep } from '../types/process.js';
+import { POLL_MS } from './defaults.js';
+import type { KillGraces } from './types.js';
+import { sendSignal, sleep } from './signals.js';
+import type { ProcessTree } from './tree.js';
+
+export interface KillRequest {
+  readonly by: KillDecider;
+  readonly reason: string;
+  readonly firstSignal: SignalName;
+  readonly graces: KillGraces;
+}
+
+/**
+ * Kills a tree the way a careful person at a terminal would, stopping as soon as nothing is left:
+ * the first signal to the process group (Ctrl-C), then SIGTERM + SIGCONT to every process (a stopped one only
+ * acts on TERM once continued), then SIGKILL, repeated until the tree is empty or the last grace runs out.
+ */
+export async function escalate(tree: ProcessTree, request: KillRequest): Promise<KillRecord> {
+  const start = performance.now();
+  const initial = tree.pids();
+  const treeSize = initial.length;
+  const elapsed = (): number => Math.round((performance.now() - start) * 10) / 10;
+  const steps: SignalStep[] = [];
+  /** Recorded just before the signal goes out, so atMs is when it was sent. */
+  const step = (signal: SignalStep['signal'], alive: readonly number[]): void => {
+    steps.push({ signal, atMs: elapsed(), alive: alive.length });
+  };
+  const goneWithin = async (ms: number, eachPoll?: () => void): Promise<number | null> => {
+    const deadline = performance.now() + ms;
+    for (;;) {
+      if (tree.pids().length === 0) return elapsed();
+      if (performance.now() >= deadline) return null;
+      eachPoll?.();
+      await sleep(POLL_MS);
+    }
+  };
+  const record = (goneMs: number | null, escalatedToKill: boolean): KillRecord => ({
+    by: request.by,
+    reason: request.reason,
+    mechanism: tree.mechanism,
+    treeSize,
+    steps,
+    escalatedToKill,
+    goneMs,
+    survivors: goneMs === null ? tree.pids() : [],
+  });
+
+  if (treeSize === 0) return record(0, false);
+
+  if (request.firstSignal !== 'SIGKILL') {
+    step(request.firstSignal, initial);
+    tree.signalGroup(request.firstSignal);
+    const afterFirst = await goneWithin(request.graces.afterFirstMs);
+    if (afterFirst !== null) return record(afterFirst, false);
+
+    const alive = tree.pids();
+    step('SIGTERM', alive);
+    for (const pid of alive) sendSignal(pid, 'SIGTERM');
+    step('SIGCONT', alive);
+    for (const pid of alive) sendSignal(pid, 'SIGCONT');
+    const afterTerm = await goneWithin(request.graces.afterTermMs);
+    if (afterTerm !== null) return record(afterTerm, false);
+  }
+
+  step(tree.mechanism === 'cgroup-v2' ? 'cgroup.kill' : 'SIGKILL', request.firstSignal === 'SIGKILL' ? initial : tree.pids());
+  tree.killAll();
+  // Re-sent on every poll: a process forked between listing and killing is caught on the next pass.
+  return record(await goneWithin(request.graces.afterKillMs, () => tree.killAll()), true);
+}

@@ -1,0 +1,14 @@
+export { probeHost } from './probe.js';
+export { createSandbox } from './sandbox.js';
+export { DEFAULT_GRACES, DEFAULT_LIMITS } from './defaults.js';
+export { scrubEnvironment, isSecretName } from './env.js';
+export type {
+  HostCapabilities,
+  KillGraces,
+  LeakReport,
+  ResourceLimits,
+  Sandbox,
+  SandboxOptions,
+  SandboxProcess,
+  SpawnOptions,
+} from './types.js';

@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import type { ResourceLimits } from './types.js';
+
+/**
+ * The first program of every command. It joins the command's cgroups before it can fork (so no descendant is ever
+ * outside them), lowers its limits, brings up loopback in a fresh network namespace, and then execs
+ * `nice … bash -c "$HANGBENCH_CMD"` in the same process, so the spawned pid stays the root of the tree.
+ * $1 v2 cgroup.procs, $2 pids cgroup.procs, $3 ulimit flags, $4 'lo' or '' — each '' to skip; the rest is the exec prefix.
+ */
+const LAUNCHER = [
+  'cmd=$HANGBENCH_CMD; unset HANGBENCH_CMD',
+  'for procs in "$1" "$2"; do',
+  '  [ -z "$procs" ] || echo $$ > "$procs" || { echo "hangbench: cannot join cgroup $procs" >&2; exit 125; }',
+  'done',
+  '[ -z "$3" ] || ulimit $3 || { echo "hangbench: cannot set limits: $3" >&2; exit 125; }',
+  '[ -z "$4" ] || ip link set lo up || { echo "hangbench: cannot bring up loopback" >&2; exit 125; }',
+  'shift 4',
+  'exec "$@" bash -c "$cmd"',
+].join('\n');
+
+/** Hard limits of the harness, by /proc/self/limits row; a launcher cannot raise them, only stay below. */
+function hardLimits(): Map<string, number> {
+  const limits = new Map<string, number>();
+  try {
+    for (const line of readFileSync('/proc/self/limits', 'utf8').split('\n').slice(1)) {
+      const match = /^(Max [a-z ]+?)\s{2,}\S+\s+(\S+)/.exec(line);
+      if (match?.[1] !== undefined && match[2] !== undefined && match[2] !== 'unlimited') limits.set(match[1], Number(match[2]));
+    }
+  } catch {
+    // no /proc: let ulimit try and fail loudly if it must
+  }
+  return limits;
+}
+
+/** bash `ulimit` flags (-v KiB, -f 1 KiB blocks, -t s, -u count), skipping any the harness's hard limit already beats. */
+export function ulimitFlags(limits: ResourceLimits, rlimitProcesses: boolean): string {
+  const hard = hardLimits();
+  const wanted: [flag: string, row: string, bytesPerUnit: number, value: number][] = [
+    ['-v', 'Max address space', 1024, limits.addressSpaceBytes],
+    ['-f', 'Max file size', 1024, limits.fileSizeBytes],
+    ['-t', 'Max cpu time', 1, limits.cpuSeconds],
+  ];
+  if (rlimitProcesses) wanted.push(['-u', 'Max processes', 1, limits.processes]);
+  return wanted
+    .filter(([, row, , value]) => value <= (hard.get(row) ?? Infinity))
+    .map(([flag, , unit, value]) => `${flag} ${Math.max(1, Math.floor(value / unit))}`)
+    .join(' ');
+}
+
+export interface LaunchPlan {
+  readonly v2Procs: string | null;
+  readonly pidsProcs: string | null;
+  readonly ulimits: string;
+  readonly isolateNetwork: boolean;
+  readonly nice: number;
+}
+
+/** argv for child_process.spawn; the command itself travels in HANGBENCH_CMD, never quoted into a script. */
+export function launcherArgv(plan: LaunchPlan): [string, ...string[]] {
+  const prefix = plan.nice === 0 ? [] : ['nice', '-n', String(plan.nice)];
+  const launcher = ['bash', '-c', LAUNCHER, 'hangbench-launcher'] as const;
+  const args = [plan.v2Procs ?? '', plan.pidsProcs ?? '', plan.ulimits, plan.isolateNetwork ? 'lo' : '', ...prefix];
+  // unshare without --fork execs into the namespace: same pid, no PID namespace, nothing forked before the join.
+  return plan.isolateNetwork ? ['unshare', '--net', '--', ...launcher, ...args] : [...launcher, ...args];
+}

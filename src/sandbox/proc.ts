@@ -1,0 +1,77 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Linux /proc readers used to find, count and name the processes of an attempt. Synchronous: each is a few µs. */
+
+export interface ProcStat {
+  readonly state: string;
+  readonly ppid: number;
+  readonly pgrp: number;
+}
+
+export function readStat(pid: number): ProcStat | null {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return null;
+  }
+  // comm may contain spaces and parentheses; the fields after the last ')' are fixed.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return { state: fields[0] ?? '?', ppid: Number(fields[1]), pgrp: Number(fields[2]) };
+}
+
+/** A zombie has done everything it will ever do, so it counts as gone. */
+export function isLive(pid: number): boolean {
+  const stat = readStat(pid);
+  return stat !== null && stat.state !== 'Z' && stat.state !== 'X';
+}
+
+export function allPids(): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    const pid = Number(name);
+    if (Number.isInteger(pid) && pid > 0) pids.push(pid);
+  }
+  return pids;
+}
+
+/** The marker entries every process of an attempt (or of one of its commands) carries in its environment. */
+export function markerEntries(attemptId: string, commandId?: number): string[] {
+  const entries = [`HANGBENCH_ATTEMPT=${attemptId}`];
+  if (commandId !== undefined) entries.push(`HANGBENCH_COMMAND=${commandId}`);
+  return entries;
+}
+
+function environHas(pid: number, entries: readonly string[]): boolean {
+  let environ: string[];
+  try {
+    environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+  } catch {
+    return false;
+  }
+  return entries.every((entry) => environ.includes(entry));
+}
+
+/** Live processes whose environment carries every marker entry (exact `NAME=value` match, never a prefix). */
+export function scanForMarker(entries: readonly string[]): number[] {
+  return allPids().filter((pid) => pid !== process.pid && environHas(pid, entries) && isLive(pid));
+}
+
+/** Live members of a process group. */
+export function groupMembers(pgid: number): number[] {
+  return allPids().filter((pid) => {
+    const stat = readStat(pid);
+    return stat !== null && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X';
+  });
+}
+
+/** What a person would call the process: its command line, else its comm, for leak reports. */
+export function describeProcess(pid: number): string {
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+    if (cmdline !== '') return cmdline.slice(0, 200);
+    return `[${readFileSync(`/proc/${pid}/comm`, 'utf8').trim()}]`;
+  } catch {
+    return '?';
+  }
+}

@@ -1,0 +1,92 @@
+import { spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { HangbenchError } from '../types/errors.js';
+import type { ExitInfo, KillDecider, KillRecord, SignalName } from '../types/process.js';
+import { escalate } from './escalate.js';
+import type { ProcessTree, TreeRoot } from './tree.js';
+import type { KillGraces, SandboxProcess } from './types.js';
+
+export interface CommandSpec {
+  readonly commandId: number;
+  readonly command: string;
+  readonly argv: readonly [string, ...string[]];
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly graces: KillGraces;
+  readonly makeTree: (root: TreeRoot) => ProcessTree;
+}
+
+/**
+ * One running command. The caller must read stdout and stderr (a monitor does): `exited` waits for both to reach
+ * EOF, and an unread pipe would also make the program block on a full pipe — a hang the harness made itself.
+ */
+class SandboxCommand implements SandboxProcess {
+  readonly commandId: number;
+  readonly command: string;
+  readonly pid: number;
+  /** Date.now() when the command was spawned. */
+  readonly startedAt = Date.now();
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  readonly exited: Promise<ExitInfo>;
+  readonly tree: ProcessTree;
+  readonly #graces: KillGraces;
+  #done = false;
+  #killing: Promise<KillRecord> | null = null;
+
+  constructor(spec: CommandSpec) {
+    this.commandId = spec.commandId;
+    this.command = spec.command;
+    this.#graces = spec.graces;
+    const [file, ...args] = spec.argv;
+    // detached: its own session and process group, so Ctrl-C (SIGINT to the group) reaches it and not the harness.
+    const child = spawn(file, args, { cwd: spec.cwd, env: spec.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const started = performance.now();
+    child.on('error', () => undefined);
+    if (child.pid === undefined) {
+      throw new HangbenchError('SANDBOX', `could not start command ${spec.commandId} (${file} failed to spawn in ${spec.cwd})`);
+    }
+    this.pid = child.pid;
+    // A write after the program exited fails with EPIPE; that is the program's business, not a harness crash.
+    child.stdin.on('error', () => undefined);
+    this.stdin = child.stdin;
+    this.stdout = child.stdout;
+    this.stderr = child.stderr;
+    this.tree = spec.makeTree({ pid: child.pid, reaped: () => child.exitCode !== null || child.signalCode !== null });
+    // 'close' comes after the exit AND the end of stdout/stderr: a grandchild holding a pipe keeps the command running.
+    this.exited = new Promise((resolve) => {
+      child.on('close', (exitCode, signal) => {
+        this.#done = true;
+        resolve({ exitCode, signal, durationMs: Math.round(performance.now() - started) });
+      });
+    });
+  }
+
+  get done(): boolean {
+    return this.#done;
+  }
+
+  pids(): number[] {
+    return this.tree.pids();
+  }
+
+  kill(by: KillDecider, reason: string, firstSignal: SignalName = 'SIGINT'): Promise<KillRecord> {
+    if (this.#done) return Promise.resolve(nothingToKill(by, reason, this.tree));
+    // Two deciders racing (agent and budget) share one escalation; the first reason is the one recorded.
+    this.#killing ??= escalate(this.tree, { by, reason, firstSignal, graces: this.#graces }).finally(() => {
+      this.#killing = null;
+    });
+    return this.#killing;
+  }
+}
+
+function nothingToKill(by: KillDecider, reason: string, tree: ProcessTree): KillRecord {
+  return { by, reason, mechanism: tree.mechanism, treeSize: 0, steps: [], escalatedToKill: false, goneMs: 0, survivors: [] };
+}
+
+export function startCommand(spec: CommandSpec): SandboxCommand {
+  return new SandboxCommand(spec);
+}
+
+export type { SandboxCommand };

@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { makeSandbox, markedProcesses, procState, run } from './helpers.js';
+
+let sandbox: Sandbox | undefined;
+afterEach(async () => {
+  await sandbox?.dispose();
+  sandbox = undefined;
+});
+
+describe('killing a command tree', () => {
+  it('leaves nothing of a tree with a setsid grandchild, a SIGTERM-ignoring child and a stopped child', async () => {
+    sandbox = await makeSandbox('tree');
+    expect(sandbox.capabilities.mechanism).toBe('cgroup-v2');
+    const { proc, out } = run(sandbox, 'bash tree.sh');
+    const pids = await Promise.all(['root', 'setsid', 'stubborn', 'stopped'].map((role) => out.pid(role)));
+    await vi.waitFor(() => expect(procState(pids[3]!)).toBe('T'));
+    expect(new Set(proc.pids())).toEqual(new Set(pids));
+
+    const record = await proc.kill('agent', 'test', 'SIGINT');
+
+    expect(markedProcesses(sandbox.attemptId)).toEqual([]);
+    for (const pid of pids) expect(procState(pid) ?? 'Z').toBe('Z');
+    expect(proc.pids()).toEqual([]);
+    expect(record).toMatchObject({ by: 'agent', reason: 'test', mechanism: 'cgroup-v2', treeSize: 4, escalatedToKill: true, survivors: [] });
+    expect(record.steps.map((step) => step.signal)).toEqual(['SIGINT', 'SIGTERM', 'SIGCONT', 'cgroup.kill']);
+    expect(record.steps[3]!.alive).toBe(1);
+    expect(record.goneMs).toBeGreaterThanOrEqual(record.steps[3]!.atMs);
+    console.info(`tree kill: goneMs=${record.goneMs} steps=${JSON.stringify(record.steps)}`);
+    await expect(proc.exited).resolves.toMatchObject({ signal: 'SIGINT' });
+    expect(proc.done).toBe(true);
+  });
+
+  it('goes straight to SIGKILL when asked, and a second kill of a finished command is empty', async () => {
+    sandbox = await makeSandbox('sigkill');
+    const { proc, out } = run(sandbox, 'bash tree.sh');
+    await Promise.all(['root', 'setsid', 'stubborn', 'stopped'].map((role) => out.pid(role)));
+    const record = await proc.kill('budget', 'wall budget', 'SIGKILL');
+    expect(record.steps.map((step) => step.signal)).toEqual(['cgroup.kill']);
+    expect(record).toMatchObject({ escalatedToKill: true, treeSize: 4, survivors: [] });
+    expect(markedProcesses(sandbox.attemptId)).toEqual([]);
+    await proc.exited;
+    const again = await proc.kill('agent', 'again');
+    expect(again).toMatchObject({ treeSize: 0, steps: [], escalatedToKill: false, goneMs: 0 });
+  });
+
+  it('keeps `exited` pending while a grandchild holds stdout, until that grandchild is killed', async () => {
+    sandbox = await makeSandbox('holder');
+    const { proc, out } = run(sandbox, 'bash holder.sh');
+    const holder = await out.pid('holder');
+    await out.line(/root \d+ exiting/);
+    await vi.waitFor(() => expect(procState(proc.pid)).toBeNull());
+    const settled = await Promise.race([proc.exited.then(() => 'exited'), Promise.resolve('pending')]);
+    expect(settled).toBe('pending');
+    expect(proc.done).toBe(false);
+    expect(proc.pids()).toEqual([holder]);
+
+    const record = await proc.kill('agent', 'orphan holds the pipe');
+    expect(record).toMatchObject({ treeSize: 1, escalatedToKill: false, survivors: [] });
+    expect(record.steps.map((step) => step.signal)).toEqual(['SIGINT', 'SIGTERM', 'SIGCONT']);
+    await expect(proc.exited).resolves.toMatchObject({ exitCode: 0 });
+    expect(procState(holder) ?? 'Z').toBe('Z');
+  });
+
+  it('falls back to the process group and a /proc marker scan, which finds a setsid grandchild', async () => {
+    sandbox = await makeSandbox('fallback', {
+      capabilities: (caps) => ({ ...caps, mechanism: 'process-group+scan', cgroupRoot: null }),
+    });
+    const { proc, out } = run(sandbox, `setsid bash -c 'trap "" INT TERM; echo "escaped $$"; exec sleep 1000' & echo "root $$"; wait`);
+    const [root, escaped] = await Promise.all([out.pid('root'), out.pid('escaped')]);
+    expect(new Set(proc.pids())).toEqual(new Set([root, escaped]));
+
+    const record = await proc.kill('agent', 'fallback');
+    expect(record).toMatchObject({ mechanism: 'process-group+scan', treeSize: 2, escalatedToKill: true, survivors: [] });
+    expect(record.steps.map((step) => step.signal)).toEqual(['SIGINT', 'SIGTERM', 'SIGCONT', 'SIGKILL']);
+    expect(record.steps[3]!.alive).toBe(1);
+    expect(markedProcesses(sandbox.attemptId)).toEqual([]);
+    await proc.exited;
+  });
+});
