@@ -1,6 +1,7 @@
 import type { SandboxProcess } from '../sandbox/types.js';
 import type { Onset } from '../types/case.js';
 import type { ExitInfo, Tick } from '../types/process.js';
+import type { WindowLimits } from './output-window.js';
 
 export interface MonitorOptions {
   readonly process: SandboxProcess;
@@ -11,6 +12,8 @@ export interface MonitorOptions {
   /** where the full output stream is copied, capped at logCapBytes; omit for none. */
   readonly logFile?: string;
   readonly logCapBytes?: number;
+  /** bytes of each tick's output kept from its start and its end (default 1 KiB + 3 KiB); the rest is cut with a marker. */
+  readonly window?: WindowLimits;
 }
 
 /** What a monitor reports, in order: output counts, the onset (once), ticks, and finally the exit. */

@@ -1,0 +1,128 @@
+import type { Classification, ProcessSample, TreeSnapshot } from '../types/process.js';
+import { looksLikePrompt, visibleLine } from './prompt.js';
+import { leavesDeepestFirst, parentOf } from './tree.js';
+import { allThreadsInFutex, describe, isBusy, waitKind, type WaitKind } from './wait-kind.js';
+
+export interface ClassifyInput {
+  readonly snapshot: TreeSnapshot;
+  /** pid the harness spawned; when it is gone but others live, they hold the output pipe. */
+  readonly rootPid: number;
+  /** bytes of output since the previous tick, and the wall ms that tick interval covered. */
+  readonly newBytes: number;
+  readonly intervalMs: number;
+  readonly sinceOutputMs: number;
+  /** the output ends in an unfinished line (a prompt, a progress bar), and that line. */
+  readonly partialLine: boolean;
+  readonly lastLine: string;
+  /** identical consecutive lines folded in this tick's bounded window, and the lines in it. */
+  readonly foldedLines: number;
+  readonly windowLines: number;
+}
+
+export interface Verdict {
+  readonly classification: Classification;
+  /** one line saying why. */
+  readonly reason: string;
+  /** the process the verdict is about, when there is one. */
+  readonly pid: number | null;
+}
+
+/** Over 1 MiB per second of interval is more than anyone reads. */
+export const FLOOD_BYTES_PER_SECOND = 1024 * 1024;
+/** A slower stream still floods when nearly every line repeats the previous one. */
+const REPEAT_FLOOD_BYTES_PER_SECOND = 16 * 1024;
+const REPEAT_FLOOD_MIN_LINES = 20;
+const REPEAT_FLOOD_RATIO = 0.8;
+
+const IDLE_KINDS: ReadonlySet<WaitKind> = new Set(['event-loop', 'child-wait', 'sleep', 'pipe-read', 'other']);
+
+/** Proposes what the command is doing, in a fixed precedence; the agent may use or ignore it. */
+export function classify(input: ClassifyInput): Verdict {
+  const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
+  const silence = `no output for ${seconds(input.sinceOutputMs)}`;
+  const rate = input.newBytes / Math.max(input.intervalMs / 1000, 0.001);
+  if (rate >= FLOOD_BYTES_PER_SECOND) {
+    return verdict('output-flood', `${formatBytes(input.newBytes)} of output in ${seconds(input.intervalMs)} (${formatBytes(rate)}/s)`);
+  }
+  if (
+    rate >= REPEAT_FLOOD_BYTES_PER_SECOND &&
+    input.windowLines >= REPEAT_FLOOD_MIN_LINES &&
+    input.foldedLines >= input.windowLines * REPEAT_FLOOD_RATIO
+  ) {
+    return verdict('output-flood', `the same lines repeat (${input.foldedLines} folded), ${formatBytes(rate)}/s`);
+  }
+  const processes = input.snapshot.processes;
+  const kinds = new Map(processes.map((process) => [process.pid, waitKind(process)]));
+  const find = (kind: WaitKind): ProcessSample | undefined => leavesFirst(processes).find((p) => kinds.get(p.pid) === kind);
+  const prompt = input.partialLine ? ` at the prompt "${visibleLine(input.lastLine).slice(-80)}"` : '';
+
+  // A read on the harness's stdin is certain: nobody but the agent will answer, even right after printing.
+  const reader = find('stdin-read');
+  if (reader && (input.newBytes === 0 || input.partialLine)) {
+    return verdict('blocked-on-stdin', `${describe(reader)} is reading stdin${prompt}`, reader);
+  }
+  // An idle event loop (Node readline, asyncio) whose output stopped on something that looks like a question.
+  const quiet = input.sinceOutputMs >= Math.min(1000, input.intervalMs / 2);
+  const loop = processes.find((p) => kinds.get(p.pid) === 'event-loop' && p.stdinIsHarnessPipe);
+  const allIdle = processes.every((p) => IDLE_KINDS.has(kinds.get(p.pid) ?? 'other'));
+  if (loop && allIdle && quiet && input.partialLine && looksLikePrompt(input.lastLine)) {
+    return verdict('blocked-on-stdin', `${describe(loop)} idles with stdin open, ${silence}, output ends${prompt}`, loop);
+  }
+  if (input.newBytes > 0) {
+    return verdict('progressing', `${formatBytes(input.newBytes)} of new output in ${seconds(input.intervalMs)}`);
+  }
+  if (input.snapshot.source === 'unavailable') {
+    return verdict('sleeping', `${silence}; no /proc on this host, so nothing is known about the processes`);
+  }
+  if (processes.length === 0) return verdict('exited', 'no process of the tree is left');
+  const stopped = find('stopped');
+  if (stopped) return verdict('stopped', `${describe(stopped)} is stopped${waiter(processes, stopped)}`, stopped);
+  const busy = [...processes].sort((a, b) => b.cpuPercent - a.cpuPercent).find(isBusy);
+  if (busy) {
+    return verdict('busy-no-output', `${describe(busy)} uses ${Math.round(busy.cpuPercent)}% CPU, ${silence}`, busy);
+  }
+  const writer = find('pipe-write');
+  if (writer) return verdict('blocked-on-pipe', `${describe(writer)} is blocked writing to a full pipe${waiter(processes, writer)}`, writer);
+  const locked = leavesFirst(processes).find(allThreadsInFutex);
+  if (locked) {
+    const threads = locked.threads === 1 ? 'its only thread waits' : `all ${locked.threads} threads wait`;
+    return verdict('deadlock-futex', `${describe(locked)}: ${threads} on locks (futex) at ~0% CPU`, locked);
+  }
+  const root = processes.find((p) => p.pid === input.rootPid);
+  if (!root || kinds.get(root.pid) === 'zombie') {
+    const holder = leavesFirst(processes).find((p) => kinds.get(p.pid) !== 'zombie');
+    if (holder) return verdict('zombie', `the command's root (pid ${input.rootPid}) exited but ${describe(holder)} still runs, holding the output open`, holder);
+  }
+  const [leaf] = leavesDeepestFirst(processes).filter((p) => kinds.get(p.pid) !== 'zombie');
+  if (!leaf) return verdict('exited', 'only zombies are left');
+  const leafKind = kinds.get(leaf.pid);
+  const parentWaits = processes.some((p) => kinds.get(p.pid) === 'child-wait');
+  if (leafKind === 'pipe-read' && !processes.some((p) => ['sleep', 'event-loop', 'other'].includes(kinds.get(p.pid) ?? ''))) {
+    return verdict('blocked-on-pipe', `${describe(leaf)} reads a pipe that no process of the tree is about to write`, leaf);
+  }
+  if (parentWaits && (leafKind === 'other' || leafKind === 'disk' || leafKind === 'pipe-read')) {
+    return verdict('waiting-on-child', `${describe(leaf)} is waited for${waiter(processes, leaf)}, ${silence}`, leaf);
+  }
+  return verdict('sleeping', `${describe(leaf)} is idle${waiter(processes, leaf)}, ${silence}`, leaf);
+}
+
+function verdict(classification: Classification, reason: string, about?: ProcessSample): Verdict {
+  return { classification, reason, pid: about?.pid ?? null };
+}
+
+/** Leaves (deepest first), then the rest: a bash in do_wait is less telling than its leaf child. */
+function leavesFirst(processes: readonly ProcessSample[]): ProcessSample[] {
+  const leaves = leavesDeepestFirst(processes);
+  return [...leaves, ...processes.filter((p) => !leaves.includes(p))];
+}
+
+function waiter(processes: readonly ProcessSample[], child: ProcessSample): string {
+  const parent = parentOf(processes, child);
+  return parent && waitKind(parent) === 'child-wait' ? `; ${parent.command} (pid ${parent.pid}) waits for it` : '';
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${Math.round(bytes)} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}

@@ -1,0 +1,40 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+
+export const DEFAULT_LOG_CAP_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Copies the output stream to a file up to a cap, then writes one marker line and stops, so a
+ * flood cannot fill the disk. Memory is bounded by the cap too: nothing is buffered past it.
+ */
+export class LogCopy {
+  private readonly stream: WriteStream;
+  private readonly capBytes: number;
+  private written = 0;
+  private truncated = false;
+
+  constructor(path: string, capBytes: number = DEFAULT_LOG_CAP_BYTES) {
+    this.capBytes = capBytes;
+    this.stream = createWriteStream(path);
+    // A log that cannot be written must not crash the monitor; the trace still has the tail.
+    this.stream.on('error', () => {});
+  }
+
+  write(chunk: Buffer): void {
+    if (this.truncated) return;
+    const room = this.capBytes - this.written;
+    if (chunk.length <= room) {
+      this.stream.write(chunk);
+      this.written += chunk.length;
+      return;
+    }
+    if (room > 0) this.stream.write(chunk.subarray(0, room));
+    this.written = this.capBytes;
+    this.truncated = true;
+    // Written at once, so someone reading the file while the command runs sees it too.
+    this.stream.write(`\n[log truncated at ${this.capBytes} bytes]\n`);
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.stream.end(() => resolve()));
+  }
+}

@@ -1,0 +1,154 @@
+import type { ExitInfo, Tick, TreeSnapshot } from '../types/process.js';
+import { classify } from './classify.js';
+import { LogCopy } from './log-copy.js';
+import { createOnsetMatcher } from './onset.js';
+import { OutputIntake } from './output-intake.js';
+import { DEFAULT_WINDOW } from './output-window.js';
+import { procAvailable } from './proc-files.js';
+import { sampleTree, type TreeSample } from './sample-tree.js';
+import { DeadlineTimer } from './schedule.js';
+import type { Monitor, MonitorEvent, MonitorOptions } from './types.js';
+import { createWaiters } from './waiters.js';
+
+const UNAVAILABLE: TreeSnapshot = { source: 'unavailable', processes: [] };
+
+/** Watches one command: drains its output, emits a tick at every deadline until it exits, reports the onset. */
+export function createMonitor(options: MonitorOptions): Monitor {
+  const child = options.process;
+  // The sandbox sets startedAt to performance.now() at spawn; every time here is on that monotonic clock.
+  const startedAt = child.startedAt;
+  const listeners: Array<(event: MonitorEvent) => void> = [];
+  const waiters = createWaiters();
+  const onset = createOnsetMatcher(options.onset);
+  const log = options.logFile ? new LogCopy(options.logFile, options.logCapBytes) : null;
+  const useProc = procAvailable();
+  let state: 'running' | 'exited' | 'stopped' = 'running';
+  let exitEvent: Extract<MonitorEvent, { type: 'exit' }> | null = null;
+  let seq = 0;
+  let lastTickAt = startedAt;
+  // Sampled now, while the root surely lives: its fd 0 identifies the harness's stdin for later ticks.
+  let sample: TreeSample | null = useProc ? sampleTree(livePids()) : null;
+
+  const emit = (event: MonitorEvent): void => {
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        // One broken subscriber (a trace writer) must not stop the monitor or the others.
+        process.emitWarning(`monitor listener threw: ${String(error)}`);
+      }
+    }
+  };
+  const reportOnset = (trigger: string, elapsedMs: number): void => emit({ type: 'onset', elapsedMs, trigger });
+  const intake = new OutputIntake(options.window ?? DEFAULT_WINDOW, onset, (trigger, at) => reportOnset(trigger, at - startedAt), log);
+  intake.attach(child.stdout, 'stdout');
+  intake.attach(child.stderr, 'stderr');
+
+  const flushOutput = (): void => {
+    const bytes = intake.takeUnreported();
+    if (bytes > 0) emit({ type: 'output', bytes, totalBytes: intake.totalBytes });
+  };
+
+  const onsetTimer =
+    onset.timedAtMs === null
+      ? null
+      : setTimeout(() => {
+          const trigger = state === 'running' ? onset.fireTimed() : null;
+          // A timed onset is ground truth at its nominal time, not whenever the timer ran.
+          if (trigger !== null) reportOnset(trigger, onset.timedAtMs ?? 0);
+        }, Math.max(0, startedAt + onset.timedAtMs - performance.now()));
+
+  const ticker = new DeadlineTimer(startedAt, options.intervalMs, () => {
+    if (state !== 'running') return;
+    const tick = takeTick();
+    flushOutput();
+    emit({ type: 'tick', tick });
+    waiters.settle({ type: 'tick', tick });
+  });
+  ticker.start();
+
+  function livePids(): number[] {
+    try {
+      return [child.pid, ...child.pids()];
+    } catch {
+      return [child.pid];
+    }
+  }
+
+  function takeTick(): Tick {
+    const now = performance.now();
+    const output = intake.window.take();
+    sample = useProc ? sampleTree(livePids(), sample) : null;
+    const snapshot = sample?.snapshot ?? UNAVAILABLE;
+    const sinceOutputMs = now - (intake.lastOutputAt ?? startedAt);
+    const verdict = classify({
+      snapshot,
+      rootPid: child.pid,
+      newBytes: output.bytes,
+      intervalMs: now - lastTickAt,
+      sinceOutputMs,
+      partialLine: output.partialLine,
+      lastLine: output.lastLine,
+      foldedLines: output.foldedLines,
+      windowLines: output.lines,
+    });
+    lastTickAt = now;
+    const { text, bytes, cutBytes, foldedLines, partialLine } = output;
+    return {
+      commandId: child.commandId,
+      seq: ++seq,
+      elapsedMs: now - startedAt,
+      sinceOutputMs,
+      totalOutputBytes: intake.totalBytes,
+      output: { text, bytes, cutBytes, foldedLines, partialLine },
+      snapshot,
+      classification: verdict.classification,
+      reason: verdict.reason,
+    };
+  }
+
+  const finish = (exit: ExitInfo): void => {
+    if (state !== 'running') return;
+    state = 'exited';
+    ticker.stop();
+    if (onsetTimer) clearTimeout(onsetTimer);
+    flushOutput();
+    const event = { type: 'exit', exit, tail: intake.tail(), totalBytes: intake.totalBytes } as const;
+    // The log is complete on disk by the time anyone hears of the exit.
+    void (log ? log.close() : Promise.resolve()).then(() => {
+      exitEvent = event;
+      emit(event);
+      waiters.settle(event);
+    });
+  };
+  child.exited.then(finish, () => finish({ exitCode: null, signal: null, durationMs: performance.now() - startedAt }));
+
+  return {
+    on(listener) {
+      listeners.push(listener);
+    },
+    nextTickOrExit(signal) {
+      if (exitEvent) return Promise.resolve(exitEvent);
+      if (state === 'stopped') return Promise.reject(new Error('monitor stopped before the command exited'));
+      return waiters.next(signal);
+    },
+    tail(maxBytes) {
+      return intake.tail(maxBytes);
+    },
+    get onsetSeen() {
+      return onset.fired;
+    },
+    get exited() {
+      return exitEvent !== null;
+    },
+    stop() {
+      if (state !== 'running') return;
+      state = 'stopped';
+      ticker.stop();
+      if (onsetTimer) clearTimeout(onsetTimer);
+      intake.detach();
+      void log?.close();
+      waiters.fail(new Error('monitor stopped before the command exited'));
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import type { ProcessSample, TreeSnapshot } from '../types/process.js';
+import { listProcDir, readProcFile, readProcLink } from './proc-files.js';
+import { parseCmdline, parseIo, parseRssKb, parseStat, parseSyscall, parseUptime, parseWchan } from './proc-parse.js';
+
+/** Clock ticks per second; `getconf CLK_TCK` is 100 on every Linux we run on, and USER_HZ is fixed ABI. */
+const CLOCK_TICKS = 100;
+const MAX_ARGS_CHARS = 200;
+// Bounds the cost of a sample for a process with thousands of fds or threads; totals stay exact.
+const MAX_FD_LINKS = 256;
+const MAX_THREADS = 64;
+
+/** A snapshot plus what the next sample needs to compute CPU % over the interval. */
+export interface TreeSample {
+  readonly snapshot: TreeSnapshot;
+  /** performance.now() when the sample was taken. */
+  readonly takenAt: number;
+  readonly cpu: ReadonlyMap<number, { readonly ticks: number; readonly startTicks: number }>;
+  /** fd 0 target of the tree root (`socket:[…]` for Node's stdin pipe), kept so a root that exits still counts. */
+  readonly stdinTarget: string | null;
+}
+
+/**
+ * Samples every pid from /proc. The first pid is the tree root: on the first sample its fd 0
+ * target is taken as the harness's stdin. Pids that vanish mid-sample are skipped.
+ */
+export function sampleTree(pids: readonly number[], previous?: TreeSample | null): TreeSample {
+  const takenAt = performance.now();
+  const uptime = parseUptime(readProcFile('/proc/uptime') ?? '0');
+  const stdinTarget = previous ? previous.stdinTarget : rootStdin(pids[0]);
+  const cpu = new Map<number, { ticks: number; startTicks: number }>();
+  const samples: ProcessSample[] = [];
+  for (const pid of new Set(pids)) {
+    const statText = readProcFile(`/proc/${pid}/stat`);
+    const stat = statText === null ? null : parseStat(statText);
+    if (!stat) continue;
+    cpu.set(pid, { ticks: stat.cpuTicks, startTicks: stat.startTicks });
+    const before = previous?.cpu.get(pid);
+    // A pid first seen now (or reused) gets its lifetime average, which is exact for one born this interval.
+    const cpuPercent =
+      previous && before && before.startTicks === stat.startTicks
+        ? percent(stat.cpuTicks - before.ticks, (takenAt - previous.takenAt) / 1000)
+        : percent(stat.cpuTicks, uptime - stat.startTicks / CLOCK_TICKS);
+    const fd0 = readProcLink(`/proc/${pid}/fd/0`);
+    samples.push({
+      pid,
+      ppid: stat.ppid,
+      pgid: stat.pgid,
+      sid: stat.sid,
+      command: stat.command,
+      args: parseCmdline(readProcFile(`/proc/${pid}/cmdline`, 'utf8') ?? '', MAX_ARGS_CHARS),
+      state: stat.state,
+      wchan: parseWchan(readProcFile(`/proc/${pid}/wchan`)),
+      threadWchans: threadWchans(pid),
+      threads: stat.threads,
+      cpuPercent,
+      rssKb: parseRssKb(readProcFile(`/proc/${pid}/status`) ?? ''),
+      ...parseIo(readProcFile(`/proc/${pid}/io`) ?? ''),
+      syscall: parseSyscall(readProcFile(`/proc/${pid}/syscall`) ?? ''),
+      fds: countFds(pid),
+      stdinIsHarnessPipe: stdinTarget !== null && fd0 === stdinTarget,
+      children: [],
+    });
+  }
+  return { snapshot: { source: 'proc', processes: linkChildren(samples) }, takenAt, cpu, stdinTarget };
+}
+
+/** Only a pipe, socket or terminal can be "the harness's stdin"; /dev/null is shared by everything. */
+function rootStdin(rootPid: number | undefined): string | null {
+  if (rootPid === undefined) return null;
+  const target = readProcLink(`/proc/${rootPid}/fd/0`);
+  return target && /^(pipe:|socket:|\/dev\/pts\/)/.test(target) ? target : null;
+}
+
+function percent(ticks: number, wallSeconds: number): number {
+  if (!(wallSeconds > 0) || !(ticks > 0)) return 0;
+  return Math.round((ticks / CLOCK_TICKS / wallSeconds) * 1000) / 10;
+}
+
+function threadWchans(pid: number): string[] {
+  const tids = listProcDir(`/proc/${pid}/task`);
+  const wchans: string[] = [];
+  for (const tid of tids.slice(0, MAX_THREADS + 1)) {
+    if (tid === String(pid)) continue;
+    const text = readProcFile(`/proc/${pid}/task/${tid}/wchan`);
+    if (text !== null) wchans.push(parseWchan(text));
+  }
+  return wchans.slice(0, MAX_THREADS);
+}
+
+function countFds(pid: number): ProcessSample['fds'] {
+  const fds = listProcDir(`/proc/${pid}/fd`);
+  let pipes = 0;
+  let sockets = 0;
+  for (const fd of fds.slice(0, MAX_FD_LINKS)) {
+    const target = readProcLink(`/proc/${pid}/fd/${fd}`) ?? '';
+    if (target.startsWith('pipe:')) pipes++;
+    else if (target.startsWith('socket:')) sockets++;
+  }
+  return { pipes, sockets, total: fds.length };
+}
+
+/** Children from the ppid links inside the sample, ordered as sampled. */
+function linkChildren(samples: ProcessSample[]): ProcessSample[] {
+  const children = new Map<number, number[]>();
+  for (const sample of samples) {
+    const siblings = children.get(sample.ppid) ?? [];
+    siblings.push(sample.pid);
+    children.set(sample.ppid, siblings);
+  }
+  return samples.map((sample) => ({ ...sample, children: children.get(sample.pid) ?? [] }));
+}

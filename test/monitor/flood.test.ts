@@ -1,0 +1,40 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_WINDOW } from '../../src/monitor/index.js';
+import type { Tick } from '../../src/types/process.js';
+import { killAllTrees } from './spawn-tree.js';
+import { watch } from './watch.js';
+
+afterEach(killAllTrees);
+
+const FLOOD_BYTES = 200 * 1024 * 1024;
+
+describe.skipIf(process.platform !== 'linux')('output flood', () => {
+  it('is classified output-flood while the harness memory stays bounded', async () => {
+    globalThis.gc?.();
+    const rssBefore = process.memoryUsage().rss;
+    let rssPeak = rssBefore;
+    const { tree, monitor, events } = watch('bash flood.sh', { intervalMs: 200 });
+    const ticks: Tick[] = [];
+    for (;;) {
+      const event = await monitor.nextTickOrExit();
+      if (event.type === 'exit') expect.fail('the flood exited on its own');
+      ticks.push(event.tick);
+      rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+      if (event.tick.totalOutputBytes >= FLOOD_BYTES && ticks.some((tick) => tick.classification === 'output-flood')) break;
+    }
+    await tree.kill('harness', 'flood test done');
+    const exit = await monitor.nextTickOrExit();
+    expect(exit.type).toBe('exit');
+
+    // 200 MB went through; the harness must not have kept it.
+    expect(rssPeak - rssBefore).toBeLessThan(100 * 1024 * 1024);
+    const flood = ticks.find((tick) => tick.classification === 'output-flood')!;
+    expect(flood.reason).toMatch(/of output in|repeat/);
+    expect(flood.output.cutBytes).toBeGreaterThan(0);
+    expect(flood.output.text.length).toBeLessThan(DEFAULT_WINDOW.headBytes + DEFAULT_WINDOW.tailBytes + 200);
+    expect(flood.output.text).toContain('(line repeated');
+    // one output event per tick at most (plus one before exit), never one per chunk
+    expect(events.filter((event) => event.type === 'output').length).toBeLessThanOrEqual(ticks.length + 1);
+    expect(monitor.tail(100)).toMatch(/Release notes\n$/);
+  });
+});
