@@ -32,15 +32,16 @@ function hardLimits(): Map<string, number> {
   return limits;
 }
 
-/** bash `ulimit` flags (-v KiB, -f 1 KiB blocks, -t s, -u count), skipping any the harness's hard limit already beats. */
-export function ulimitFlags(limits: ResourceLimits, rlimitProcesses: boolean): string {
+/** bash `ulimit` flags (-f 1 KiB blocks, -t s, -v KiB, -u count), skipping any the harness's hard limit already beats. */
+export function ulimitFlags(limits: ResourceLimits, options: { addressSpace: boolean; processes: boolean }): string {
   const hard = hardLimits();
   const wanted: [flag: string, row: string, bytesPerUnit: number, value: number][] = [
-    ['-v', 'Max address space', 1024, limits.addressSpaceBytes],
     ['-f', 'Max file size', 1024, limits.fileSizeBytes],
     ['-t', 'Max cpu time', 1, limits.cpuSeconds],
   ];
-  if (rlimitProcesses) wanted.push(['-u', 'Max processes', 1, limits.processes]);
+  // macOS bash refuses -v outright, which would stop every command from starting.
+  if (options.addressSpace) wanted.push(['-v', 'Max address space', 1024, limits.addressSpaceBytes]);
+  if (options.processes) wanted.push(['-u', 'Max processes', 1, limits.processes]);
   return wanted
     .filter(([, row, , value]) => value <= (hard.get(row) ?? Infinity))
     .map(([flag, , unit, value]) => `${flag} ${Math.max(1, Math.floor(value / unit))}`)

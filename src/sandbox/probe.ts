@@ -83,11 +83,13 @@ async function probeLinux(): Promise<HostCapabilities> {
   notes.push('PID namespace not used: the command would run as PID 1 there, which ignores SIGINT/SIGTERM without a handler');
   const isRoot = process.getuid?.() === 0;
   const processLimit = pidsCgroupRoot !== null ? 'pids-cgroup' : isRoot ? 'none' : 'rlimit';
+  if (processLimit === 'pids-cgroup') notes.push('process limit by cgroup v1 pids.max (RLIMIT_NPROC does not bind root)');
   if (processLimit === 'none') notes.push('no pids cgroup and running as root, where RLIMIT_NPROC does not bind: no process limit');
   if (processLimit === 'rlimit') notes.push('process limit by RLIMIT_NPROC: counts every process of this user, not only the attempt');
   // lo starts down in a new network namespace; fixtures may still talk to servers they start on loopback.
   const netns = await works('unshare', ['--net', '--', 'ip', 'link', 'set', 'lo', 'up']);
-  if (!netns) notes.push('no network namespace (unshare --net + ip link): fixtures have the host network');
+  notes.push(netns ? 'fixtures get a network namespace with loopback only' : 'no network namespace (unshare --net + ip link): fixtures have the host network');
+  notes.push('address space, file size and CPU time limited by bash ulimit in the launcher');
   return {
     platform: process.platform,
     proc: true,
@@ -112,6 +114,7 @@ function probeElsewhere(): HostCapabilities {
     notes: [
       `no /proc on ${process.platform}: kills reach the process group only (a setsid() grandchild survives), no leak scan, no process listing`,
       'no cgroups, no network namespace: fixtures have the host network',
+      'file size and CPU time limited by bash ulimit; no address-space limit',
     ],
   };
 }

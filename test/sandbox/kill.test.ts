@@ -44,6 +44,16 @@ describe('killing a command tree', () => {
     expect(again).toMatchObject({ treeSize: 0, steps: [], escalatedToKill: false, goneMs: 0 });
   });
 
+  it('kills a command caught before its launcher joined the cgroup', async () => {
+    sandbox = await makeSandbox('early');
+    const { proc } = run(sandbox, 'sleep 1000 & sleep 1000');
+    const record = await proc.kill('harness', 'shutdown');
+    expect(record).toMatchObject({ survivors: [] });
+    expect(record.treeSize).toBeGreaterThanOrEqual(1);
+    await proc.exited;
+    expect(markedProcesses(sandbox.attemptId)).toEqual([]);
+  });
+
   it('keeps `exited` pending while a grandchild holds stdout, until that grandchild is killed', async () => {
     sandbox = await makeSandbox('holder');
     const { proc, out } = run(sandbox, 'bash holder.sh');
