@@ -19,6 +19,19 @@ export interface TokenUsage {
 export interface AgentReporter {
   request(turn: number, messages: number): void;
   response(turn: number, usage: TokenUsage, latencyMs: number): void;
+  /** the text a tick was rendered to for the model (by the agent's own prompt template) and its token count. */
+  tickPrompt?(tick: { readonly commandId: number; readonly tickSeq: number; readonly prompt: string; readonly text: string; readonly tokens: number }): void;
+  /** something worth a line in the trace that is neither an action nor an error: a retry, a cache hit, a replay divergence. */
+  note?(kind: AgentNoteKind, message: string): void;
+}
+
+export type AgentNoteKind = 'retry' | 'cache' | 'divergence' | 'agent';
+
+/** Budgets of the attempt, already scaled by --time-scale. */
+export interface AgentBudgets {
+  readonly tokens: number;
+  readonly wallMs: number;
+  readonly interruptMs: number;
 }
 
 /** Privileged view for the scripted oracle only: ground truth the other agents never get. */
@@ -35,6 +48,9 @@ export interface AgentContext {
   readonly reporter: AgentReporter;
   readonly signal: AbortSignal;
   readonly oracle?: OracleView;
+  /** 1-based repeat index of the attempt (replay finds the matching recording; the cache keys on it). */
+  readonly repeat?: number;
+  readonly budgets?: AgentBudgets;
 }
 
 /** One protocol: an observation in, one action out. */

@@ -1,4 +1,5 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { finished } from 'node:stream/promises';
 
 export const DEFAULT_LOG_CAP_BYTES = 10 * 1024 * 1024;
 
@@ -34,7 +35,9 @@ export class LogCopy {
     this.stream.write(`\n[log truncated at ${this.capBytes} bytes]\n`);
   }
 
-  close(): Promise<void> {
-    return new Promise((resolve) => this.stream.end(() => resolve()));
+  /** Resolves once the file is flushed, or at once if it could not be written (the exit must not wait on a broken log). */
+  async close(): Promise<void> {
+    this.stream.end();
+    await finished(this.stream).catch(() => undefined);
   }
 }

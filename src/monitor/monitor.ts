@@ -1,33 +1,24 @@
-import type { ExitInfo, Tick, TreeSnapshot } from '../types/process.js';
-import { classify } from './classify.js';
+import type { ExitInfo } from '../types/process.js';
 import { LogCopy } from './log-copy.js';
 import { createOnsetMatcher } from './onset.js';
 import { OutputIntake } from './output-intake.js';
 import { DEFAULT_WINDOW } from './output-window.js';
-import { procAvailable } from './proc-files.js';
-import { sampleTree, type TreeSample } from './sample-tree.js';
-import { DeadlineTimer } from './schedule.js';
+import { DeadlineTimer, monotonicStart } from './schedule.js';
+import { TickBuilder } from './tick-builder.js';
 import type { Monitor, MonitorEvent, MonitorOptions } from './types.js';
 import { createWaiters } from './waiters.js';
-
-const UNAVAILABLE: TreeSnapshot = { source: 'unavailable', processes: [] };
 
 /** Watches one command: drains its output, emits a tick at every deadline until it exits, reports the onset. */
 export function createMonitor(options: MonitorOptions): Monitor {
   const child = options.process;
-  // The sandbox sets startedAt to performance.now() at spawn; every time here is on that monotonic clock.
-  const startedAt = child.startedAt;
+  // Every time here is on the monotonic performance.now() clock; startedAt may come as Date.now() (see monotonicStart).
+  const startedAt = monotonicStart(child.startedAt);
   const listeners: Array<(event: MonitorEvent) => void> = [];
   const waiters = createWaiters();
   const onset = createOnsetMatcher(options.onset);
   const log = options.logFile ? new LogCopy(options.logFile, options.logCapBytes) : null;
-  const useProc = procAvailable();
   let state: 'running' | 'exited' | 'stopped' = 'running';
   let exitEvent: Extract<MonitorEvent, { type: 'exit' }> | null = null;
-  let seq = 0;
-  let lastTickAt = startedAt;
-  // Sampled now, while the root surely lives: its fd 0 identifies the harness's stdin for later ticks.
-  let sample: TreeSample | null = useProc ? sampleTree(livePids()) : null;
 
   const emit = (event: MonitorEvent): void => {
     for (const listener of listeners) {
@@ -43,6 +34,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
   const intake = new OutputIntake(options.window ?? DEFAULT_WINDOW, onset, (trigger, at) => reportOnset(trigger, at - startedAt), log);
   intake.attach(child.stdout, 'stdout');
   intake.attach(child.stderr, 'stderr');
+  const ticks = new TickBuilder(child, startedAt, intake);
 
   const flushOutput = (): void => {
     const bytes = intake.takeUnreported();
@@ -60,52 +52,12 @@ export function createMonitor(options: MonitorOptions): Monitor {
 
   const ticker = new DeadlineTimer(startedAt, options.intervalMs, () => {
     if (state !== 'running') return;
-    const tick = takeTick();
+    const tick = ticks.next();
     flushOutput();
     emit({ type: 'tick', tick });
     waiters.settle({ type: 'tick', tick });
   });
   ticker.start();
-
-  function livePids(): number[] {
-    try {
-      return [child.pid, ...child.pids()];
-    } catch {
-      return [child.pid];
-    }
-  }
-
-  function takeTick(): Tick {
-    const now = performance.now();
-    const output = intake.window.take();
-    sample = useProc ? sampleTree(livePids(), sample) : null;
-    const snapshot = sample?.snapshot ?? UNAVAILABLE;
-    const sinceOutputMs = now - (intake.lastOutputAt ?? startedAt);
-    const verdict = classify({
-      snapshot,
-      rootPid: child.pid,
-      newBytes: output.bytes,
-      intervalMs: now - lastTickAt,
-      sinceOutputMs,
-      partialLine: output.partialLine,
-      lastLine: output.lastLine,
-      foldedLines: output.foldedLines,
-      windowLines: output.lines,
-    });
-    lastTickAt = now;
-    const { text, bytes, cutBytes, foldedLines, partialLine } = output;
-    return {
-      commandId: child.commandId,
-      seq: ++seq,
-      elapsedMs: now - startedAt,
-      sinceOutputMs,
-      totalOutputBytes: intake.totalBytes,
-      output: { text, bytes, cutBytes, foldedLines, partialLine },
-      snapshot,
-      classification: verdict.classification,
-      reason: verdict.reason,
-    };
-  }
 
   const finish = (exit: ExitInfo): void => {
     if (state !== 'running') return;

@@ -4,6 +4,15 @@
  * missed while the event loop was busy are skipped, so a late tick is never followed by a burst.
  */
 
+/**
+ * `SandboxProcess.startedAt` on the performance.now() clock. The monitor's contract says
+ * performance.now() at spawn, but the sandbox records Date.now(); an epoch value (never below
+ * performance.timeOrigin, which a process-relative value cannot reach) is converted.
+ */
+export function monotonicStart(startedAt: number): number {
+  return startedAt >= performance.timeOrigin ? startedAt - performance.timeOrigin : startedAt;
+}
+
 export interface Deadline {
   /** n in start + n·interval. */
   readonly index: number;

@@ -7,6 +7,7 @@ import { scoreAttempt } from '../scorers/index.js';
 import type { Case, Onset } from '../types/case.js';
 import { caseClass } from '../types/case.js';
 import { TRACE_SCHEMA_VERSION, type EventOf } from '../types/events.js';
+import { HangbenchError, LimitExceeded } from '../types/errors.js';
 import type { AttemptScores } from '../types/scores.js';
 import type { EvalOptions, Variant } from './options.js';
 import { applySolutionPatch } from './patch.js';
@@ -87,6 +88,8 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
     agent = context.agent.create({
       testCase,
       signal: stop.signal,
+      repeat: attempt.repeat,
+      budgets,
       reporter: {
         request: (turn, messages) => trace.write({ type: 'agent.request', turn, messages }),
         response: (turn, usage, latencyMs) => {
@@ -94,12 +97,14 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
           tokens += usage.promptTokens + usage.completionTokens;
           if (tokens > budgets.tokens) stop.abort({ kind: 'tokens', value: tokens, limit: budgets.tokens } satisfies StopReason);
         },
+        tickPrompt: (tick) => trace.write({ type: 'tick.prompt', ...tick }),
+        note: (kind, message) => trace.write({ type: 'agent.note', kind, message }),
       },
       ...(context.agent.privileged ? { oracle: oracleView(testCase, session) } : {}),
     });
     stopReason = await agentLoop(agent, session, trace, stop.signal, options.maxTurns, await listWorkspace(sandbox.workspace));
   } catch (error) {
-    stopReason = stop.signal.aborted ? (stop.signal.reason as StopReason) : { kind: 'error', message: (error as Error).stack ?? String(error) };
+    stopReason = stop.signal.aborted ? (stop.signal.reason as StopReason) : stopReasonOf(error);
   } finally {
     clearTimeout(wallTimer);
     context.shutdown.removeEventListener('abort', onShutdown);
@@ -159,6 +164,14 @@ async function verifyAttempt(sandbox: Sandbox, testCase: Case, trace: TraceWrite
   } catch (error) {
     trace.write({ type: 'error', where: 'verify', message: (error as Error).message });
   }
+}
+
+/** An agent that stops itself on a budget (LimitExceeded) is a limit, like the runner's own; anything else thrown is an ERROR. */
+function stopReasonOf(error: unknown): StopReason {
+  if (error instanceof LimitExceeded) return { kind: error.kind, value: error.value, limit: error.limit };
+  // Typed errors (endpoint, external agent) carry a complete message; a stack would only bury it.
+  if (error instanceof HangbenchError) return { kind: 'error', message: `${error.name} [${error.code}]: ${error.message}` };
+  return { kind: 'error', message: (error as Error).stack ?? String(error) };
 }
 
 function oracleView(testCase: Case, session: AttemptSession): OracleView {

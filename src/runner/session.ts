@@ -15,6 +15,8 @@ interface RunningCommand {
   readonly process: SandboxProcess;
   readonly monitor: Monitor;
   readonly background: boolean;
+  /** set when a kill is decided, before the tree is gone, so the exit it causes is marked killed. */
+  killing: boolean;
   kill: KillRecord | null;
 }
 
@@ -113,7 +115,7 @@ export class AttemptSession {
       onset: this.onsetFor(command),
       logFile: path.join(this.deps.logDir, `command-${id}.log`),
     });
-    const entry: RunningCommand = { id, process, monitor, background, kill: null };
+    const entry: RunningCommand = { id, process, monitor, background, killing: false, kill: null };
     monitor.on((event: MonitorEvent) => this.record(entry, event));
     this.running.set(id, entry);
     if (background) return { type: 'result', action: 'run', ok: true, message: `started #${id} in the background (pid ${process.pid})` };
@@ -166,7 +168,7 @@ export class AttemptSession {
           exitCode: event.exit.exitCode,
           signal: event.exit.signal,
           durationMs: event.exit.durationMs,
-          killed: entry.kill !== null,
+          killed: entry.killing,
         });
     }
   }
@@ -190,9 +192,11 @@ export class AttemptSession {
   }
 
   private async kill(entry: RunningCommand, by: KillDecider, reason: string, signal: SignalName = 'SIGINT'): Promise<void> {
+    const decidedAt = this.deps.trace.now();
+    entry.killing = true;
     const record = await entry.process.kill(by, reason, signal);
     entry.kill = record;
-    this.deps.trace.write({ type: 'kill', commandId: entry.id, ...record });
+    this.deps.trace.write({ type: 'kill', commandId: entry.id, ...record }, decidedAt);
   }
 
   /** After a kill the tree is gone; wait (without the attempt's abort signal) for the monitor's exit event. */

@@ -24,8 +24,9 @@ export class TraceWriter {
     return Math.round((performance.now() - this.origin) * 10) / 10;
   }
 
-  write(input: EventInput): TraceEvent {
-    const event = { seq: this.seq, t: this.now(), ...input } as TraceEvent;
+  /** `at` backdates an event to when it was decided (a kill is written once the tree is gone, stamped with its decision). */
+  write(input: EventInput, at = this.now()): TraceEvent {
+    const event = { seq: this.seq, t: at, ...input } as TraceEvent;
     this.seq += 1;
     this.events.push(event);
     writeSync(this.fd, `${JSON.stringify(event)}\n`);

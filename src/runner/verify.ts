@@ -37,8 +37,9 @@ async function runStep(sandbox: Sandbox, step: VerifyStep, index: number, trace:
   ]);
   clearTimeout(timer);
   if (timedOut) {
+    const decidedAt = trace.now();
     const record = await process.kill('verify-timeout', `verify step ${index} ran past ${Math.round(timeoutMs)}ms`, 'SIGTERM');
-    trace.write({ type: 'kill', commandId, ...record });
+    trace.write({ type: 'kill', commandId, ...record }, decidedAt);
   }
   const exit = await process.exited;
   const out = stdout.text();

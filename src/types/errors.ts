@@ -7,7 +7,9 @@ export type HangbenchErrorCode =
   | 'USAGE'
   | 'TRACE_INVALID'
   | 'SANDBOX'
-  | 'AGENT';
+  | 'AGENT'
+  | 'ENDPOINT'
+  | 'LIMIT';
 
 export class HangbenchError extends Error {
   readonly code: HangbenchErrorCode;
@@ -16,6 +18,34 @@ export class HangbenchError extends Error {
     super(message, options);
     this.name = 'HangbenchError';
     this.code = code;
+  }
+}
+
+export type LimitKind = 'wall' | 'tokens' | 'turns';
+
+/** A budget stopped the attempt; the runner records it as a `limit` event and still scores the attempt. */
+export class LimitExceeded extends HangbenchError {
+  readonly kind: LimitKind;
+  readonly value: number;
+  readonly limit: number;
+
+  constructor(kind: LimitKind, value: number, limit: number, detail = '') {
+    super('LIMIT', `${kind} limit: ${value} > ${limit}${detail ? ` (${detail})` : ''}`);
+    this.name = 'LimitExceeded';
+    this.kind = kind;
+    this.value = value;
+    this.limit = limit;
+  }
+}
+
+/** The model endpoint failed for good (after retries): an ERROR outcome, not an agent failure. Never carries credentials. */
+export class EndpointError extends HangbenchError {
+  readonly status: number | null;
+
+  constructor(message: string, status: number | null, options?: { cause?: unknown }) {
+    super('ENDPOINT', message, options);
+    this.name = 'EndpointError';
+    this.status = status;
   }
 }
 

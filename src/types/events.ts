@@ -108,6 +108,18 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({
     ...base,
+    type: z.literal('tick.prompt'),
+    commandId: z.number().int(),
+    tickSeq: z.number().int(),
+    /** the prompt (template set) that rendered it. */
+    prompt: z.string(),
+    /** the text the model was shown for this tick, and its o200k token count. */
+    text: z.string(),
+    tokens: z.number().int(),
+  }),
+  z.object({ ...base, type: z.literal('agent.note'), kind: z.enum(['retry', 'cache', 'divergence', 'agent']), message: z.string() }),
+  z.object({
+    ...base,
     type: z.literal('decision'),
     commandId: z.number().int(),
     tickSeq: z.number().int(),

@@ -1,0 +1,15 @@
+import type { Observation } from '../protocol.js';
+import { seconds } from './tick-values.js';
+
+/** The tool-result text of an action's result or a command's exit (ticks have their own template). */
+export function observationText(observation: Exclude<Observation, { type: 'task' | 'tick' }>): string {
+  if (observation.type === 'result') {
+    const head = `${observation.ok ? 'ok' : 'error'}: ${observation.message}`;
+    return observation.content === undefined ? head : `${head}\n${observation.content}`;
+  }
+  const { exit, kill } = observation;
+  const how = exit.signal ? `was ended by ${exit.signal}` : `exited with code ${exit.exitCode ?? 'unknown'}`;
+  const killed = kill ? ` after ${kill.by === 'agent' ? 'your' : `a ${kill.by}`} kill (${kill.steps.map((step) => step.signal).join(' → ') || 'no signal needed'})` : '';
+  const output = observation.output.trim() === '' ? '(no output)' : `last output:\n${observation.output.replace(/\n$/, '')}`;
+  return `command #${observation.commandId} ${how}${killed} after ${seconds(exit.durationMs)}\n${output}`;
+}

@@ -1,0 +1,78 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { DurationSchema } from '../../types/duration.js';
+import { HangbenchError } from '../../types/errors.js';
+import { compileTemplate, type Template } from './template.js';
+import { TICK_PLACEHOLDERS } from './tick-values.js';
+
+/** prompts/ of this package: three levels up from src/agents/openai and from dist/agents/openai alike. */
+export const BUILTIN_PROMPTS_DIR = fileURLToPath(new URL('../../../prompts/', import.meta.url));
+
+export const TASK_PLACEHOLDERS = ['issue', 'repro', 'files'] as const;
+
+const PromptConfigSchema = z.strictObject({
+  description: z.string().default(''),
+  /** files relative to the prompt's folder. */
+  system: z.string().default('../system.md'),
+  task: z.string().default('../task.md'),
+  tick: z.string().default('tick.md'),
+  /** tool-result: a tick is the result of the pending run/wait call; user-message: a short tool result, then the tick as a user message. */
+  tickDelivery: z.enum(['tool-result', 'user-message']).default('tool-result'),
+  /** the OpenHands style: ticks reach the model only after this long without output (scaled by --time-scale); null: every tick. */
+  speakAfterSilence: DurationSchema.nullable().default(null),
+});
+
+export interface PromptSet {
+  readonly name: string;
+  readonly description: string;
+  readonly system: Template;
+  readonly task: Template;
+  readonly tick: Template;
+  readonly tickDelivery: 'tool-result' | 'user-message';
+  /** unscaled ms, or null. */
+  readonly speakAfterSilenceMs: number | null;
+}
+
+/** `--prompt NAME` is a folder of prompts/; a value with a slash is a folder path relative to cwd. */
+export function loadPromptSet(nameOrPath: string, cwd: string): PromptSet {
+  const isPath = nameOrPath.includes('/') || nameOrPath.includes(path.sep) || nameOrPath.startsWith('.');
+  const dir = isPath ? path.resolve(cwd, nameOrPath) : path.join(BUILTIN_PROMPTS_DIR, nameOrPath);
+  const configFile = path.join(dir, 'prompt.json');
+  if (!existsSync(configFile)) {
+    throw new HangbenchError('USAGE', `--prompt ${nameOrPath}: no ${configFile}; built-in prompts: ${listBuiltinPrompts().join(', ')}`);
+  }
+  const parsed = PromptConfigSchema.safeParse(readJson(configFile));
+  if (!parsed.success) throw new HangbenchError('USAGE', `${configFile}: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
+  const config = parsed.data;
+  const load = (file: string, known: readonly string[]) => {
+    const full = path.resolve(dir, file);
+    if (!existsSync(full)) throw new HangbenchError('USAGE', `${configFile}: the template file ${full} does not exist`);
+    return compileTemplate(readFileSync(full, 'utf8').trimEnd(), full, known);
+  };
+  return {
+    name: path.basename(dir),
+    description: config.description,
+    system: load(config.system, []),
+    task: load(config.task, TASK_PLACEHOLDERS),
+    tick: load(config.tick, TICK_PLACEHOLDERS),
+    tickDelivery: config.tickDelivery,
+    speakAfterSilenceMs: config.speakAfterSilence,
+  };
+}
+
+export function listBuiltinPrompts(): string[] {
+  if (!existsSync(BUILTIN_PROMPTS_DIR)) return [];
+  return readdirSync(BUILTIN_PROMPTS_DIR)
+    .filter((name) => existsSync(path.join(BUILTIN_PROMPTS_DIR, name, 'prompt.json')))
+    .sort();
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new HangbenchError('USAGE', `${file}: not valid JSON: ${(error as Error).message}`);
+  }
+}

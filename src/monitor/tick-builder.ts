@@ -1,0 +1,69 @@
+import type { SandboxProcess } from '../sandbox/types.js';
+import type { Tick, TreeSnapshot } from '../types/process.js';
+import { classify } from './classify.js';
+import type { OutputIntake } from './output-intake.js';
+import { procAvailable } from './proc-files.js';
+import { sampleTree, type TreeSample } from './sample-tree.js';
+
+const UNAVAILABLE: TreeSnapshot = { source: 'unavailable', processes: [] };
+
+/** Assembles each tick from the output window, a fresh /proc sample and the classifier. */
+export class TickBuilder {
+  private readonly child: SandboxProcess;
+  private readonly startedAt: number;
+  private readonly intake: OutputIntake;
+  private readonly useProc = procAvailable();
+  private sample: TreeSample | null;
+  private seq = 0;
+  private lastTickAt: number;
+
+  /** `startedAt` on the performance.now() clock. Samples at once, while the root surely lives: its fd 0 is the harness's stdin. */
+  constructor(child: SandboxProcess, startedAt: number, intake: OutputIntake) {
+    this.child = child;
+    this.startedAt = startedAt;
+    this.intake = intake;
+    this.lastTickAt = startedAt;
+    this.sample = this.useProc ? sampleTree(this.livePids()) : null;
+  }
+
+  next(): Tick {
+    const now = performance.now();
+    const output = this.intake.window.take();
+    this.sample = this.useProc ? sampleTree(this.livePids(), this.sample) : null;
+    const snapshot = this.sample?.snapshot ?? UNAVAILABLE;
+    const sinceOutputMs = now - (this.intake.lastOutputAt ?? this.startedAt);
+    const verdict = classify({
+      snapshot,
+      rootPid: this.child.pid,
+      newBytes: output.bytes,
+      intervalMs: now - this.lastTickAt,
+      sinceOutputMs,
+      partialLine: output.partialLine,
+      lastLine: output.lastLine,
+      foldedLines: output.foldedLines,
+      windowLines: output.lines,
+    });
+    this.lastTickAt = now;
+    const { text, bytes, cutBytes, foldedLines, partialLine } = output;
+    return {
+      commandId: this.child.commandId,
+      seq: ++this.seq,
+      elapsedMs: now - this.startedAt,
+      sinceOutputMs,
+      totalOutputBytes: this.intake.totalBytes,
+      output: { text, bytes, cutBytes, foldedLines, partialLine },
+      snapshot,
+      classification: verdict.classification,
+      reason: verdict.reason,
+    };
+  }
+
+  /** The root first (sampleTree reads the harness's stdin from it), then every live pid the sandbox knows. */
+  private livePids(): number[] {
+    try {
+      return [this.child.pid, ...this.child.pids()];
+    } catch {
+      return [this.child.pid];
+    }
+  }
+}
