@@ -1,7 +1,7 @@
 import type { Classification, ProcessSample, TreeSnapshot } from '../types/process.js';
 import { looksLikePrompt, visibleLine } from './prompt.js';
 import { leavesDeepestFirst, parentOf } from './tree.js';
-import { allThreadsInFutex, describe, isBusy, waitKind, type WaitKind } from './wait-kind.js';
+import { allThreadsInFutex, describeProcess, isBusy, waitKind, type WaitKind } from './wait-kind.js';
 
 export interface ClassifyInput {
   readonly snapshot: TreeSnapshot;
@@ -35,6 +35,8 @@ const REPEAT_FLOOD_MIN_LINES = 20;
 const REPEAT_FLOOD_RATIO = 0.8;
 
 const IDLE_KINDS: ReadonlySet<WaitKind> = new Set(['event-loop', 'child-wait', 'sleep', 'pipe-read', 'other']);
+/** Among idle leaves, a specific wait (a lock, a socket, a pipe) tells more than an event loop or a plain sleep. */
+const LEAF_RANK: Partial<Record<WaitKind, number>> = { other: 0, disk: 1, 'pipe-read': 2, 'event-loop': 3, sleep: 4 };
 
 /** Proposes what the command is doing, in a fixed precedence; the agent may use or ignore it. */
 export function classify(input: ClassifyInput): Verdict {
@@ -59,14 +61,18 @@ export function classify(input: ClassifyInput): Verdict {
   // A read on the harness's stdin is certain: nobody but the agent will answer, even right after printing.
   const reader = find('stdin-read');
   if (reader && (input.newBytes === 0 || input.partialLine)) {
-    return verdict('blocked-on-stdin', `${describe(reader)} is reading stdin${prompt}`, reader);
+    return verdict('blocked-on-stdin', `${describeProcess(reader)} is reading stdin${prompt}`, reader);
   }
   // An idle event loop (Node readline, asyncio) whose output stopped on something that looks like a question.
   const quiet = input.sinceOutputMs >= Math.min(1000, input.intervalMs / 2);
   const loop = processes.find((p) => kinds.get(p.pid) === 'event-loop' && p.stdinIsHarnessPipe);
   const allIdle = processes.every((p) => IDLE_KINDS.has(kinds.get(p.pid) ?? 'other'));
-  if (loop && allIdle && quiet && input.partialLine && looksLikePrompt(input.lastLine)) {
-    return verdict('blocked-on-stdin', `${describe(loop)} idles with stdin open, ${silence}, output ends${prompt}`, loop);
+  const asks = quiet && input.partialLine && looksLikePrompt(input.lastLine);
+  if (loop && allIdle && asks) {
+    return verdict('blocked-on-stdin', `${describeProcess(loop)} idles with stdin open, ${silence}, output ends${prompt}`, loop);
+  }
+  if (input.snapshot.source === 'unavailable' && asks) {
+    return verdict('blocked-on-stdin', `${silence}, output ends${prompt}; no /proc on this host to confirm a read on stdin`);
   }
   if (input.newBytes > 0) {
     return verdict('progressing', `${formatBytes(input.newBytes)} of new output in ${seconds(input.intervalMs)}`);
@@ -76,34 +82,38 @@ export function classify(input: ClassifyInput): Verdict {
   }
   if (processes.length === 0) return verdict('exited', 'no process of the tree is left');
   const stopped = find('stopped');
-  if (stopped) return verdict('stopped', `${describe(stopped)} is stopped${waiter(processes, stopped)}`, stopped);
+  if (stopped) return verdict('stopped', `${describeProcess(stopped)} is stopped${waiter(processes, stopped)}`, stopped);
   const busy = [...processes].sort((a, b) => b.cpuPercent - a.cpuPercent).find(isBusy);
   if (busy) {
-    return verdict('busy-no-output', `${describe(busy)} uses ${Math.round(busy.cpuPercent)}% CPU, ${silence}`, busy);
+    return verdict('busy-no-output', `${describeProcess(busy)} uses ${Math.round(busy.cpuPercent)}% CPU, ${silence}`, busy);
   }
   const writer = find('pipe-write');
-  if (writer) return verdict('blocked-on-pipe', `${describe(writer)} is blocked writing to a full pipe${waiter(processes, writer)}`, writer);
+  if (writer) return verdict('blocked-on-pipe', `${describeProcess(writer)} is blocked writing to a full pipe${waiter(processes, writer)}`, writer);
   const locked = leavesFirst(processes).find(allThreadsInFutex);
   if (locked) {
     const threads = locked.threads === 1 ? 'its only thread waits' : `all ${locked.threads} threads wait`;
-    return verdict('deadlock-futex', `${describe(locked)}: ${threads} on locks (futex) at ~0% CPU`, locked);
+    return verdict('deadlock-futex', `${describeProcess(locked)}: ${threads} on locks (futex) at ~0% CPU`, locked);
   }
   const root = processes.find((p) => p.pid === input.rootPid);
   if (!root || kinds.get(root.pid) === 'zombie') {
     const holder = leavesFirst(processes).find((p) => kinds.get(p.pid) !== 'zombie');
-    if (holder) return verdict('zombie', `the command's root (pid ${input.rootPid}) exited but ${describe(holder)} still runs, holding the output open`, holder);
+    if (holder) return verdict('zombie', `the command's root (pid ${input.rootPid}) exited but ${describeProcess(holder)} still runs, holding the output open`, holder);
   }
-  const [leaf] = leavesDeepestFirst(processes).filter((p) => kinds.get(p.pid) !== 'zombie');
+  const rank = (p: ProcessSample): number => LEAF_RANK[kinds.get(p.pid) ?? 'other'] ?? 5;
+  // sort is stable: within a rank the deepest leaf stays first
+  const [leaf] = leavesDeepestFirst(processes)
+    .filter((p) => kinds.get(p.pid) !== 'zombie')
+    .sort((a, b) => rank(a) - rank(b));
   if (!leaf) return verdict('exited', 'only zombies are left');
   const leafKind = kinds.get(leaf.pid);
   const parentWaits = processes.some((p) => kinds.get(p.pid) === 'child-wait');
   if (leafKind === 'pipe-read' && !processes.some((p) => ['sleep', 'event-loop', 'other'].includes(kinds.get(p.pid) ?? ''))) {
-    return verdict('blocked-on-pipe', `${describe(leaf)} reads a pipe that no process of the tree is about to write`, leaf);
+    return verdict('blocked-on-pipe', `${describeProcess(leaf)} reads a pipe that no process of the tree is about to write`, leaf);
   }
   if (parentWaits && (leafKind === 'other' || leafKind === 'disk' || leafKind === 'pipe-read')) {
-    return verdict('waiting-on-child', `${describe(leaf)} is waited for${waiter(processes, leaf)}, ${silence}`, leaf);
+    return verdict('waiting-on-child', `${describeProcess(leaf)} is waited for${waiter(processes, leaf)}, ${silence}`, leaf);
   }
-  return verdict('sleeping', `${describe(leaf)} is idle${waiter(processes, leaf)}, ${silence}`, leaf);
+  return verdict('sleeping', `${describeProcess(leaf)} is idle${waiter(processes, leaf)}, ${silence}`, leaf);
 }
 
 function verdict(classification: Classification, reason: string, about?: ProcessSample): Verdict {

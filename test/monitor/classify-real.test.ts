@@ -70,6 +70,15 @@ describe.skipIf(process.platform !== 'linux')('classification of real hangs', ()
     expect(byCommand(tick, /^flock$/)[0]?.wchan).toMatch(/lock/);
   });
 
+  it('a prompt reading a pipe from another process, not the agent, is not blocked-on-stdin', async () => {
+    const { tree, monitor } = watch('sleep 1000 | python3 confirm-prompt.py');
+    await waitForText(tree, 'overwrite 3 files');
+    const { match, seen } = await ticksUntil(monitor, 'waiting-on-child');
+    if (!match) expect.fail(`never classified waiting-on-child; saw:\n${sequence(seen)}`);
+    expect(seen.some((tick) => tick.classification === 'blocked-on-stdin')).toBe(false);
+    expect(byCommand(match, /^python/)[0]).toMatchObject({ stdinIsHarnessPipe: false, wchan: expect.stringMatching(/pipe_read/) });
+  });
+
   it('root exited while a background child holds the output → zombie', async () => {
     const { tree, monitor } = watch('bash orphan-holds-pipe.sh');
     await waitForText(tree, 'server started');

@@ -19,6 +19,8 @@ describe('classify', () => {
     const unavailable = { snapshot: { source: 'unavailable' as const, processes: [] } };
     expect(classify(input([], { ...unavailable, newBytes: 10 })).classification).toBe('progressing');
     expect(classify(input([], unavailable))).toMatchObject({ classification: 'sleeping', reason: expect.stringContaining('no /proc') });
+    const prompt = { partialLine: true, lastLine: 'Continue? [y/N] ' };
+    expect(classify(input([], { ...unavailable, ...prompt })).classification).toBe('blocked-on-stdin');
   });
 
   it('calls a flood by byte rate, and by repetition at a lower rate', () => {
@@ -56,6 +58,14 @@ describe('classify', () => {
     expect(classify(input([orphan]))).toMatchObject({ classification: 'zombie', pid: 101 });
     expect(classify(input([proc(100, { state: 'Z', wchan: '', children: [101] }), { ...orphan, ppid: 100 }])).classification).toBe('zombie');
     expect(classify(input([])).classification).toBe('exited');
+  });
+
+  it('among idle leaves names a lock wait before a sleep, as for a flock waiting on a sleeping holder', () => {
+    const bash = proc(100, { command: 'bash', wchan: 'do_wait', children: [101, 103] });
+    const holder = proc(101, { ppid: 100, command: 'flock', wchan: 'do_wait', children: [102] });
+    const sleep = proc(102, { ppid: 101, command: 'sleep', wchan: 'hrtimer_nanosleep' });
+    const waiter = proc(103, { ppid: 100, command: 'flock', wchan: 'locks_lock_inode_wait' });
+    expect(classify(input([bash, holder, sleep, waiter]))).toMatchObject({ classification: 'waiting-on-child', pid: 103 });
   });
 
   it('names the deepest, most telling process: the leaf, not the waiting bash', () => {

@@ -36,6 +36,15 @@ describe('monitor lifecycle', () => {
     expect(events.length).toBe(countAtExit);
   });
 
+  it('ticks on time when the sandbox records startedAt as Date.now()', async () => {
+    const tree = spawnTree('python3 ticker.py 3', { clock: 'epoch' });
+    const monitor = createMonitor({ process: tree, intervalMs: 100 });
+    const first = await monitor.nextTickOrExit();
+    expect(first).toMatchObject({ type: 'tick', tick: { seq: 1 } });
+    if (first.type === 'tick') expect(first.tick.elapsedMs).toBeGreaterThanOrEqual(98);
+    if (first.type === 'tick') expect(first.tick.elapsedMs).toBeLessThan(60_000);
+  });
+
   it('reports output at most once per tick, and the counts add up to the total', async () => {
     const { monitor, events } = watch('python3 ticker.py 6', { intervalMs: 100 });
     while ((await monitor.nextTickOrExit()).type === 'tick');
@@ -112,6 +121,13 @@ describe('onset', () => {
 });
 
 describe('log copy', () => {
+  it('still reports the exit when the log cannot be written', async () => {
+    const { monitor } = watch('echo hi', { intervalMs: 100, logFile: '/nonexistent-dir/output.log' });
+    let event = await monitor.nextTickOrExit();
+    while (event.type === 'tick') event = await monitor.nextTickOrExit();
+    expect(event).toMatchObject({ type: 'exit', tail: 'hi\n', totalBytes: 3 });
+  });
+
   it('copies output to the log up to the cap, then one marker line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hangbench-monitor-'));
     try {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nextDeadline } from '../../src/monitor/index.js';
+import { monotonicStart } from '../../src/monitor/schedule.js';
 
 describe('nextDeadline', () => {
   it('counts deadlines from the start, not from the previous tick', () => {
@@ -14,5 +15,13 @@ describe('nextDeadline', () => {
 
   it('never repeats a deadline when a timer fires a little early', () => {
     expect(nextDeadline(1000, 100, 1199.6, 2)).toEqual({ index: 3, at: 1300 });
+  });
+});
+
+describe('monotonicStart', () => {
+  it('keeps a performance.now() start and converts a Date.now() one', () => {
+    const now = performance.now();
+    expect(monotonicStart(now)).toBe(now);
+    expect(Math.abs(monotonicStart(Date.now()) - performance.now())).toBeLessThan(1000);
   });
 });

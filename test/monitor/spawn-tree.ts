@@ -15,9 +15,11 @@ export const FIXTURES = fileURLToPath(new URL('../fixtures/monitor/', import.met
 const live = new Set<SandboxProcess>();
 let nextCommandId = 1;
 
-export function spawnTree(command: string): SandboxProcess {
+/** `clock: 'epoch'` records startedAt as Date.now(), as the real sandbox does. */
+export function spawnTree(command: string, { clock = 'monotonic' }: { clock?: 'monotonic' | 'epoch' } = {}): SandboxProcess {
   // performance.now() at spawn, the clock the monitor's ticks and elapsed times use.
   const startedAt = performance.now();
+  const reportedStart = clock === 'epoch' ? Date.now() : startedAt;
   const child = spawn('bash', ['-c', command], { cwd: FIXTURES, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
   const rootPid = child.pid;
   if (rootPid === undefined) throw new Error(`could not spawn bash -c ${command}`);
@@ -35,7 +37,7 @@ export function spawnTree(command: string): SandboxProcess {
     commandId: nextCommandId++,
     command,
     pid: rootPid,
-    startedAt,
+    startedAt: reportedStart,
     stdin: child.stdin,
     stdout: child.stdout,
     stderr: child.stderr,
