@@ -18,6 +18,12 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
     'max-turns': { type: 'string' },
     'fail-under': { type: 'string' },
     json: { type: 'boolean' },
+    model: { type: 'string' },
+    'base-url': { type: 'string' },
+    prompt: { type: 'string' },
+    cache: { type: 'string' },
+    from: { type: 'string' },
+    cmd: { type: 'string' },
   });
   if (parsed.help) {
     io.stdout.write(`${EVAL_HELP}\n`);
@@ -29,7 +35,7 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
   const reporters = createReporters(['progress'], { stream: io.stderr, live: isLive(io.stderr, io.env), color: shouldUseColor(io.stderr, io.env) });
   const reporter = fanOut(reporters, (failure) => io.stderr.write(`reporter ${failure.reporter} failed in ${failure.hook}: ${String(failure.error)}\n`));
   const agent = parsed.string('agent');
-  if (agent === undefined) io.stderr.write('agent: baseline (offline, kills on the monitor\'s classification; never fixes). Other agents: --agent oracle | nop; see --help.\n');
+  if (agent === undefined) io.stderr.write('agent: baseline (offline, kills on the monitor\'s classification; never fixes). Other agents: --agent oracle | nop | openai | replay | exec; see --help.\n');
 
   const result = await runEval(
     {
@@ -43,6 +49,12 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
       runId: parsed.string('run-id'),
       hungTicks: numberFlag('hung-ticks', parsed.string('hung-ticks'), { integer: true }),
       maxTurns: numberFlag('max-turns', parsed.string('max-turns'), { integer: true }),
+      model: parsed.string('model'),
+      baseUrl: parsed.string('base-url'),
+      prompt: parsed.string('prompt'),
+      cache: parsed.string('cache'),
+      from: parsed.string('from'),
+      cmd: parsed.string('cmd'),
       cwd: io.cwd,
     },
     { reporter, shutdown: io.shutdown },

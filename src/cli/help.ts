@@ -1,4 +1,5 @@
 import { DEFAULTS } from '../runner/options.js';
+import { listBuiltinPrompts } from '../agents/openai/prompt-set.js';
 import { AGENT_NAMES } from '../agents/registry.js';
 
 export const MAIN_HELP = `hangbench — does an agent notice a hanging command, interrupt it in time, and fix the cause?
@@ -34,7 +35,17 @@ Options:
   --json                print the run summary as JSON on stdout (progress still goes to stderr)
   -h, --help            this help
 
-Model-driven agents (--agent openai) are not built yet; see the README.`;
+--agent openai (any OpenAI-compatible chat-completions endpoint; the key only from OPENAI_API_KEY):
+  --model NAME          model to call (required)
+  --base-url URL        endpoint, e.g. http://localhost:11434/v1 (default: OPENAI_BASE_URL, else api.openai.com)
+  --prompt NAME|DIR     system prompt and tick template: ${listBuiltinPrompts().join(' | ')} or a folder (default: ${DEFAULTS.prompt})
+  --cache DIR           reuse responses for identical requests of the same repeat (default: off)
+--agent replay:
+  --from RUN_DIR        replay the actions recorded in RUN_DIR/<case>/<variant>/<repeat>/trace.jsonl
+--agent exec:
+  --cmd "COMMAND"       an external agent speaking JSON lines on stdin/stdout (docs/agent-protocol.md)
+
+Example: OPENAI_API_KEY=… hangbench eval cases/ --agent openai --model gpt-4o-mini --prompt diagnostic --time-scale 0.5`;
 
 export const VALIDATE_HELP = `Usage: hangbench validate [paths…] [--json]
 

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { formatDuration } from '../types/duration.js';
 
 /** Every default in one place; options are resolved once from all-optional to readonly. */
@@ -12,6 +13,8 @@ export const DEFAULTS = {
   /** baseline: consecutive "hung" ticks before it kills. */
   hungTicks: 2,
   maxTurns: 200,
+  /** openai: the prompt folder under prompts/. */
+  prompt: 'minimal',
   /** verify timeouts scale with --time-scale but never below this, so process start-up still fits. */
   verifyFloorMs: 3_000,
 } as const;
@@ -30,6 +33,15 @@ export interface EvalOptions {
   readonly cwd: string;
   /** run id (folder name under out); generated from the clock when absent. */
   readonly runId: string;
+  /** openai: model, endpoint (else OPENAI_BASE_URL), prompt folder, response cache folder (off when absent). The key is never an option. */
+  readonly model?: string;
+  readonly baseUrl?: string;
+  readonly prompt: string;
+  readonly cache?: string;
+  /** replay: the run folder to replay. */
+  readonly from?: string;
+  /** exec: the command that starts an external agent. */
+  readonly cmd?: string;
 }
 
 export type EvalOptionsInput = Partial<EvalOptions>;
@@ -48,6 +60,12 @@ export function resolveOptions(input: EvalOptionsInput): EvalOptions {
     verifyFloorMs: input.verifyFloorMs ?? DEFAULTS.verifyFloorMs,
     cwd: input.cwd ?? process.cwd(),
     runId: input.runId ?? newRunId(),
+    model: input.model,
+    baseUrl: input.baseUrl,
+    prompt: input.prompt ?? DEFAULTS.prompt,
+    cache: input.cache,
+    from: input.from,
+    cmd: input.cmd,
   };
 }
 
@@ -59,7 +77,9 @@ export interface Variant {
 }
 
 export function variantsOf(options: EvalOptions): Variant[] {
-  return [{ name: `${options.agent}-${formatDuration(options.intervalMs)}`, agent: options.agent, intervalMs: options.intervalMs }];
+  // The prompt is part of an openai variant: comparing prompt styles is comparing variants.
+  const prompt = options.agent === 'openai' ? `-${path.basename(options.prompt)}` : '';
+  return [{ name: `${options.agent}${prompt}-${formatDuration(options.intervalMs)}`, agent: options.agent, intervalMs: options.intervalMs }];
 }
 
 function newRunId(): string {

@@ -35,7 +35,7 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
   const startedAt = new Date().toISOString();
   const { cases, problems } = await loadCases(options.caseInputs, options.cwd);
   const capabilities = await probeHost();
-  const agent = createAgentFactory(options.agent, { hungTicks: options.hungTicks });
+  const agent = createAgentFactory(options.agent, options);
   const runDir = path.resolve(options.cwd, options.out, options.runId);
   await mkdir(runDir, { recursive: true });
   const version = await hangbenchVersion();

@@ -9,7 +9,8 @@ export function observationText(observation: Exclude<Observation, { type: 'task'
   }
   const { exit, kill } = observation;
   const how = exit.signal ? `was ended by ${exit.signal}` : `exited with code ${exit.exitCode ?? 'unknown'}`;
-  const killed = kill ? ` after ${kill.by === 'agent' ? 'your' : `a ${kill.by}`} kill (${kill.steps.map((step) => step.signal).join(' → ') || 'no signal needed'})` : '';
+  const signals = kill?.steps.map((step) => step.signal).join(' → ') || 'no signal needed';
+  const killed = kill ? ` — ${kill.by === 'agent' ? 'you killed it' : `killed by the ${kill.by}`} (${signals})` : '';
   const output = observation.output.trim() === '' ? '(no output)' : `last output:\n${observation.output.replace(/\n$/, '')}`;
-  return `command #${observation.commandId} ${how}${killed} after ${seconds(exit.durationMs)}\n${output}`;
+  return `command #${observation.commandId} ${how} after ${seconds(exit.durationMs)}${killed}\n${output}`;
 }

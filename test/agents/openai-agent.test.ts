@@ -1,0 +1,164 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { countTokens } from '../../src/agents/tokens.js';
+import { startFakeOpenAI, type FakeOpenAI, type Script } from '../support/fake-openai-server.js';
+import { agentContext, exitObservation, output, result, taskObservation, tick } from '../support/agent-fixtures.js';
+import { lastMessage, messagesOf, TEST_KEY, testAgent } from './openai-helpers.js';
+
+let server: FakeOpenAI | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function serve(script: Script): Promise<FakeOpenAI> {
+  server = await startFakeOpenAI(script);
+  return server;
+}
+
+describe('openai agent: the tool-calling loop', () => {
+  test('sends the task with the eight action tools, and turns the tool call into an action', async () => {
+    const fake = await serve([{ toolCalls: [{ name: 'run', arguments: { command: 'python3 build.py' } }], usage: { prompt: 900, completion: 15, cached: 512 } }]);
+    const context = agentContext();
+    const session = testAgent(fake).factory.create(context);
+
+    await expect(session.next(taskObservation())).resolves.toEqual({ type: 'run', command: 'python3 build.py' });
+    const [request] = fake.requests;
+    expect(request?.headers.authorization).toBe(`Bearer ${TEST_KEY}`);
+    expect(request?.body.model).toBe('fake-model');
+    expect(request?.body.tools?.map((tool) => tool.function.name)).toEqual(['run', 'wait', 'kill', 'input', 'read', 'write', 'edit', 'finish']);
+    expect(request?.body.tools?.[0]?.function.parameters).toMatchObject({ type: 'object', required: ['command'], additionalProperties: false });
+    expect(request?.body.messages.map((message) => message.role)).toEqual(['system', 'user']);
+    expect(String(request?.body.messages[1]?.content)).toContain('`python3 build.py` hangs forever.');
+    expect(context.report.requests).toEqual([{ turn: 1, messages: 2 }]);
+    expect(context.report.responses).toMatchObject([{ turn: 1, usage: { promptTokens: 900, completionTokens: 15, cachedTokens: 512 } }]);
+  });
+
+  test('a tick arrives as the result of the pending run call; its rendered text and token count are reported', async () => {
+    const fake = await serve([{ toolCalls: [{ name: 'run', arguments: { command: 'python3 build.py' } }] }, { toolCalls: [{ name: 'kill', arguments: {} }] }]);
+    const context = agentContext();
+    const session = testAgent(fake).factory.create(context);
+    await session.next(taskObservation());
+
+    const decision = await session.next(tick(2, { output: output('[build] compiling 12 units\n'), sinceOutputMs: 1500 }));
+
+    expect(decision).toEqual({ type: 'kill' });
+    const message = lastMessage(fake);
+    expect(message).toMatchObject({ role: 'tool', tool_call_id: 'call_1_1' });
+    expect(message.content).toBe('[command #1 still running after 2.0s; last output 1.5s ago]\nnew output (27 B):\n[build] compiling 12 units');
+    expect(context.report.ticks).toEqual([{ commandId: 1, tickSeq: 2, prompt: 'minimal', text: message.content, tokens: countTokens(String(message.content)) }]);
+  });
+
+  test('the diagnostic prompt adds the process tree and the classification', async () => {
+    const fake = await serve([{ toolCalls: [{ name: 'run', arguments: { command: 'python3 build.py' } }] }, { toolCalls: [{ name: 'wait' }] }]);
+    const session = testAgent(fake, { promptName: 'diagnostic' }).factory.create(agentContext());
+    await session.next(taskObservation());
+    await session.next(tick(3));
+
+    const text = String(lastMessage(fake).content);
+    expect(text).toContain('monitor report 3');
+    expect(text).toContain('  pid 101, gzcc, state S (pipe_write)');
+    expect(text).toContain("monitor's guess: blocked-on-pipe — gzcc is blocked writing to a full pipe");
+  });
+
+  test('with tickDelivery user-message the tool result is short and the tick follows as a user message', async () => {
+    const fake = await serve([{ toolCalls: [{ name: 'run', arguments: { command: 'python3 build.py' } }] }, { toolCalls: [{ name: 'wait' }] }]);
+    const session = testAgent(fake, { promptName: 'minimal-user' }).factory.create(agentContext());
+    await session.next(taskObservation());
+    await session.next(tick(1));
+
+    const messages = messagesOf(fake, 1).slice(-2);
+    expect(messages[0]).toMatchObject({ role: 'tool', content: 'command #1 is still running; monitor report 1 follows' });
+    expect(messages[1]).toMatchObject({ role: 'user' });
+    expect(String(messages[1]?.content)).toContain('still running after 1.0s');
+  });
+
+  test('action results and exits become tool results', async () => {
+    const fake = await serve([
+      { toolCalls: [{ name: 'read', arguments: { path: 'build.py' } }] },
+      { toolCalls: [{ name: 'run', arguments: { command: 'python3 build.py' } }] },
+      { toolCalls: [{ name: 'finish', arguments: { summary: 'done' } }] },
+    ]);
+    const session = testAgent(fake).factory.create(agentContext());
+    await session.next(taskObservation());
+    await session.next(result('read', true, 'build.py: 12 characters', 'print("hi")\n'));
+    expect(lastMessage(fake)).toMatchObject({ role: 'tool', content: 'ok: build.py: 12 characters\nprint("hi")\n' });
+
+    await expect(session.next(exitObservation(true))).resolves.toEqual({ type: 'finish', summary: 'done' });
+    expect(lastMessage(fake).content).toBe('command #1 was ended by SIGINT after 3.2s — you killed it (SIGINT)\nlast output:\ncompiling 12 units');
+  });
+
+  test('several tool calls in one reply run in turn; a tick arriving first answers the rest "not run"', async () => {
+    const fake = await serve([
+      { toolCalls: [{ name: 'read', arguments: { path: 'a.py' } }, { name: 'read', arguments: { path: 'b.py' } }] },
+      { toolCalls: [{ name: 'run', arguments: { command: 'make' } }, { name: 'read', arguments: { path: 'c.py' } }] },
+      { toolCalls: [{ name: 'wait' }] },
+    ]);
+    const session = testAgent(fake).factory.create(agentContext());
+    await expect(session.next(taskObservation())).resolves.toEqual({ type: 'read', path: 'a.py' });
+    await expect(session.next(result('read', true, 'a.py'))).resolves.toEqual({ type: 'read', path: 'b.py' });
+    expect(fake.requests).toHaveLength(1);
+    await expect(session.next(result('read', true, 'b.py'))).resolves.toEqual({ type: 'run', command: 'make' });
+    await expect(session.next(tick(1))).resolves.toEqual({ type: 'wait' });
+
+    const tail = messagesOf(fake, 2).slice(-3);
+    expect(tail.map((message) => [message.role, message.tool_call_id])).toEqual([
+      ['assistant', undefined],
+      ['tool', 'call_2_1'],
+      ['tool', 'call_2_2'],
+    ]);
+    expect(String(tail[2]?.content)).toMatch(/^not run: a monitor report/);
+  });
+
+  test('a reply without a tool call gets a nudge; a second one in a row finishes with its text', async () => {
+    const fake = await serve([{ content: 'I think it is fixed.' }, { content: 'All done, the pipe is drained now.' }]);
+    const session = testAgent(fake).factory.create(agentContext());
+    const action = await session.next(taskObservation());
+    expect(action).toEqual({ type: 'finish', summary: 'the model stopped calling tools: All done, the pipe is drained now.' });
+    expect(lastMessage(fake)).toMatchObject({ role: 'user', content: expect.stringContaining('exactly one tool call') });
+  });
+});
+
+describe('openai agent: no-output prompt (OpenHands style)', () => {
+  test('ticks while output flows are answered wait without a model call; silence speaks with the held output', async () => {
+    const fake = await serve([{ toolCalls: [{ name: 'run', arguments: { command: 'python3 build.py' } }] }, { toolCalls: [{ name: 'kill' }] }]);
+    const context = agentContext();
+    const session = testAgent(fake, { promptName: 'no-output', timeScale: 0.1 }).factory.create(context);
+    await session.next(taskObservation());
+
+    await expect(session.next(tick(1, { elapsedMs: 400, sinceOutputMs: 100, output: output('unit 1\n') }))).resolves.toEqual({ type: 'wait' });
+    await expect(session.next(tick(2, { elapsedMs: 800, sinceOutputMs: 300, output: output('unit 2\n') }))).resolves.toEqual({ type: 'wait' });
+    await expect(session.next(tick(3, { elapsedMs: 1200, sinceOutputMs: 700 }))).resolves.toEqual({ type: 'wait' });
+    expect(fake.requests).toHaveLength(1);
+
+    await expect(session.next(tick(4, { elapsedMs: 1800, sinceOutputMs: 1300 }))).resolves.toEqual({ type: 'kill' });
+    expect(lastMessage(fake).content).toBe('new output (14 B):\nunit 1\nunit 2\n[The command has no new output after 1.0s. You may wait longer to see additional output, send input to interact with the current process, or kill it to interrupt it.]');
+    expect(context.report.ticks.map((entry) => entry.tickSeq)).toEqual([4]);
+  });
+});
+
+describe('openai agent: malformed tool calls are shown to the model, never a crash', () => {
+  test('invalid JSON arguments, an unknown tool and a missing field each get an error tool result with the schema', async () => {
+    const fake = await serve([
+      { toolCalls: [{ name: 'run', arguments: '{"command": "python3 bu' }] },
+      { toolCalls: [{ name: 'shell', arguments: { cmd: 'ls' } }] },
+      { toolCalls: [{ name: 'edit', arguments: { path: 'build.py', old: 'x' } }] },
+      { toolCalls: [{ name: 'run', arguments: { command: 'python3 build.py' } }] },
+    ]);
+    const session = testAgent(fake).factory.create(agentContext());
+    await expect(session.next(taskObservation())).resolves.toEqual({ type: 'run', command: 'python3 build.py' });
+
+    const errors = [1, 2, 3].map((index) => String(messagesOf(fake, index).at(-1)?.content));
+    expect(errors[0]).toMatch(/^error: the arguments of run are not valid JSON/);
+    expect(errors[0]).toContain('"required":["command"]');
+    expect(errors[1]).toBe('error: unknown tool "shell"; the tools are run, wait, kill, input, read, write, edit, finish');
+    expect(errors[2]).toMatch(/^error: invalid arguments for edit: .*new/);
+    expect(errors[2]).toContain('expected arguments (JSON Schema)');
+  });
+
+  test('five replies in a row with only invalid calls end the attempt with a finish that says so', async () => {
+    const fake = await serve(() => ({ toolCalls: [{ name: 'run', arguments: 'not json' }] }));
+    const session = testAgent(fake).factory.create(agentContext());
+    await expect(session.next(taskObservation())).resolves.toEqual({ type: 'finish', summary: 'gave up: 5 replies in a row had only invalid tool calls' });
+    expect(fake.requests).toHaveLength(5);
+  });
+});

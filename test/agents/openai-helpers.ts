@@ -1,0 +1,44 @@
+import { openAIAgent, type OpenAIAgentConfig } from '../../src/agents/openai/agent.js';
+import { loadPromptSet } from '../../src/agents/openai/prompt-set.js';
+import type { FakeOpenAI } from '../support/fake-openai-server.js';
+
+export const TEST_KEY = 'sk-test-DO-NOT-LEAK-4f9a2c';
+
+export interface TestAgent {
+  readonly factory: ReturnType<typeof openAIAgent>;
+  /** every backoff pause the agent asked for, in ms (taken at once: tests never sleep). */
+  readonly pauses: number[];
+}
+
+export function testAgent(server: FakeOpenAI, overrides: Partial<OpenAIAgentConfig> & { promptName?: string } = {}): TestAgent {
+  const pauses: number[] = [];
+  const { promptName, ...config } = overrides;
+  const factory = openAIAgent({
+    model: 'fake-model',
+    baseURL: server.baseURL,
+    apiKey: TEST_KEY,
+    prompt: loadPromptSet(promptName ?? 'minimal', process.cwd()),
+    timeScale: 1,
+    retry: { maxRetries: 3, baseDelayMs: 10, maxDelayMs: 40, retryAfterCapMs: 100 },
+    sleep: async (ms) => {
+      pauses.push(ms);
+    },
+    ...config,
+  });
+  return { factory, pauses };
+}
+
+type Message = FakeOpenAI['requests'][number]['body']['messages'][number];
+
+export function lastMessage(server: FakeOpenAI): Message {
+  const request = server.requests.at(-1);
+  const message = request?.body.messages.at(-1);
+  if (!message) throw new Error('no request yet');
+  return message;
+}
+
+export function messagesOf(server: FakeOpenAI, index: number): readonly Message[] {
+  const request = server.requests[index];
+  if (!request) throw new Error(`no request ${index}`);
+  return request.body.messages;
+}
