@@ -1,3 +1,4 @@
+import globals from 'globals';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -12,7 +13,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bin/**/*.js', 'bench/**/*.js', 'examples/**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    files: ['**/*.js', '**/*.mjs'],
+    languageOptions: { globals: { ...globals.node } },
   },
 );
