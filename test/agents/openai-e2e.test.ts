@@ -1,0 +1,132 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { countTokens } from '../../src/agents/tokens.js';
+import { runEval } from '../../src/runner/run-eval.js';
+import { readTrace } from '../../src/scorers/index.js';
+import type { EvalOptionsInput } from '../../src/runner/options.js';
+import type { TraceEvent } from '../../src/types/events.js';
+import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest, type ScriptedReply } from '../support/fake-openai-server.js';
+import { TEST_KEY } from './openai-helpers.js';
+import { CASE_FILE, fixFromSolutionPatch, REPO, solvingModel, type Fix } from './scripted-model.js';
+
+let out: string;
+let fix: Fix;
+const savedKey = process.env.OPENAI_API_KEY;
+
+beforeAll(async () => {
+  out = await mkdtemp(path.join(tmpdir(), 'hangbench-openai-e2e-'));
+  fix = await fixFromSolutionPatch();
+  process.env.OPENAI_API_KEY = TEST_KEY;
+});
+afterAll(async () => {
+  if (savedKey === undefined) delete process.env.OPENAI_API_KEY;
+  else process.env.OPENAI_API_KEY = savedKey;
+  await rm(out, { recursive: true, force: true });
+});
+
+async function runWith(script: (request: RecordedRequest, index: number) => ScriptedReply, runId: string, extra: EvalOptionsInput = {}) {
+  const server: FakeOpenAI = await startFakeOpenAI(script);
+  try {
+    const result = await runEval({
+      caseInputs: [CASE_FILE],
+      agent: 'openai',
+      model: 'scripted',
+      baseUrl: server.baseURL,
+      prompt: 'diagnostic',
+      timeScale: 0.1,
+      intervalMs: 1000,
+      concurrency: 1,
+      out,
+      runId,
+      cwd: REPO,
+      ...extra,
+    });
+    const attempt = result.summary.attempts[0];
+    if (!attempt) throw new Error('no attempt ran');
+    const events = await readTrace(path.join(result.runDir, attempt.caseId, attempt.variant, String(attempt.repeat), 'trace.jsonl'));
+    return { result, attempt, events, server };
+  } finally {
+    await server.close();
+  }
+}
+
+function ofType<K extends TraceEvent['type']>(events: readonly TraceEvent[], type: K): Array<Extract<TraceEvent, { type: K }>> {
+  return events.filter((event): event is Extract<TraceEvent, { type: K }> => event.type === type);
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+describe('--agent openai end to end (local fake endpoint, py-pipe-deadlock at time scale 0.1)', () => {
+  test('solves the case: runs the repro, kills at a quiet tick, edits the fix, re-runs; ticks rendered and counted; no key anywhere', async () => {
+    const { result, attempt, events, server } = await runWith((request) => solvingModel(fix)(request), 'solved');
+
+    expect(attempt.outcome).toBe('completed');
+    expect(attempt.scores).toMatchObject({ reproduced: true, interrupted: true, fixed: true, within_budget: true, clean: true, solved: true });
+    expect(attempt.variant).toBe('openai-diagnostic-1s');
+    const actions = ofType(events, 'action').map((event) => event.action.type);
+    expect(actions.filter((type) => type !== 'wait')).toEqual(['run', 'kill', 'edit', 'run', 'finish']);
+    const prompts = ofType(events, 'tick.prompt');
+    expect(prompts.length).toBeGreaterThan(0);
+    for (const entry of prompts) {
+      expect(entry.prompt).toBe('diagnostic');
+      expect(entry.tokens).toBe(countTokens(entry.text));
+    }
+    const kill = ofType(events, 'decision').find((decision) => decision.action === 'kill');
+    expect(prompts.map((entry) => entry.tickSeq)).toContain(kill?.tickSeq);
+    expect(ofType(events, 'agent.response').map((event) => event.usage.promptTokens)).toEqual(server.requests.map(() => 100));
+    expect(attempt.tokens).toBe(server.requests.length * 120);
+
+    for (const file of await filesUnder(result.runDir)) expect(await readFile(file, 'utf8'), file).not.toContain(TEST_KEY);
+  });
+
+  test('token budget: stops before the call that would go over, records a tokens limit, still verifies and scores', async () => {
+    const usage = { prompt: 25_000, completion: 40 };
+    const { attempt, events, server } = await runWith(
+      (_, index) => (index === 0 ? { toolCalls: [{ name: 'run', arguments: { command: 'python3 build.py' } }], usage } : { toolCalls: [{ name: 'wait' }], usage }),
+      'tokens',
+    );
+
+    expect(server.requests).toHaveLength(2);
+    expect(ofType(events, 'limit')).toEqual([expect.objectContaining({ kind: 'tokens', limit: 60_000 })]);
+    expect(ofType(events, 'limit')[0]?.value).toBeGreaterThan(60_000);
+    expect(ofType(events, 'verify').length).toBeGreaterThan(0);
+    expect(ofType(events, 'kill').filter((kill) => kill.by !== 'verify-timeout').map((kill) => kill.by)).toEqual(['budget']);
+    expect(attempt.outcome).toBe('limit');
+    expect(attempt.tokens).toBe(50_080);
+    expect(attempt.scores).toMatchObject({ reproduced: true, interrupted: false, fixed: false, within_budget: false, solved: false });
+  });
+
+  test('a 429 with retry-after is retried (each retry in the trace) and the attempt still solves', async () => {
+    const solve = solvingModel(fix);
+    const { attempt, events, server } = await runWith((request, index) => (index === 0 ? { kind: 'fault', status: 429, headers: { 'retry-after-ms': '20' } } : solve(request)), 'rate-limited');
+
+    expect(ofType(events, 'agent.note')).toContainEqual(expect.objectContaining({ kind: 'retry', message: expect.stringMatching(/^HTTP 429 .* in 20ms \(retry-after\)$/) }));
+    expect(server.requests[0]?.body).toEqual(server.requests[1]?.body);
+    expect(attempt.scores.solved).toBe(true);
+  });
+
+  test('malformed tool arguments come back to the model as an error tool result, and the attempt still solves', async () => {
+    const solve = solvingModel(fix);
+    const { attempt, server } = await runWith((request, index) => (index === 0 ? { toolCalls: [{ name: 'run', arguments: '{"command": "python3 build.py"' }] } : solve(request)), 'malformed');
+
+    const answer = server.requests[1]?.body.messages.at(-1);
+    expect(answer?.role).toBe('tool');
+    expect(String(answer?.content)).toMatch(/^error: the arguments of run are not valid JSON .*expected arguments \(JSON Schema\)/);
+    expect(attempt.scores.solved).toBe(true);
+  });
+
+  test('replay of the solved run reproduces its scores without a model', async () => {
+    const recorded = await runWith((request) => solvingModel(fix)(request), 'to-replay');
+    const replay = await runEval({ caseInputs: [CASE_FILE], agent: 'replay', from: recorded.result.runDir, timeScale: 0.1, intervalMs: 1000, concurrency: 1, out, runId: 'replayed', cwd: REPO });
+    const replayed = replay.summary.attempts[0];
+
+    expect(replayed?.scores).toMatchObject({ ...recorded.attempt.scores, interrupt_latency: expect.any(Number) });
+    expect(replayed?.tokens).toBe(recorded.attempt.tokens);
+    expect(replayed?.outcome).toBe('completed');
+  });
+});
