@@ -85,19 +85,22 @@ describe('--agent openai end to end (local fake endpoint, py-pipe-deadlock at ti
   });
 
   test('token budget: stops before the call that would go over, records a tokens limit, still verifies and scores', async () => {
-    const usage = { prompt: 25_000, completion: 40 };
-    const { attempt, events, server } = await runWith(
-      (_, index) => (index === 0 ? { toolCalls: [{ name: 'run', arguments: { command: 'python3 build.py' } }], usage } : { toolCalls: [{ name: 'wait' }], usage }),
-      'tokens',
-    );
+    // Cheap calls until the model has seen the onset line, then one that leaves too little for another.
+    const { attempt, events, server } = await runWith(({ body }, index) => {
+      if (index === 0) return { toolCalls: [{ name: 'run', arguments: { command: 'python3 build.py' } }] };
+      const sawOnset = body.messages.some((message) => message.role === 'tool' && String(message.content).includes('compiling 12 units'));
+      return { toolCalls: [{ name: 'wait' }], usage: sawOnset ? { prompt: 32_000, completion: 40 } : { prompt: 100, completion: 20 } };
+    }, 'tokens');
 
-    expect(server.requests).toHaveLength(2);
-    expect(ofType(events, 'limit')).toEqual([expect.objectContaining({ kind: 'tokens', limit: 60_000 })]);
-    expect(ofType(events, 'limit')[0]?.value).toBeGreaterThan(60_000);
+    const big = server.requests.filter((request) => request.body.messages.some((message) => message.role === 'tool' && String(message.content).includes('compiling 12 units')));
+    expect(big).toHaveLength(1);
+    const [limit] = ofType(events, 'limit');
+    expect(limit).toMatchObject({ kind: 'tokens', limit: 60_000 });
+    expect(limit?.value).toBeGreaterThan(60_000);
+    expect(attempt.tokens).toBe(32_040 + (server.requests.length - 1) * 120);
     expect(ofType(events, 'verify').length).toBeGreaterThan(0);
     expect(ofType(events, 'kill').filter((kill) => kill.by !== 'verify-timeout').map((kill) => kill.by)).toEqual(['budget']);
     expect(attempt.outcome).toBe('limit');
-    expect(attempt.tokens).toBe(50_080);
     expect(attempt.scores).toMatchObject({ reproduced: true, interrupted: false, fixed: false, within_budget: false, solved: false });
   });
 
@@ -118,6 +121,27 @@ describe('--agent openai end to end (local fake endpoint, py-pipe-deadlock at ti
     expect(answer?.role).toBe('tool');
     expect(String(answer?.content)).toMatch(/^error: the arguments of run are not valid JSON .*expected arguments \(JSON Schema\)/);
     expect(attempt.scores.solved).toBe(true);
+  });
+
+  test.each(['minimal', 'minimal-user', 'no-output'])('the %s prompt style solves it too', async (prompt) => {
+    const { attempt, events, server } = await runWith((request) => solvingModel(fix)(request), `prompt-${prompt}`, { prompt });
+
+    expect(attempt.scores.solved).toBe(true);
+    const spoken = ofType(events, 'tick.prompt');
+    expect(spoken.every((entry) => entry.prompt === prompt && entry.tokens === countTokens(entry.text))).toBe(true);
+    // Every model call but the first answers an observation; with no-output most ticks never reach the model.
+    const ticks = ofType(events, 'tick').length;
+    if (prompt === 'no-output') expect(spoken.length).toBeLessThan(ticks);
+    expect(server.requests.length).toBeGreaterThanOrEqual(spoken.length);
+  });
+
+  test('an endpoint that refuses the key ends the attempt as an ERROR that says why, without the key', async () => {
+    const { result, attempt, events } = await runWith(() => ({ kind: 'fault', status: 401, message: `Incorrect API key provided: ${TEST_KEY}` }), 'unauthorized');
+
+    expect(attempt.outcome).toBe('error');
+    const [error] = ofType(events, 'error');
+    expect(error?.message).toMatch(/^EndpointError \[ENDPOINT\]: model endpoint http:\/\/127\.0\.0\.1:\d+\/v1 failed: HTTP 401 — check OPENAI_API_KEY \(never shown\) and --base-url; 1 try, not retryable$/);
+    for (const file of await filesUnder(result.runDir)) expect(await readFile(file, 'utf8'), file).not.toContain(TEST_KEY);
   });
 
   test('replay of the solved run reproduces its scores without a model', async () => {

@@ -71,6 +71,35 @@ describe('--agent replay', () => {
     expect(context.report.notes).toEqual([]);
   });
 
+  test('waits also until the command has printed as much as at the recorded tick, so the onset is seen again', async () => {
+    const recordedTick = (commandId: number, tickSeq: number, totalOutputBytes: number) => ({
+      type: 'tick', commandId, tickSeq, elapsedMs: tickSeq * 1000, sinceOutputMs: 0, totalOutputBytes,
+      output: { text: '', bytes: 0, cutBytes: 0, foldedLines: 0, partialLine: false }, snapshot: { source: 'unavailable', processes: [] },
+      classification: 'blocked-on-pipe', reason: 'test', rendered: '', renderedTokens: 0,
+    });
+    await record('output-paced', [
+      { type: 'action', turn: 1, action: { type: 'run', command: 'python3 build.py' } },
+      recordedTick(1, 2, 500),
+      { type: 'decision', commandId: 1, tickSeq: 2, action: 'kill' },
+      { type: 'action', turn: 2, action: { type: 'kill' } },
+      { type: 'action', turn: 3, action: { type: 'run', command: 'python3 build.py' } },
+      recordedTick(2, 1, 500),
+      { type: 'decision', commandId: 2, tickSeq: 1, action: 'kill' },
+      { type: 'action', turn: 4, action: { type: 'kill' } },
+    ], 6);
+    const context = agentContext({ repeat: 6 });
+    const session = replayAgent(runDir).create(context);
+    await session.next(taskObservation());
+    await expect(session.next(tick(2, { totalOutputBytes: 80 }))).resolves.toEqual({ type: 'wait' });
+    await expect(session.next(tick(3, { totalOutputBytes: 500 }))).resolves.toEqual({ type: 'kill' });
+    await expect(session.next(exitObservation(true))).resolves.toMatchObject({ type: 'run' });
+    for (const seq of [1, 2, 3, 4]) await expect(session.next(tick(seq, { commandId: 2, totalOutputBytes: 80 }))).resolves.toEqual({ type: 'wait' });
+    await expect(session.next(tick(5, { commandId: 2, totalOutputBytes: 80 }))).resolves.toEqual({ type: 'kill' });
+    expect(context.report.notes).toEqual([
+      { kind: 'divergence', message: 'turn 4 (kill) answered tick 1 after 500 bytes of output in the recording; now 80 bytes by tick 5, issuing it anyway' },
+    ]);
+  });
+
   test('divergences become notes: a run that now ticks is waited out; a failed result that now succeeds', async () => {
     await record('diverging', [
       { type: 'action', turn: 1, action: { type: 'read', path: 'missing.py' } },

@@ -51,8 +51,9 @@ export function solvingModel(fix: Fix, usage?: ScriptedUsage): (request: Recorde
     if (lastCall === 'edit') return reply('run', { command: 'python3 build.py' });
     // The re-run ended: its exit, or (when it ended while the model was answering a tick) a wait that found nothing running.
     if (/^command #\d+ (exited|was ended)/.test(text) || text.startsWith('error: nothing is running')) return reply('finish', { summary: 'build.py waited before reading the pipe; it now uses communicate()' });
-    const sawOnset = body.messages.some((message) => message.role === 'tool' && String(message.content).includes('compiling 12 units'));
+    // Past the system prompt and the task (whose issue text quotes the onset line), ticks arrive as tool results or user messages.
+    const sawOnset = body.messages.slice(2).some((message) => String(message.content).includes('compiling 12 units'));
     const fixed = made.includes('edit');
-    return !fixed && sawOnset && text.includes('(no new output)') ? reply('kill') : reply('wait');
+    return !fixed && sawOnset && text.includes('no new output') ? reply('kill') : reply('wait');
   };
 }

@@ -2,12 +2,13 @@ import path from 'node:path';
 import type { Action } from '../../types/actions.js';
 import { HangbenchError, LimitExceeded } from '../../types/errors.js';
 import type { AgentContext, AgentFactory, AgentSession, Observation } from '../protocol.js';
-import { findRecording, loadRecording, type FollowUp, type RecordedCall, type Recording, type ReplayStep } from './recording.js';
+import type { Tick } from '../../types/process.js';
+import { findRecording, loadRecording, type FollowUp, type RecordedCall, type RecordedTick, type Recording, type ReplayStep } from './recording.js';
 
 /**
  * Re-issues the actions of an earlier run against a fresh sandbox, for deterministic re-runs.
- * An action that answered tick k of a command is issued at tick k again (waits are inserted while
- * the command is younger); one that followed an exit waits for the exit. The recording's token
+ * An action that answered tick k of a command is issued at tick k again, once the command has also
+ * printed as much output as it had then (waits are inserted meanwhile); one that followed an exit waits for the exit. The recording's token
  * usage is reported again, so budgets and token scores match; no model is called. Where the
  * fresh run behaves differently from the recording, an `agent.note` of kind `divergence` says how.
  */
@@ -36,8 +37,22 @@ class ReplaySession implements AgentSession {
     const step = recording.steps[this.index];
     if (!step) return this.afterLastStep(recording, observation);
     // Recorded after an exit or a result: let the command run on, as the recorded agent did. After tick k: wait for tick k.
-    if (observation.type === 'tick' && (step.afterTickSeq === null || observation.tick.seq < step.afterTickSeq)) return { type: 'wait' };
+    if (observation.type === 'tick' && (step.afterTick === null || !this.caughtUp(step, observation.tick))) return { type: 'wait' };
     return this.issue(step);
+  }
+
+  /**
+   * Tick k has come and the command has printed as much as it had then (so an onset seen in the
+   * recording is seen again). Output that never catches up is waited for only so long: then a divergence.
+   */
+  private caughtUp(step: ReplayStep, tick: Tick): boolean {
+    const recorded = step.afterTick as RecordedTick;
+    if (tick.seq < recorded.seq) return false;
+    if (tick.totalOutputBytes >= recorded.totalOutputBytes) return true;
+    if (tick.seq < recorded.seq * 2 + 3) return false;
+    this.divergences += 1;
+    this.context.reporter.note?.('divergence', `turn ${step.turn} (${step.action.type}) answered tick ${recorded.seq} after ${recorded.totalOutputBytes} bytes of output in the recording; now ${tick.totalOutputBytes} bytes by tick ${tick.seq}, issuing it anyway`);
+    return true;
   }
 
   private issue(step: ReplayStep): Action {

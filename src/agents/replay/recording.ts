@@ -17,11 +17,16 @@ export interface RecordedCall {
   readonly latencyMs: number;
 }
 
+export interface RecordedTick {
+  readonly seq: number;
+  readonly totalOutputBytes: number;
+}
+
 export interface ReplayStep {
   readonly turn: number;
   readonly action: Action;
-  /** the tick this action answered; null when it followed the task, a result or an exit. */
-  readonly afterTickSeq: number | null;
+  /** the tick this action answered (its seq and the command's output so far); null when it followed the task, a result or an exit. */
+  readonly afterTick: RecordedTick | null;
   /** model calls made before this action, reported again so token counts and budgets match. */
   readonly responses: readonly RecordedCall[];
   readonly followedBy: FollowUp;
@@ -55,23 +60,25 @@ export function parseRecording(events: readonly TraceEvent[], file: string): Rec
   const steps: Array<Omit<ReplayStep, 'followedBy'>> = [];
   const followUps: FollowUp[] = [];
   let responses: RecordedCall[] = [];
-  let afterTickSeq: number | null = null;
+  let afterTick: RecordedTick | null = null;
   let sent = 0;
+  const outputAt = new Map<string, number>();
   for (const event of events) {
     if (event.type === 'agent.request') sent = event.messages;
     if (event.type === 'agent.response') responses.push({ turn: event.turn, messages: sent, usage: event.usage, latencyMs: event.latencyMs });
-    if (event.type === 'decision') afterTickSeq = event.tickSeq;
+    if (event.type === 'tick') outputAt.set(`${event.commandId}.${event.tickSeq}`, event.totalOutputBytes);
+    if (event.type === 'decision') afterTick = { seq: event.tickSeq, totalOutputBytes: outputAt.get(`${event.commandId}.${event.tickSeq}`) ?? 0 };
     if (event.type === 'action') {
       followUps.push('exit');
-      steps.push({ turn: event.turn, action: event.action, afterTickSeq, responses });
+      steps.push({ turn: event.turn, action: event.action, afterTick, responses });
       responses = [];
-      afterTickSeq = null;
+      afterTick = null;
     }
     if (event.type === 'action.result') followUps[followUps.length - 1] = event.ok ? 'ok' : 'failed';
   }
   // An action answered a tick exactly when the previous one was followed by that tick.
   steps.forEach((step, index) => {
-    if (step.afterTickSeq !== null && index > 0) followUps[index - 1] = 'tick';
+    if (step.afterTick !== null && index > 0) followUps[index - 1] = 'tick';
   });
   const limit = events.find((event): event is EventOf<'limit'> => event.type === 'limit') ?? null;
   const error = events.find((event): event is EventOf<'error'> => event.type === 'error' && event.where === 'agent');
