@@ -1,7 +1,7 @@
 import type { KillDecider, KillRecord, SignalName, SignalStep } from '../types/process.js';
 import { POLL_MS } from './defaults.js';
 import type { KillGraces } from './types.js';
-import { sendSignal, sleep } from './signals.js';
+import { sleep } from './signals.js';
 import type { ProcessTree } from './tree.js';
 
 export interface KillRequest {
@@ -57,9 +57,9 @@ export async function escalate(tree: ProcessTree, request: KillRequest): Promise
 
     const alive = tree.pids();
     step('SIGTERM', alive);
-    for (const pid of alive) sendSignal(pid, 'SIGTERM');
+    tree.signalEach(alive, 'SIGTERM');
     step('SIGCONT', alive);
-    for (const pid of alive) sendSignal(pid, 'SIGCONT');
+    tree.signalEach(alive, 'SIGCONT');
     const afterTerm = await goneWithin(request.graces.afterTermMs);
     if (afterTerm !== null) return record(afterTerm, false);
   }

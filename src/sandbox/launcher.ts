@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
+import { SCRIPT_COMMAND } from './pty.js';
 import type { ResourceLimits } from './types.js';
 
 /**
  * The first program of every command. It joins the command's cgroups before it can fork (so no descendant is ever
  * outside them), lowers its limits, brings up loopback in a fresh network namespace, and then execs
- * `nice … bash -c "$HANGBENCH_CMD"` in the same process, so the spawned pid stays the root of the tree.
- * $1 v2 cgroup.procs, $2 pids cgroup.procs, $3 ulimit flags, $4 'lo' or '' — each '' to skip; the rest is the exec prefix.
+ * `nice … bash -c "$HANGBENCH_CMD"` in the same process, so the spawned pid stays the root of the tree — or, for a
+ * pty, `nice … script …`, which runs the command on a pseudo-terminal (see pty.ts).
+ * $1 v2 cgroup.procs, $2 pids cgroup.procs, $3 ulimit flags, $4 'lo' or '' — each '' to skip; $5 'pipe' or 'pty';
+ * the rest is the exec prefix.
  */
 const LAUNCHER = [
   'cmd=$HANGBENCH_CMD; unset HANGBENCH_CMD',
@@ -14,7 +17,8 @@ const LAUNCHER = [
   'done',
   '[ -z "$3" ] || ulimit $3 || { echo "hangbench: cannot set limits: $3" >&2; exit 125; }',
   '[ -z "$4" ] || ip link set lo up || { echo "hangbench: cannot bring up loopback" >&2; exit 125; }',
-  'shift 4',
+  'terminal=$5; shift 5',
+  `[ "$terminal" != pty ] || HANGBENCH_CMD=$cmd exec "$@" script -qec '${SCRIPT_COMMAND}' /dev/null`,
   'exec "$@" bash -c "$cmd"',
 ].join('\n');
 
@@ -54,13 +58,14 @@ export interface LaunchPlan {
   readonly ulimits: string;
   readonly isolateNetwork: boolean;
   readonly nice: number;
+  readonly terminal: 'pipe' | 'pty';
 }
 
 /** argv for child_process.spawn; the command itself travels in HANGBENCH_CMD, never quoted into a script. */
 export function launcherArgv(plan: LaunchPlan): [string, ...string[]] {
   const prefix = plan.nice === 0 ? [] : ['nice', '-n', String(plan.nice)];
   const launcher = ['bash', '-c', LAUNCHER, 'hangbench-launcher'] as const;
-  const args = [plan.v2Procs ?? '', plan.pidsProcs ?? '', plan.ulimits, plan.isolateNetwork ? 'lo' : '', ...prefix];
+  const args = [plan.v2Procs ?? '', plan.pidsProcs ?? '', plan.ulimits, plan.isolateNetwork ? 'lo' : '', plan.terminal, ...prefix];
   // unshare without --fork execs into the namespace: same pid, no PID namespace, nothing forked before the join.
   return plan.isolateNetwork ? ['unshare', '--net', '--', ...launcher, ...args] : [...launcher, ...args];
 }

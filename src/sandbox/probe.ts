@@ -90,6 +90,8 @@ async function probeLinux(): Promise<HostCapabilities> {
   const netns = await works('unshare', ['--net', '--', 'ip', 'link', 'set', 'lo', 'up']);
   notes.push(netns ? 'fixtures get a network namespace with loopback only' : 'no network namespace (unshare --net + ip link): fixtures have the host network');
   notes.push('address space, file size and CPU time limited by bash ulimit in the launcher');
+  const pty = await works('script', ['-qec', 'exit 0', '/dev/null']);
+  notes.push(pty ? 'terminal: pty by script(1) from util-linux' : 'no script(1) from util-linux: cases with terminal: pty cannot run');
   return {
     platform: process.platform,
     proc: true,
@@ -98,6 +100,7 @@ async function probeLinux(): Promise<HostCapabilities> {
     pidsCgroupRoot,
     netns,
     processLimit,
+    pty,
     notes,
   };
 }
@@ -111,10 +114,12 @@ function probeElsewhere(): HostCapabilities {
     pidsCgroupRoot: null,
     netns: false,
     processLimit: process.getuid?.() === 0 ? 'none' : 'rlimit',
+    pty: false,
     notes: [
       `no /proc on ${process.platform}: kills reach the process group only (a setsid() grandchild survives), no leak scan, no process listing`,
       'no cgroups, no network namespace: fixtures have the host network',
       'file size and CPU time limited by bash ulimit; no address-space limit',
+      'terminal: pty needs script(1) from util-linux and /proc: not available here',
     ],
   };
 }

@@ -6,6 +6,9 @@ export interface ProcStat {
   readonly state: string;
   readonly ppid: number;
   readonly pgrp: number;
+  /** controlling terminal (device number, 0 for none) and its foreground process group (-1 for none). */
+  readonly ttyNr: number;
+  readonly tpgid: number;
 }
 
 export function readStat(pid: number): ProcStat | null {
@@ -17,7 +20,7 @@ export function readStat(pid: number): ProcStat | null {
   }
   // comm may contain spaces and parentheses; the fields after the last ')' are fixed.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return { state: fields[0] ?? '?', ppid: Number(fields[1]), pgrp: Number(fields[2]) };
+  return { state: fields[0] ?? '?', ppid: Number(fields[1]), pgrp: Number(fields[2]), ttyNr: Number(fields[4]), tpgid: Number(fields[5]) };
 }
 
 /** A zombie has done everything it will ever do, so it counts as gone. */

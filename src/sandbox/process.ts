@@ -13,6 +13,7 @@ export interface CommandSpec {
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
   readonly graces: KillGraces;
+  readonly terminal: 'pipe' | 'pty';
   readonly makeTree: (root: TreeRoot) => ProcessTree;
 }
 
@@ -23,6 +24,7 @@ export interface CommandSpec {
 class SandboxCommand implements SandboxProcess {
   readonly commandId: number;
   readonly command: string;
+  readonly terminal: 'pipe' | 'pty';
   readonly pid: number;
   /** Date.now() when the command was spawned. */
   readonly startedAt = Date.now();
@@ -38,6 +40,7 @@ class SandboxCommand implements SandboxProcess {
   constructor(spec: CommandSpec) {
     this.commandId = spec.commandId;
     this.command = spec.command;
+    this.terminal = spec.terminal;
     this.#graces = spec.graces;
     const [file, ...args] = spec.argv;
     // detached: its own session and process group, so Ctrl-C (SIGINT to the group) reaches it and not the harness.

@@ -10,6 +10,7 @@ import { launcherArgv, ulimitFlags } from './launcher.js';
 import { scanAndKillLeaks } from './leak.js';
 import { confinePath } from './paths.js';
 import { startCommand, type SandboxCommand } from './process.js';
+import { PTY_ENV, ptyLaunchEnv, terminalTree } from './pty.js';
 import { cgroupTree, scanTree } from './tree.js';
 import type { HostCapabilities, KillGraces, LeakReport, ResourceLimits, Sandbox, SandboxOptions, SpawnOptions } from './types.js';
 import { overlayDir, prepareDirs, removeDirs, type AttemptDirs } from './workspace.js';
@@ -51,8 +52,9 @@ class AttemptSandbox implements Sandbox {
 
   spawn(command: string, options: SpawnOptions): SandboxCommand {
     if (this.#disposed) throw new HangbenchError('SANDBOX', `sandbox of attempt ${this.attemptId} was disposed`);
-    if (options.terminal === 'pty') {
-      throw new HangbenchError('SANDBOX', 'terminal: pty is not supported yet; run the case with terminal: pipe (stdin an open pipe)');
+    const terminal = options.terminal ?? 'pipe';
+    if (terminal === 'pty' && this.capabilities.pty !== true) {
+      throw new HangbenchError('SANDBOX', 'terminal: pty needs script(1) from util-linux on Linux, which this host lacks; install util-linux or run the case with terminal: pipe');
     }
     const { commandId } = options;
     const { cgroups, dirs, limits } = this.#setup;
@@ -65,7 +67,8 @@ class AttemptSandbox implements Sandbox {
       attemptId: this.attemptId,
       commandId,
       pyenvRoot: this.#pyenvRoot,
-      extra: options.env,
+      // A pty gets a fixed size and terminal type; the caller's env may still override them.
+      extra: terminal === 'pty' ? { ...PTY_ENV, ...options.env } : options.env,
     });
     const argv = launcherArgv({
       v2Procs: cgroup === null ? null : join(cgroup, 'cgroup.procs'),
@@ -76,16 +79,20 @@ class AttemptSandbox implements Sandbox {
       }),
       isolateNetwork: this.#setup.isolateNetwork,
       nice: limits.nice,
+      terminal,
     });
     const spawned = startCommand({
       commandId,
       command,
       argv,
       cwd: this.workspace,
-      env: { ...env, HANGBENCH_CMD: command },
+      env: { ...env, HANGBENCH_CMD: command, ...(terminal === 'pty' ? ptyLaunchEnv() : {}) },
       graces: this.#setup.graces,
-      makeTree: (root) =>
-        cgroup === null ? scanTree(this.attemptId, commandId, root, this.capabilities.proc) : cgroupTree(cgroup, root),
+      terminal,
+      makeTree: (root) => {
+        const tree = cgroup === null ? scanTree(this.attemptId, commandId, root, this.capabilities.proc) : cgroupTree(cgroup, root);
+        return terminal === 'pty' ? terminalTree(tree, root) : tree;
+      },
     });
     this.#commands.push(spawned);
     return spawned;

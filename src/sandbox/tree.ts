@@ -15,6 +15,8 @@ export interface ProcessTree {
   pids(): number[];
   /** Sends `signal` to the root's process group (Ctrl-C), while that group still has a member. */
   signalGroup(signal: SignalName): void;
+  /** Sends `signal` to each of `pids` (the escalation's TERM and CONT steps). */
+  signalEach(pids: readonly number[], signal: SignalName): void;
   /** One SIGKILL pass over the tree; called again on every poll until the tree is empty. */
   killAll(): void;
 }
@@ -36,6 +38,10 @@ function ownGroup(root: TreeRoot, proc: boolean): boolean {
   return !root.reaped() || (proc ? readStat(root.pid) === null : true);
 }
 
+function signalEach(pids: readonly number[], signal: SignalName): void {
+  for (const pid of pids) sendSignal(pid, signal);
+}
+
 /** cgroup v2: membership is exact and race-free; cgroup.kill takes processes forked mid-kill too. */
 export function cgroupTree(dir: string, root: TreeRoot): ProcessTree {
   const pids = (): number[] => withRoot(root, true, liveCgroupProcs(dir));
@@ -45,6 +51,7 @@ export function cgroupTree(dir: string, root: TreeRoot): ProcessTree {
     signalGroup: (signal) => {
       if (ownGroup(root, true)) sendSignal(-root.pid, signal);
     },
+    signalEach,
     killAll: () => {
       cgroupKill(dir);
       if (rootAlive(root, true)) sendSignal(root.pid, 'SIGKILL');
@@ -69,6 +76,7 @@ export function scanTree(attemptId: string, commandId: number, root: TreeRoot, p
     signalGroup: (signal) => {
       if (ownGroup(root, proc)) sendSignal(-root.pid, signal);
     },
+    signalEach,
     killAll: () => {
       if (ownGroup(root, proc)) sendSignal(-root.pid, 'SIGKILL');
       for (const pid of pids()) sendSignal(pid, 'SIGKILL');

@@ -14,6 +14,8 @@ export interface HostCapabilities {
   readonly netns: boolean;
   /** how the process-count limit is enforced: 'pids-cgroup', 'rlimit' (non-root), or 'none'. */
   readonly processLimit: 'pids-cgroup' | 'rlimit' | 'none';
+  /** true when `terminal: pty` commands can run (script(1) from util-linux works); absent counts as false. */
+  readonly pty?: boolean;
   readonly notes: readonly string[];
 }
 
@@ -33,19 +35,26 @@ export interface ResourceLimits {
 export interface SpawnOptions {
   /** stable id of the command within the attempt (1, 2, …). */
   readonly commandId: number;
+  /** 'pipe' (default): stdin an open pipe; 'pty': a pseudo-terminal of 80×24, TERM=xterm-256color. */
   readonly terminal?: 'pipe' | 'pty';
   /** extra environment, on top of the scrubbed one (e.g. for verify). */
   readonly env?: Readonly<Record<string, string>>;
 }
 
-/** One command running as `bash -c` in its own killable process tree. */
+/** One command running as `bash -c` (under script(1) for a pty) in its own killable process tree. */
 export interface SandboxProcess {
   readonly commandId: number;
   readonly command: string;
   /** pid of the process the harness spawned (the tree's root as the host sees it). */
   readonly pid: number;
   readonly startedAt: number;
-  /** stdin is an open pipe; `input` writes here. */
+  /**
+   * How the command's stdin/stdout are wired (absent: 'pipe'). 'pty': the command runs on a pseudo-terminal; what is
+   * written to `stdin` is typed at it (bytes pass the line discipline: ^C signals, Enter is \r, end() types ^D), and
+   * everything the terminal shows, stderr included, arrives on `stdout` with \r\n line ends.
+   */
+  readonly terminal?: 'pipe' | 'pty';
+  /** stdin is an open pipe (or, for a pty, the keyboard); `input` writes here. */
   readonly stdin: Writable;
   readonly stdout: Readable;
   readonly stderr: Readable;

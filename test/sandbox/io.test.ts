@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HangbenchError } from '../../src/types/errors.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { makeSandbox, run } from './helpers.js';
 
@@ -58,10 +57,5 @@ describe('what a command sees', () => {
     const { proc, out } = run(sandbox, `ip -o link | cut -d: -f2; python3 -c '${loopback}'`, 5);
     await expect(proc.exited).resolves.toMatchObject({ exitCode: 0 });
     expect(out.text.split('\n').map((line) => line.trim())).toEqual(['lo', 'loopback ok', '']);
-  });
-
-  it('refuses a pseudo-terminal, for now', () => {
-    expect(() => sandbox.spawn('true', { commandId: 4, terminal: 'pty' })).toThrow(HangbenchError);
-    expect(() => sandbox.spawn('true', { commandId: 4, terminal: 'pty' })).toThrow(/terminal: pty is not supported yet/);
   });
 });
