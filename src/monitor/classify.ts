@@ -1,5 +1,6 @@
 import type { Classification, ProcessSample, TreeSnapshot } from '../types/process.js';
 import { looksLikePrompt, visibleLine } from './prompt.js';
+import type { TerminalWait } from './terminal-waits.js';
 import { leavesDeepestFirst, parentOf } from './tree.js';
 import { allThreadsInFutex, describeProcess, isBusy, waitKind, type WaitKind } from './wait-kind.js';
 
@@ -17,6 +18,8 @@ export interface ClassifyInput {
   /** identical consecutive lines folded in this tick's bounded window, and the lines in it. */
   readonly foldedLines: number;
   readonly windowLines: number;
+  /** pty mode: processes waiting for a key at the terminal, by how (sampleTree finds them). */
+  readonly terminalWaits?: ReadonlyMap<number, TerminalWait>;
 }
 
 export interface Verdict {
@@ -58,15 +61,22 @@ export function classify(input: ClassifyInput): Verdict {
   const find = (kind: WaitKind): ProcessSample | undefined => leavesFirst(processes).find((p) => kinds.get(p.pid) === kind);
   const prompt = input.partialLine ? ` at the prompt "${visibleLine(input.lastLine).slice(-80)}"` : '';
 
-  // A read on the harness's stdin is certain: nobody but the agent will answer, even right after printing.
-  const reader = find('stdin-read');
+  // A read on the harness's stdin (or the terminal, on any fd) is certain: nobody but the agent will answer, even right after printing.
+  const terminalWait = (p: ProcessSample): TerminalWait | undefined => input.terminalWaits?.get(p.pid);
+  const reader = find('stdin-read') ?? leavesFirst(processes).find((p) => terminalWait(p) === 'read');
   if (reader && (input.newBytes === 0 || input.partialLine)) {
-    return verdict('blocked-on-stdin', `${describeProcess(reader)} is reading stdin${prompt}`, reader);
+    const what = terminalWait(reader) === 'read' ? 'the terminal' : 'stdin';
+    return verdict('blocked-on-stdin', `${describeProcess(reader)} is reading ${what}${prompt}`, reader);
+  }
+  const quiet = input.sinceOutputMs >= Math.min(1000, input.intervalMs / 2);
+  const allIdle = processes.every((p) => IDLE_KINDS.has(kinds.get(p.pid) ?? 'other'));
+  // A full-screen program (an editor, a raw-mode menu) idles in a poll that watches the terminal: it waits for a key.
+  const poller = leavesFirst(processes).find((p) => terminalWait(p) === 'poll');
+  if (poller && allIdle && quiet && input.newBytes === 0) {
+    return verdict('blocked-on-stdin', `${describeProcess(poller)} waits for a key: it polls the terminal, ${silence}`, poller);
   }
   // An idle event loop (Node readline, asyncio) whose output stopped on something that looks like a question.
-  const quiet = input.sinceOutputMs >= Math.min(1000, input.intervalMs / 2);
   const loop = processes.find((p) => kinds.get(p.pid) === 'event-loop' && p.stdinIsHarnessPipe);
-  const allIdle = processes.every((p) => IDLE_KINDS.has(kinds.get(p.pid) ?? 'other'));
   const asks = quiet && input.partialLine && looksLikePrompt(input.lastLine);
   if (loop && allIdle && asks) {
     return verdict('blocked-on-stdin', `${describeProcess(loop)} idles with stdin open, ${silence}, output ends${prompt}`, loop);

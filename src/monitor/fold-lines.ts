@@ -1,4 +1,5 @@
 import { visibleLine } from './prompt.js';
+import { stripTerminalControls } from './terminal-text.js';
 
 /** Shortening a bounded window of text for a reader: `\r` overwrites resolved, repeated lines folded. */
 
@@ -14,15 +15,16 @@ export interface FoldedText {
 }
 
 /**
- * Folds identical consecutive lines into the first one plus a marker. A line rewritten with `\r`
- * (a progress bar) shows only its last state, as a terminal would. An unfinished last line is kept as is.
+ * Folds identical consecutive lines into the first one plus a marker, after terminal control sequences are
+ * stripped. A line rewritten with `\r` (a progress bar) shows only its last state, as a terminal would.
  */
-export function foldLines(text: string): FoldedText {
+export function foldLines(raw: string): FoldedText {
+  const text = stripTerminalControls(raw);
   const endsComplete = text.endsWith('\n');
-  const raw = text.split('\n');
-  if (endsComplete) raw.pop();
-  const partial = endsComplete ? null : (raw.pop() ?? null);
-  const lines = raw.map(visibleLine);
+  const split = text.split('\n');
+  if (endsComplete) split.pop();
+  const partial = endsComplete ? null : (split.pop() ?? null);
+  const lines = split.map(visibleLine);
   const out: string[] = [];
   let folded = 0;
   for (let i = 0; i < lines.length; ) {

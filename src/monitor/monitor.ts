@@ -1,4 +1,5 @@
 import type { ExitInfo } from '../types/process.js';
+import { foldLines } from './fold-lines.js';
 import { LogCopy } from './log-copy.js';
 import { createOnsetMatcher } from './onset.js';
 import { OutputIntake } from './output-intake.js';
@@ -85,7 +86,11 @@ export function createMonitor(options: MonitorOptions): Monitor {
       return waiters.next(signal);
     },
     tail(maxBytes) {
-      return intake.tail(maxBytes);
+      const raw = intake.tail(maxBytes);
+      return child.terminal === 'pty' ? foldLines(raw).text : raw;
+    },
+    get applicationCursorKeys() {
+      return intake.cursorKeys.application;
     },
     get onsetSeen() {
       return onset.fired;

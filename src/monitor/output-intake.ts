@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { ByteRing, decodeCut } from './byte-ring.js';
+import { CursorKeyMode } from './cursor-keys.js';
 import type { LogCopy } from './log-copy.js';
 import type { OnsetMatcher, OutputStream } from './onset.js';
 import { OutputWindow, type WindowLimits } from './output-window.js';
@@ -18,6 +19,7 @@ export class OutputIntake {
   /** performance.now() of the last byte, null before the first. */
   lastOutputAt: number | null = null;
   readonly window: OutputWindow;
+  readonly cursorKeys = new CursorKeyMode();
   private readonly overall = new ByteRing(TAIL_CAPACITY_BYTES);
   private unreported = 0;
   private readonly attached: Array<{ stream: Readable; listener: (chunk: Buffer | string) => void }> = [];
@@ -68,6 +70,7 @@ export class OutputIntake {
     this.window.push(chunk);
     this.overall.push(chunk);
     this.log?.write(chunk);
+    this.cursorKeys.feed(chunk);
     const trigger = this.onset.feed(chunk, name);
     if (trigger !== null) this.onOnset(trigger, now);
   }

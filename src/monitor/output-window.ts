@@ -1,6 +1,7 @@
 import type { TickOutput } from '../types/process.js';
 import { ByteRing, decodeCut } from './byte-ring.js';
 import { foldLines } from './fold-lines.js';
+import { visibleLine } from './prompt.js';
 
 export interface WindowLimits {
   /** bytes kept from the start of each tick's output. */
@@ -69,7 +70,7 @@ export class OutputWindow {
     let lines = 0;
     if (bytes === 0) {
       // Nothing new, but a prompt printed earlier is still what the terminal shows last.
-      text = lastLine;
+      text = visibleLine(lastLine);
     } else if (cutBytes === 0) {
       ({ text, foldedLines, lines } = foldLines(Buffer.concat([this.head.subarray(0, this.headLength), this.tail.read()]).toString('utf8')));
     } else {

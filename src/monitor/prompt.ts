@@ -1,8 +1,6 @@
-/** Recognising a prompt in the unfinished last line of output. */
+import { stripTerminalControls } from './terminal-text.js';
 
-// CSI and OSC escape sequences (colours, cursor moves) that terminal programs mix into prompts.
-// eslint-disable-next-line no-control-regex
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]/g;
+/** Recognising a prompt in the unfinished last line of output. */
 
 /**
  * Endings of questions that wait for an answer: `? `, `: `, `] `, `> `, `› `, `(Pdb) `, `[y/N]`,
@@ -10,11 +8,14 @@ const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_
  */
 const PROMPT_END = /(?:[?:\]>›»$#]|\[[yn]\/[yn]\]|\(y(?:es)?\/n(?:o)?\)|\(pdb\))\s*$/i;
 
-/** What a terminal would show of the line: escape sequences removed, only the text after the last `\r`. */
+/**
+ * What a terminal would show of the line: control sequences removed, only the text after the last `\r` (or the last
+ * jump to a new row).
+ */
 export function visibleLine(line: string): string {
-  const plain = line.replace(ANSI, '').replace(/\r+$/, '');
-  const carriage = plain.lastIndexOf('\r');
-  return carriage < 0 ? plain : plain.slice(carriage + 1);
+  const plain = stripTerminalControls(line).replace(/\r+$/, '');
+  const start = Math.max(plain.lastIndexOf('\r'), plain.lastIndexOf('\n'));
+  return start < 0 ? plain : plain.slice(start + 1);
 }
 
 export function looksLikePrompt(partialLine: string): boolean {

@@ -1,6 +1,7 @@
 import type { ProcessSample, TreeSnapshot } from '../types/process.js';
 import { listProcDir, readProcFile, readProcLink } from './proc-files.js';
 import { parseCmdline, parseIo, parseRssKb, parseStat, parseSyscall, parseUptime, parseWchan } from './proc-parse.js';
+import { findTerminalWaits, PTY_SLAVE, type TerminalWait } from './terminal-waits.js';
 
 /** Clock ticks per second; `getconf CLK_TCK` is 100 on every Linux we run on, and USER_HZ is fixed ABI. */
 const CLOCK_TICKS = 100;
@@ -15,18 +16,24 @@ export interface TreeSample {
   /** performance.now() when the sample was taken. */
   readonly takenAt: number;
   readonly cpu: ReadonlyMap<number, { readonly ticks: number; readonly startTicks: number }>;
-  /** fd 0 target of the tree root (`socket:[…]` for Node's stdin pipe), kept so a root that exits still counts. */
+  /**
+   * Where the agent's input arrives, kept so a root that exits still counts: fd 0 of the tree root (`socket:[…]` for
+   * Node's stdin pipe), or in pty mode the terminal's slave (`/dev/pts/N`), once script(1) has started the command.
+   */
   readonly stdinTarget: string | null;
+  /** pty mode: processes waiting for a key at the terminal (see terminal-waits.ts). */
+  readonly terminalWaits: ReadonlyMap<number, TerminalWait>;
 }
 
 /**
  * Samples every pid from /proc. The first pid is the tree root: on the first sample its fd 0
- * target is taken as the harness's stdin. Pids that vanish mid-sample are skipped.
+ * target is taken as the harness's stdin (pty mode: the slave that fd 0 of the root's child is). Pids that vanish
+ * mid-sample are skipped.
  */
-export function sampleTree(pids: readonly number[], previous?: TreeSample | null): TreeSample {
+export function sampleTree(pids: readonly number[], previous?: TreeSample | null, terminal: 'pipe' | 'pty' = 'pipe'): TreeSample {
   const takenAt = performance.now();
   const uptime = parseUptime(readProcFile('/proc/uptime') ?? '0');
-  const stdinTarget = previous ? previous.stdinTarget : rootStdin(pids[0]);
+  const stdinTarget = previous?.stdinTarget ?? (previous && terminal === 'pipe' ? null : agentInput(pids, terminal));
   const cpu = new Map<number, { ticks: number; startTicks: number }>();
   const samples: ProcessSample[] = [];
   for (const pid of new Set(pids)) {
@@ -61,12 +68,25 @@ export function sampleTree(pids: readonly number[], previous?: TreeSample | null
       children: [],
     });
   }
-  return { snapshot: { source: 'proc', processes: linkChildren(samples) }, takenAt, cpu, stdinTarget };
+  const terminalWaits = terminal === 'pty' && stdinTarget !== null ? findTerminalWaits(samples, stdinTarget) : new Map<number, TerminalWait>();
+  return { snapshot: { source: 'proc', processes: linkChildren(samples) }, takenAt, cpu, stdinTarget, terminalWaits };
 }
 
-/** Only a pipe, socket or terminal can be "the harness's stdin"; /dev/null is shared by everything. */
-function rootStdin(rootPid: number | undefined): string | null {
+/**
+ * Only a pipe, socket or terminal can be "the harness's stdin"; /dev/null is shared by everything. In pty mode the
+ * root is script(1), which relays our pipe; the command's input is the slave it gave its child as fd 0.
+ */
+function agentInput(pids: readonly number[], terminal: 'pipe' | 'pty'): string | null {
+  const [rootPid, ...rest] = pids;
   if (rootPid === undefined) return null;
+  if (terminal === 'pty') {
+    for (const pid of rest) {
+      const target = readProcLink(`/proc/${pid}/fd/0`);
+      const stat = readProcFile(`/proc/${pid}/stat`);
+      if (target && PTY_SLAVE.test(target) && stat !== null && parseStat(stat)?.ppid === rootPid) return target;
+    }
+    return null;
+  }
   const target = readProcLink(`/proc/${rootPid}/fd/0`);
   return target && /^(pipe:|socket:|\/dev\/pts\/)/.test(target) ? target : null;
 }

@@ -13,6 +13,7 @@ export class TickBuilder {
   private readonly startedAt: number;
   private readonly intake: OutputIntake;
   private readonly useProc = procAvailable();
+  private readonly terminal: 'pipe' | 'pty';
   private sample: TreeSample | null;
   private seq = 0;
   private lastTickAt: number;
@@ -22,14 +23,15 @@ export class TickBuilder {
     this.child = child;
     this.startedAt = startedAt;
     this.intake = intake;
+    this.terminal = child.terminal ?? 'pipe';
     this.lastTickAt = startedAt;
-    this.sample = this.useProc ? sampleTree(this.livePids()) : null;
+    this.sample = this.useProc ? sampleTree(this.livePids(), null, this.terminal) : null;
   }
 
   next(): Tick {
     const now = performance.now();
     const output = this.intake.window.take();
-    this.sample = this.useProc ? sampleTree(this.livePids(), this.sample) : null;
+    this.sample = this.useProc ? sampleTree(this.livePids(), this.sample, this.terminal) : null;
     const snapshot = this.sample?.snapshot ?? UNAVAILABLE;
     const sinceOutputMs = now - (this.intake.lastOutputAt ?? this.startedAt);
     const verdict = classify({
@@ -42,6 +44,7 @@ export class TickBuilder {
       lastLine: output.lastLine,
       foldedLines: output.foldedLines,
       windowLines: output.lines,
+      terminalWaits: this.sample?.terminalWaits,
     });
     this.lastTickAt = now;
     const { text, bytes, cutBytes, foldedLines, partialLine } = output;

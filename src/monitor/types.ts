@@ -28,8 +28,10 @@ export interface Monitor {
   on(listener: (event: MonitorEvent) => void): void;
   /** Resolves with the next tick or the exit, whichever comes first after this call; an exit already seen resolves at once. */
   nextTickOrExit(signal?: AbortSignal): Promise<Extract<MonitorEvent, { type: 'tick' | 'exit' }>>;
-  /** The last bytes of output so far (for action results), bounded. */
+  /** The last bytes of output so far (for action results), bounded; for a pty, as plain text (see stripTerminalControls). */
   tail(maxBytes?: number): string;
+  /** The program asked the terminal for application cursor keys (DECCKM): arrows must be sent as `ESC O A`. */
+  readonly applicationCursorKeys: boolean;
   readonly onsetSeen: boolean;
   readonly exited: boolean;
   stop(): void;

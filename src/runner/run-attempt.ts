@@ -160,7 +160,7 @@ async function agentLoop(
 async function verifyAttempt(sandbox: Sandbox, testCase: Case, trace: TraceWriter, options: EvalOptions): Promise<void> {
   try {
     await sandbox.overlay(path.join(testCase.fixtureDir, 'hidden'));
-    await runVerify(sandbox, testCase.verify, trace, { timeScale: options.timeScale, floorMs: options.verifyFloorMs });
+    await runVerify(sandbox, testCase.verify, trace, { timeScale: options.timeScale, floorMs: options.verifyFloorMs, terminal: testCase.terminal });
   } catch (error) {
     trace.write({ type: 'error', where: 'verify', message: (error as Error).message });
   }

@@ -4,7 +4,7 @@ import type { Monitor, MonitorEvent } from '../monitor/types.js';
 import type { Sandbox, SandboxProcess } from '../sandbox/types.js';
 import { countTokens } from '../agents/tokens.js';
 import type { Observation } from '../agents/protocol.js';
-import type { Action } from '../types/actions.js';
+import { keyBytes, type Action } from '../types/actions.js';
 import type { Case, Onset } from '../types/case.js';
 import { HangbenchError } from '../types/errors.js';
 import type { KillDecider, KillRecord, SignalName } from '../types/process.js';
@@ -80,7 +80,7 @@ export class AttemptSession {
       case 'kill':
         return this.killTarget(action.signal);
       case 'input':
-        return this.input(action.text, action.eof ?? false);
+        return this.input(action.text, action.keys ?? [], action.eof ?? false);
       case 'read': {
         const content = await this.deps.sandbox.readFile(action.path);
         const shown = content.length > READ_LIMIT ? `${content.slice(0, READ_LIMIT)}\n[… ${content.length - READ_LIMIT} more characters]` : content;
@@ -209,14 +209,23 @@ export class AttemptSession {
     }
   }
 
-  private input(text: string | undefined, eof: boolean): Observation {
+  /** Text, then keys as the terminal sends them, then end of input: closing a pipe, or ^D typed at a pty (which stays open). */
+  private input(text: string | undefined, keys: readonly string[], eof: boolean): Observation {
     const target = this.target();
     if (!target) return failure({ type: 'input' }, 'nothing is running to send input to');
     if (target.process.stdin.writableEnded) return failure({ type: 'input' }, `stdin of #${target.id} is already closed`);
-    if (text !== undefined && text !== '') target.process.stdin.write(text);
-    if (eof) target.process.stdin.end();
-    const sent = Buffer.byteLength(text ?? '');
-    return { type: 'result', action: 'input', ok: true, message: `sent ${sent} bytes to #${target.id}${eof ? ' and closed its stdin' : ''}` };
+    const terminal = target.process.terminal ?? 'pipe';
+    const context = { terminal, applicationCursor: target.monitor.applicationCursorKeys };
+    const typed = (text ?? '') + keys.map((key) => keyBytes(key, context)).join('') + (eof && terminal === 'pty' ? '\x04' : '');
+    if (typed !== '') target.process.stdin.write(typed);
+    if (eof && terminal === 'pipe') target.process.stdin.end();
+    const notes = [`sent ${Buffer.byteLength(typed)} bytes to #${target.id}`];
+    if (eof) notes.push(terminal === 'pty' ? 'ending with ^D (end of input at the terminal)' : 'and closed its stdin');
+    // Without a terminal there is no line discipline: an agent expecting Ctrl-C to interrupt should be told.
+    if (terminal === 'pipe' && keys.some((key) => key === 'ctrl-c' || key === 'ctrl-z')) {
+      notes.push('(stdin is a pipe, not a terminal: control keys arrive as plain bytes and signal nothing; use kill to interrupt)');
+    }
+    return { type: 'result', action: 'input', ok: true, message: notes.join(' ') };
   }
 
   private async writeFile(file: string, content: string, via: 'write' | 'edit'): Promise<Observation> {

@@ -10,6 +10,8 @@ export const VERIFY_COMMAND_BASE = 10_000;
 export interface VerifySettings {
   readonly timeScale: number;
   readonly floorMs: number;
+  /** the case's terminal: a step runs the way the repro does, so a pager or editor hang still shows (default pipe). */
+  readonly terminal?: 'pipe' | 'pty';
 }
 
 /** Runs hidden verify steps in the sandbox after hidden/ was copied over the workspace; each result is a `verify` event. */
@@ -26,7 +28,7 @@ async function runStep(sandbox: Sandbox, step: VerifyStep, index: number, trace:
   const timeoutMs = Math.max(settings.floorMs, step.timeout * settings.timeScale);
   const commandId = VERIFY_COMMAND_BASE + index;
   const started = performance.now();
-  const process = sandbox.spawn(step.run, { commandId });
+  const process = sandbox.spawn(step.run, { commandId, terminal: settings.terminal ?? 'pipe' });
   process.stdin.on('error', () => undefined);
   const stdout = collect(process.stdout);
   const stderr = collect(process.stderr);
