@@ -118,20 +118,30 @@ class OpenAISession implements AgentSession {
     this.turn += 1;
     const { reporter } = this.context;
     reporter.request(this.turn, messages.length);
-    const repeat = this.context.repeat ?? 1;
-    const key = this.config.cache?.key(body, repeat);
-    const cached = key === undefined ? null : await this.config.cache?.get(key);
     const started = performance.now();
-    const response = cached ?? (await complete(this.endpoint, body, this.context.signal, (note) => reporter.note?.('retry', note)));
+    const { response, cached } = await this.respond(body);
     const latencyMs = cached ? 0 : Math.round(performance.now() - started);
     const message = response.choices[0]?.message;
     if (!message) throw new EndpointError(`model endpoint ${this.endpoint.label} answered without a choice`, null);
     const { estimated, ...usage } = usageOf(response, () => this.ledger.estimatePrompt(messages, ACTION_TOOLS), message);
     if (estimated) reporter.note?.('agent', `the endpoint sent no usage; tokens of turn ${this.turn} counted with o200k`);
-    if (cached) reporter.note?.('cache', `turn ${this.turn}: response from the cache (${key?.slice(0, 12)}), recorded usage reported again`);
     this.ledger.record(usage, messages.length);
     reporter.response(this.turn, usage, latencyMs);
-    if (!cached && key !== undefined) await this.config.cache?.put(key, body, repeat, response);
     return message;
+  }
+
+  /** From the cache when --cache is on and has it (its recorded usage counts again, so budgets behave the same), else from the endpoint. */
+  private async respond(body: ChatCompletionCreateParamsNonStreaming): Promise<{ response: ChatCompletion; cached: boolean }> {
+    const { cache } = this.config;
+    const repeat = this.context.repeat ?? 1;
+    const key = cache?.key(body, repeat);
+    const hit = cache && key ? await cache.get(key) : null;
+    if (hit) {
+      this.context.reporter.note?.('cache', `turn ${this.turn}: response from the cache (${key?.slice(0, 12)})`);
+      return { response: hit, cached: true };
+    }
+    const response = await complete(this.endpoint, body, this.context.signal, (note) => this.context.reporter.note?.('retry', note));
+    if (cache && key) await cache.put(key, body, repeat, response);
+    return { response, cached: false };
   }
 }
