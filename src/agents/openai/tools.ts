@@ -6,7 +6,7 @@ const DESCRIPTIONS: Record<ActionType, string> = {
   run: 'Start a shell command in the project folder. While it runs, a monitor report arrives every few seconds as the result of this call (or of your next wait). Only one foreground command at a time; background: true returns at once.',
   wait: 'Let the running command keep going until the next monitor report or its exit.',
   kill: 'Interrupt the running command and every process it started (SIGINT by default, escalating to SIGKILL).',
-  input: 'Type text into the running command\'s stdin; eof: true closes stdin.',
+  input: 'Type into the running command: text, then named keys (e.g. ["enter"]); eof: true closes its stdin.',
   read: 'Read a file of the project (path relative to the project folder).',
   write: 'Create or overwrite a file of the project with the given content.',
   edit: 'Replace the text old, which must occur exactly once in the file, with new.',
