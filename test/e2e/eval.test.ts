@@ -6,30 +6,10 @@ import { runEval, type RunResult } from '../../src/runner/run-eval.js';
 import { readTrace, scoreAttempt } from '../../src/scorers/index.js';
 import type { AttemptScores } from '../../src/types/scores.js';
 import { attemptMarkerProcesses } from '../support/proc-scan.js';
+import { BASELINE_PINS } from './baseline-pins.js';
 
 const projectRoot = path.resolve(import.meta.dirname, '../..');
 const TIME_SCALE = 0.1;
-
-/**
- * What the baseline (kill after 2 consecutive "hung" ticks, never edits) does on each case, pinned.
- * Some hangs and healthy programs look identical from /proc (hang-catalogue.md, "twins"): the chatty
- * retry loop prints a new line every half second, so the monitor calls it progressing and the baseline
- * never interrupts it; the silent optimiser burns CPU with no output for longer than two ticks, so the
- * baseline kills it although it would have finished.
- */
-const BASELINE_EXPECTED: Record<string, Partial<AttemptScores['scores']>> = {
-  'py-pipe-deadlock': { reproduced: true, interrupted: true },
-  'py-lock-order': { reproduced: true, interrupted: true },
-  'py-confirm-prompt': { reproduced: true, interrupted: true },
-  'node-server-open': { reproduced: true, interrupted: true },
-  'bash-orphan-pipe': { reproduced: true, interrupted: true },
-  'node-busy-loop': { reproduced: true, interrupted: true },
-  'py-asyncio-event': { reproduced: true, interrupted: true },
-  'node-retry-forever': { reproduced: true, interrupted: false },
-  'ctl-slow-migrations': { false_kill: false, completed: true, solved: true },
-  'ctl-quiet-optimizer': { false_kill: true, completed: false, solved: false },
-  'ctl-warmup-then-progress': { false_kill: false, completed: true, solved: true },
-};
 
 async function evaluate(agent: string): Promise<RunResult> {
   const out = await mkdtemp(path.join(tmpdir(), `hangbench-e2e-${agent}-`));
@@ -70,8 +50,12 @@ describe(`end to end on every case at --time-scale ${TIME_SCALE}`, () => {
 
   it('baseline interrupts and false kills are what the monitor can and cannot tell apart', () => {
     const found = byCase(runs.baseline!);
-    for (const [caseId, expected] of Object.entries(BASELINE_EXPECTED)) {
-      expect({ caseId, ...found.get(caseId)?.scores }).toMatchObject({ caseId, ...expected });
+    expect([...found.keys()].filter((caseId) => !(caseId in BASELINE_PINS))).toEqual([]);
+    for (const [caseId, pin] of Object.entries(BASELINE_PINS)) {
+      const attempt = found.get(caseId);
+      const actual = attempt?.kind === 'hang' ? { interrupted: attempt.scores.interrupted } : { false_kill: attempt?.scores.false_kill };
+      const expected = 'interrupted' in pin ? { interrupted: pin.interrupted } : { false_kill: pin.false_kill };
+      expect({ caseId, ...actual }).toEqual({ caseId, ...expected });
     }
   });
 
