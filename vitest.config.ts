@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The slow hostile suite has its own config and script: npm run test:hostile.
+    exclude: [...configDefaults.exclude, 'test/hostile-slow/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -18,6 +18,7 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
     'max-turns': { type: 'string' },
     'fail-under': { type: 'string' },
     json: { type: 'boolean' },
+    resume: { type: 'string' },
     model: { type: 'string' },
     'base-url': { type: 'string' },
     prompt: { type: 'string' },
@@ -35,7 +36,7 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
   const reporters = createReporters(['progress'], { stream: io.stderr, live: isLive(io.stderr, io.env), color: shouldUseColor(io.stderr, io.env) });
   const reporter = fanOut(reporters, (failure) => io.stderr.write(`reporter ${failure.reporter} failed in ${failure.hook}: ${String(failure.error)}\n`));
   const agent = parsed.string('agent');
-  if (agent === undefined) io.stderr.write('agent: baseline (offline, kills on the monitor\'s classification; never fixes). Other agents: --agent oracle | nop | openai | replay | exec; see --help.\n');
+  if (agent === undefined && parsed.string('resume') === undefined) io.stderr.write('agent: baseline (offline, kills on the monitor\'s classification; never fixes). Other agents: --agent oracle | nop | openai | replay | exec; see --help.\n');
 
   const result = await runEval(
     {
@@ -56,6 +57,7 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
       from: parsed.string('from'),
       cmd: parsed.string('cmd'),
       cwd: io.cwd,
+      resume: parsed.string('resume'),
     },
     { reporter, shutdown: io.shutdown },
   );

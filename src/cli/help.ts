@@ -9,6 +9,7 @@ Usage: hangbench <command> [options]
 Commands:
   eval [paths…]       run cases (default: cases/) with an agent; prints a table, writes results/<run>/
   validate [paths…]   check case files and fixtures without running anything
+  check-cases [paths…] prove each case sound: the repro hangs, verify fails untouched and passes patched, oracle solves, nop does not
   score <run-dir>     recompute every score of a finished run from its traces
   schema              print the JSON Schema of case files (for editor completion)
 
@@ -33,6 +34,8 @@ Options:
   --max-turns N         stop an agent after N actions (default: ${DEFAULTS.maxTurns})
   --fail-under RATE     exit 3 when the solved rate is below RATE (0–1 or a percentage like 80%)
   --json                print the run summary as JSON on stdout (progress still goes to stderr)
+  --resume RUN_DIR      finish an interrupted run: keep its attempts that have a score.json, run the others into
+                        the same folder with the options in its meta.json (only --concurrency may change)
   -h, --help            this help
 
 --agent openai (any OpenAI-compatible chat-completions endpoint; the key only from OPENAI_API_KEY):
@@ -52,6 +55,27 @@ export const VALIDATE_HELP = `Usage: hangbench validate [paths…] [--json]
 Checks case files (schema, unknown keys, durations, unique ids) and their fixtures (the folder exists,
 workspace/ and hidden/ are present, solution.patch applies cleanly) without running anything.
 Every problem names file:line:column and the field. Exit 0 when all are valid, 2 otherwise.`;
+
+export const CHECK_CASES_HELP = `Usage: hangbench check-cases [paths…] [options]
+
+Proves every case (default: cases/) sound by running it, with the same sandbox, monitor and runner as eval:
+  repro             hang: the onset is seen and the repro still runs 3 ticks later; control: it exits 0 within its wall budget
+  verify untouched  hang: the hidden verify fails on the workspace as shipped (the hang is real)
+  verify patched    the hidden verify passes once solution.patch is applied
+  oracle            an attempt with --agent oracle is solved (and leaves nothing running)
+  nop               an attempt with --agent nop is not solved (the case tests something)
+Checks of one case run one after another; traces and logs go to <out>/check-<run-id>/<case>/.
+
+Options:
+  --time-scale F        multiply every case duration and the tick interval by F (default: 0.1 — a CI gate, not a
+                        benchmark; relative timing is kept, verify timeouts keep a floor of ${DEFAULTS.verifyFloorMs / 1000}s)
+  --concurrency N       cases checked at once (default: ${DEFAULTS.concurrency})
+  --out DIR             results folder (default: ${DEFAULTS.out})
+  --run-id ID           name of the check's folder (default: check-<timestamp>)
+  --json                print the result as JSON on stdout (progress still goes to stderr)
+  -h, --help            this help
+
+Exit codes: 0 every case is sound · 2 a case is unsound or invalid · 1 harness error · 130 interrupted`;
 
 export const SCORE_HELP = `Usage: hangbench score <run-dir> [--json]
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { killEverySandboxNow } from '../sandbox/index.js';
 import { CaseFileSchema } from '../types/case.js';
 import { HangbenchError } from '../types/errors.js';
+import { checkCasesCommand } from './check-cases.js';
 import { evalCommand } from './eval.js';
 import { MAIN_HELP } from './help.js';
 import type { CliIO } from './io.js';
@@ -10,6 +12,7 @@ import { validateCommand } from './validate.js';
 const COMMANDS: Record<string, (args: readonly string[], io: CliIO) => Promise<number>> = {
   eval: evalCommand,
   validate: validateCommand,
+  'check-cases': checkCasesCommand,
   score: scoreCommand,
   schema: async (_args, io) => {
     io.stdout.write(`${JSON.stringify(caseJsonSchema(), null, 2)}\n`);
@@ -45,9 +48,13 @@ export function caseJsonSchema(): unknown {
   return { ...(z.toJSONSchema(CaseFileSchema, { io: 'input', unrepresentable: 'any' }) as object), title: 'hangbench case file' };
 }
 
-/** First SIGINT/SIGTERM: abort the run (every sandbox is killed, finished results kept). Second: exit at once. */
+/**
+ * First SIGINT/SIGTERM: abort the run (every sandbox is killed, finished results kept). Second: exit at once, after one
+ * synchronous SIGKILL pass over every sandbox — as on any other exit (a crash included), so nothing is left running.
+ */
 function processIO(): CliIO {
   const shutdown = new AbortController();
+  process.on('exit', () => killEverySandboxNow());
   const onSignal = (signal: NodeJS.Signals) => {
     if (shutdown.signal.aborted) process.exit(130);
     process.stderr.write(`\nhangbench: ${signal} — stopping: killing every sandbox and keeping finished results (again to exit at once)\n`);

@@ -1,6 +1,7 @@
 import type { ProcessSample, TreeSnapshot } from '../types/process.js';
 import { listProcDir, readProcFile, readProcLink } from './proc-files.js';
-import { parseCmdline, parseIo, parseRssKb, parseStat, parseSyscall, parseUptime, parseWchan } from './proc-parse.js';
+import { processArgs } from './process-args.js';
+import { parseIo, parseRssKb, parseStat, parseSyscall, parseUptime, parseWchan } from './proc-parse.js';
 import { findTerminalWaits, PTY_SLAVE, type TerminalWait } from './terminal-waits.js';
 
 /** Clock ticks per second; `getconf CLK_TCK` is 100 on every Linux we run on, and USER_HZ is fixed ABI. */
@@ -54,7 +55,7 @@ export function sampleTree(pids: readonly number[], previous?: TreeSample | null
       pgid: stat.pgid,
       sid: stat.sid,
       command: stat.command,
-      args: parseCmdline(readProcFile(`/proc/${pid}/cmdline`, 'utf8') ?? '', MAX_ARGS_CHARS),
+      args: processArgs(pid, stat, pids.length, MAX_ARGS_CHARS),
       state: stat.state,
       wchan: parseWchan(readProcFile(`/proc/${pid}/wchan`)),
       threadWchans: threadWchans(pid),

@@ -87,6 +87,8 @@ export const RunSummarySchema = z.strictObject({
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
   hangbenchVersion: z.string().nullable(),
+  /** true when the harness was stopped (Ctrl-C, SIGTERM) before every attempt ran: `eval --resume` runs the rest. */
+  interrupted: z.boolean().default(false),
   options: z.record(z.string(), z.unknown()),
   totals: z.strictObject({
     attempts: z.number().int().nonnegative(),

@@ -14,6 +14,8 @@ export interface SummaryMeta {
   readonly startedAt: string;
   readonly finishedAt?: string;
   readonly hangbenchVersion?: string;
+  /** the harness was stopped before every attempt ran. */
+  readonly interrupted?: boolean;
   /** the resolved run options, as they should appear in summary.json. */
   readonly options?: Readonly<Record<string, unknown>>;
 }
@@ -106,6 +108,7 @@ export function summarize(attempts: readonly AttemptScores[], meta: SummaryMeta)
     startedAt: meta.startedAt,
     finishedAt: meta.finishedAt ?? null,
     hangbenchVersion: meta.hangbenchVersion ?? null,
+    interrupted: meta.interrupted ?? false,
     options: { ...meta.options },
     totals: {
       attempts: attempts.length,

@@ -12,6 +12,10 @@ export interface RunMeta {
   readonly cases: ReadonlyArray<{ readonly id: string; readonly file: string; readonly kind: string }>;
   readonly versions: { readonly hangbench: string; readonly node: string; readonly platform: string; readonly gitSha: string | null };
   readonly host: HostCapabilities;
+  /** true when the harness was stopped before every attempt ran; `eval --resume` runs the rest into the same folder. */
+  readonly interrupted?: boolean;
+  /** when the run was resumed, each time. */
+  readonly resumedAt?: readonly string[];
 }
 
 export async function hangbenchVersion(): Promise<string> {

@@ -44,7 +44,8 @@ export interface EvalOptions {
   readonly cmd?: string;
 }
 
-export type EvalOptionsInput = Partial<EvalOptions>;
+/** `resume`: a run folder whose unfinished attempts to run, with the options recorded in its meta.json. */
+export type EvalOptionsInput = Partial<EvalOptions> & { readonly resume?: string };
 
 export function resolveOptions(input: EvalOptionsInput): EvalOptions {
   return {

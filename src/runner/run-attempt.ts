@@ -38,8 +38,11 @@ export function attemptDir(runDir: string, attempt: Attempt): string {
   return path.join(runDir, attempt.testCase.id, attempt.variant.name, String(attempt.repeat));
 }
 
-/** One attempt: fresh sandbox, agent loop under budgets, verify, leak scan, scores. Never throws for agent or case faults. */
-export async function runAttempt(attempt: Attempt, context: AttemptContext): Promise<AttemptScores> {
+/**
+ * One attempt: fresh sandbox, agent loop under budgets, verify, leak scan, scores. Never throws for agent or case faults.
+ * Resolves to null when the harness shut down first: the trace is kept, but no score.json, so `eval --resume` re-runs it.
+ */
+export async function runAttempt(attempt: Attempt, context: AttemptContext): Promise<AttemptScores | null> {
   const { testCase, variant } = attempt;
   const { options } = context;
   const dir = attemptDir(context.runDir, attempt);
@@ -117,9 +120,13 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
   const killer = stopReason?.kind === 'harness' ? 'harness' : stopReason && stopReason.kind !== 'error' ? 'budget' : 'harness';
   await session.shutdown(killer, stopReason ? `attempt stopped: ${stopReason.kind}` : 'agent finished with the command still running');
 
-  if (stopReason?.kind !== 'harness') await verifyAttempt(sandbox, testCase, trace, options);
+  if (stopReason?.kind !== 'harness') {
+    await sandbox.settle();
+    await verifyAttempt(sandbox, testCase, trace, options);
+  }
   const leaks = await sandbox.leakScan();
   if (!leaks.clean) trace.write({ type: 'leak', processes: leaks.leaked });
+  for (const hit of sandbox.limitHits()) trace.write({ type: 'sandbox.limit', ...hit });
   trace.write({
     type: 'attempt.end',
     outcome: stopReason === null ? 'completed' : stopReason.kind === 'error' || stopReason.kind === 'harness' ? 'error' : 'limit',
@@ -130,6 +137,7 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
   });
   trace.close();
   await sandbox.dispose();
+  if (stopReason?.kind === 'harness') return null;
   const scores = scoreAttempt(trace.events);
   await writeFile(path.join(dir, 'score.json'), `${JSON.stringify(scores, null, 2)}\n`);
   return scores;

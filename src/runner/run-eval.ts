@@ -1,8 +1,10 @@
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { appendFileSync } from 'node:fs';
+import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createAgentFactory } from '../agents/registry.js';
+import { countTokens } from '../agents/tokens.js';
 import { summarize } from '../report/summary.js';
-import type { Reporter } from '../report/reporters.js';
+import { fanOut, type Reporter } from '../report/reporters.js';
 import type { RunSummary } from '../report/summary-schema.js';
 import { probeHost } from '../sandbox/index.js';
 import type { Case } from '../types/case.js';
@@ -13,13 +15,14 @@ import { loadCases } from './load-cases.js';
 import { gitSha, hangbenchVersion, type RunMeta } from './meta.js';
 import { resolveOptions, variantsOf, type EvalOptions, type EvalOptionsInput } from './options.js';
 import { runPool } from './pool.js';
-import { runAttempt, type Attempt } from './run-attempt.js';
+import { finishedScores, resumeRun, type ResumedRun } from './resume.js';
+import { attemptDir, runAttempt, type Attempt } from './run-attempt.js';
 
 export interface RunResult {
   readonly runDir: string;
   readonly summary: RunSummary;
   readonly problems: readonly CaseProblem[];
-  /** true when the harness was told to stop before every attempt ran. */
+  /** true when the harness was told to stop before every attempt ran; `resume` runs the rest. */
   readonly interrupted: boolean;
 }
 
@@ -29,27 +32,45 @@ export interface RunHooks {
   readonly shutdown?: AbortSignal;
 }
 
-/** The whole evaluation: load cases, expand case × variant × repeat, run them with bounded concurrency, summarise. */
+/**
+ * The whole evaluation: load cases, expand case × variant × repeat, run them with bounded concurrency, summarise.
+ * With `resume`, the attempts of that run folder that have a score.json are kept and only the others run.
+ */
 export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Promise<RunResult> {
-  const options = resolveOptions(input);
-  const startedAt = new Date().toISOString();
+  const resumed = input.resume === undefined ? null : await resumeRun({ ...input, resume: input.resume });
+  const options = resolveOptions(resumed?.input ?? input);
+  const startedAt = resumed?.meta.startedAt ?? new Date().toISOString();
   const { cases, problems } = await loadCases(options.caseInputs, options.cwd);
   const capabilities = await probeHost();
   const agent = createAgentFactory(options.agent, options);
-  const runDir = path.resolve(options.cwd, options.out, options.runId);
+  const runDir = resumed?.runDir ?? path.resolve(options.cwd, options.out, options.runId);
   await mkdir(runDir, { recursive: true });
   const version = await hangbenchVersion();
-  await writeJson(path.join(runDir, 'meta.json'), await buildMeta(options, cases, startedAt, version, capabilities));
+  const meta = resumed ? resumedMeta(resumed) : await buildMeta(options, cases, startedAt, version, capabilities);
+  await writeJson(path.join(runDir, 'meta.json'), meta);
+  // Loading the o200k ranks blocks the event loop for about a second: do it now, not at the first tick of every attempt.
+  countTokens('');
 
   const attempts = expand(cases, options);
-  const shutdown = hooks.shutdown ?? new AbortController().signal;
-  const reporter = hooks.reporter;
-  await reporter?.onRunStart({ runId: options.runId, startedAt, attempts: attempts.length });
   const finished: AttemptScores[] = [];
-  await runPool(attempts, options.concurrency, async (attempt) => {
+  const pending: Attempt[] = [];
+  for (const attempt of attempts) {
+    const recorded = resumed ? await finishedScores(attemptDir(runDir, attempt)) : null;
+    if (recorded) finished.push(recorded);
+    else pending.push(attempt);
+  }
+  const shutdown = hooks.shutdown ?? new AbortController().signal;
+  // A reporter that throws is recorded and the run goes on, whoever built it (the CLI passes a fan-out already).
+  const reporter = hooks.reporter
+    ? fanOut([hooks.reporter], (failure) => appendFileSync(path.join(runDir, 'errors.log'), `reporter ${failure.reporter} failed in ${failure.hook}: ${String(failure.error)}\n`))
+    : undefined;
+  await reporter?.onRunStart({ runId: options.runId, startedAt, attempts: pending.length });
+  await runPool(pending, options.concurrency, async (attempt) => {
     if (shutdown.aborted) return;
     const info = attemptInfo(attempt);
     await reporter?.onAttemptStart(info);
+    // A resumed attempt starts over: what an interrupted one left (trace, command logs) would mix with the new run.
+    if (resumed) await rm(attemptDir(runDir, attempt), { recursive: true, force: true });
     const scores = await runAttempt(attempt, {
       options,
       runDir,
@@ -58,16 +79,30 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
       shutdown,
       onTick: reporter ? (_, tick) => void reporter.onTick(info, tick) : undefined,
     }).catch((error: unknown) => harnessErrorScores(attempt, error, path.join(runDir, 'errors.log')));
+    if (scores === null) return;
     finished.push(scores);
     await reporter?.onAttemptEnd(info, scores);
   });
 
+  const interrupted = shutdown.aborted;
   const order = new Map(attempts.map((attempt, index) => [attemptInfo(attempt).attemptId, index]));
   finished.sort((a, b) => (order.get(keyOf(a)) ?? 0) - (order.get(keyOf(b)) ?? 0));
-  const summary = summarize(finished, { runId: options.runId, startedAt, finishedAt: new Date().toISOString(), hangbenchVersion: version, options: publicOptions(options) });
+  const summary = summarize(finished, {
+    runId: options.runId,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    hangbenchVersion: version,
+    interrupted,
+    options: publicOptions(options),
+  });
   await writeJson(path.join(runDir, 'summary.json'), summary);
+  await writeJson(path.join(runDir, 'meta.json'), { ...meta, interrupted });
   await reporter?.onRunEnd(summary);
-  return { runDir, summary, problems, interrupted: shutdown.aborted };
+  return { runDir, summary, problems, interrupted };
+}
+
+function resumedMeta({ meta }: ResumedRun): RunMeta {
+  return { ...meta, resumedAt: [...(meta.resumedAt ?? []), new Date().toISOString()] };
 }
 
 export function expand(cases: readonly Case[], options: EvalOptions): Attempt[] {

@@ -1,38 +1,56 @@
-import { existsSync, mkdirSync, rmdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cgroupKill, cgroupName, cgroupProcs, makeCgroup, removeCgroup, setPidsMax } from './cgroup.js';
-import type { HostCapabilities, ResourceLimits } from './types.js';
+import type { HostCapabilities, ResourceLimits, SandboxLimitHit } from './types.js';
 
 /**
- * The cgroups of one attempt: `<v2root>/<attempt>/cmd-<id>` per command (to list and kill each tree exactly) and
- * `<pidsroot>/<attempt>` shared by all its commands (pids.max bounds the whole attempt).
+ * The cgroups of one attempt: `<v2root>/<attempt>/cmd-<id>` per command (to list and kill each tree exactly), and one
+ * cgroup v1 per controller shared by all its commands: `pids` (pids.max bounds the whole attempt), `memory`
+ * (memory.limit_in_bytes), `cpu` (default shares: the attempt weighs as one process, however many it forks).
  */
 export class AttemptCgroups {
+  /** the directory name of every cgroup of this attempt, in each hierarchy. */
+  readonly name: string;
   /** null when the host (or a forced fallback) kills by process group + scan. */
   readonly v2: string | null;
   readonly pids: string | null;
+  readonly memory: string | null;
+  readonly cpu: string | null;
+  readonly #limits: ResourceLimits;
   readonly #commands: string[] = [];
 
-  private constructor(v2: string | null, pids: string | null) {
+  private constructor(name: string, v2: string | null, v1: { pids: string | null; memory: string | null; cpu: string | null }, limits: ResourceLimits) {
+    this.name = name;
     this.v2 = v2;
-    this.pids = pids;
+    this.pids = v1.pids;
+    this.memory = v1.memory;
+    this.cpu = v1.cpu;
+    this.#limits = limits;
   }
 
   static create(caps: HostCapabilities, attemptId: string, limits: ResourceLimits): AttemptCgroups {
     const name = cgroupName(attemptId);
-    const v2 = caps.mechanism === 'cgroup-v2' && caps.cgroupRoot !== null ? join(caps.cgroupRoot, name) : null;
-    const pids = caps.processLimit === 'pids-cgroup' && caps.pidsCgroupRoot !== null ? join(caps.pidsCgroupRoot, name) : null;
+    const under = (root: string | null | undefined): string | null => (root === null || root === undefined ? null : join(root, name));
+    const v2 = caps.mechanism === 'cgroup-v2' ? under(caps.cgroupRoot) : null;
+    const v1 = {
+      pids: caps.processLimit === 'pids-cgroup' ? under(caps.pidsCgroupRoot) : null,
+      memory: under(caps.memoryCgroupRoot),
+      cpu: under(caps.cpuCgroupRoot),
+    };
     try {
-      if (v2 !== null) makeCgroup(v2);
-      if (pids !== null) {
-        makeCgroup(pids);
-        setPidsMax(pids, limits.processes);
-      }
+      for (const dir of [v2, v1.pids, v1.memory, v1.cpu]) if (dir !== null) makeCgroup(dir);
+      if (v1.pids !== null) setPidsMax(v1.pids, limits.processes);
+      if (v1.memory !== null) writeFileSync(join(v1.memory, 'memory.limit_in_bytes'), String(limits.memoryBytes));
     } catch (error) {
-      for (const dir of [v2, pids]) if (dir !== null && existsSync(dir)) rmdirSync(dir);
+      for (const dir of [v2, v1.pids, v1.memory, v1.cpu]) if (dir !== null && existsSync(dir)) rmdirSync(dir);
       throw error;
     }
-    return new AttemptCgroups(v2, pids);
+    return new AttemptCgroups(name, v2, v1, limits);
+  }
+
+  /** The cgroup v1 `cgroup.procs` files every command of the attempt joins. */
+  sharedProcsFiles(): string[] {
+    return [this.pids, this.memory, this.cpu].filter((dir): dir is string => dir !== null).map((dir) => join(dir, 'cgroup.procs'));
   }
 
   /** A fresh cgroup per spawn, even when a commandId comes again: a reused one could hold a leftover. */
@@ -47,12 +65,50 @@ export class AttemptCgroups {
     }
   }
 
+  /** Which sandbox limits refused the attempt something so far; read before remove(). */
+  limitHits(): SandboxLimitHit[] {
+    const hits: SandboxLimitHit[] = [];
+    const processes = this.pids === null ? 0 : counter(join(this.pids, 'pids.events'), 'max');
+    if (processes > 0) hits.push({ kind: 'processes', limit: this.#limits.processes, hits: processes });
+    const oomKills = this.memory === null ? 0 : counter(join(this.memory, 'memory.oom_control'), 'oom_kill');
+    if (oomKills > 0) hits.push({ kind: 'memory', limit: this.#limits.memoryBytes, hits: oomKills });
+    return hits;
+  }
+
+  /**
+   * Resolves once every process of the attempt is reaped, or after timeoutMs. Zombies still count against pids.max,
+   * and a slow init reaps orphans late (about 1.5 s on some hosts): verify would find fork refused.
+   */
+  async released(timeoutMs: number): Promise<boolean> {
+    if (this.pids === null) return true;
+    const deadline = performance.now() + timeoutMs;
+    while (Number(readOr(join(this.pids, 'pids.current'), '0')) > 0) {
+      if (performance.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return true;
+  }
+
   /** Kills what is left in them and removes them, children before parents (rmdir refuses a parent). */
   async remove(timeoutMs: number): Promise<void> {
-    for (const dir of [...this.#commands, this.v2, this.pids]) {
+    for (const dir of [...this.#commands, this.v2, this.pids, this.memory, this.cpu]) {
       if (dir === null) continue;
       if (cgroupProcs(dir).length > 0) cgroupKill(dir);
       await removeCgroup(dir, timeoutMs);
     }
   }
+}
+
+function readOr(file: string, fallback: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return fallback;
+  }
+}
+
+/** The value of `name` in a flat-keyed cgroup file ("max 3\n"), 0 when absent. */
+function counter(file: string, name: string): number {
+  const line = readOr(file, '').split('\n').find((entry) => entry.startsWith(`${name} `));
+  return line === undefined ? 0 : Number(line.slice(name.length + 1)) || 0;
 }

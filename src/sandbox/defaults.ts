@@ -11,6 +11,8 @@ const MiB = 1024 ** 2;
 export const DEFAULT_LIMITS: ResourceLimits = {
   processes: 512,
   addressSpaceBytes: 8 * GiB,
+  // Address space is per process, so four processes could take 32 GiB; this bounds the attempt as a whole.
+  memoryBytes: 2 * GiB,
   fileSizeBytes: 512 * MiB,
   // Longer than any wall budget, so a busy-loop fixture hangs until someone kills it rather than dying of SIGXCPU.
   cpuSeconds: 900,

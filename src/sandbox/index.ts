@@ -1,5 +1,6 @@
 export { probeHost } from './probe.js';
 export { createSandbox } from './sandbox.js';
+export { killEverySandboxNow } from './live.js';
 export { DEFAULT_GRACES, DEFAULT_LIMITS } from './defaults.js';
 export { scrubEnvironment, isSecretName } from './env.js';
 export type {
@@ -9,6 +10,7 @@ export type {
   ResourceLimits,
   Sandbox,
   SandboxOptions,
+  SandboxLimitHit,
   SandboxProcess,
   SpawnOptions,
 } from './types.js';

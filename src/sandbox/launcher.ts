@@ -7,12 +7,13 @@ import type { ResourceLimits } from './types.js';
  * outside them), lowers its limits, brings up loopback in a fresh network namespace, and then execs
  * `nice … bash -c "$HANGBENCH_CMD"` in the same process, so the spawned pid stays the root of the tree — or, for a
  * pty, `nice … script …`, which runs the command on a pseudo-terminal (see pty.ts).
- * $1 v2 cgroup.procs, $2 pids cgroup.procs, $3 ulimit flags, $4 'lo' or '' — each '' to skip; $5 'pipe' or 'pty';
+ * $1 v2 cgroup.procs, $2 the v1 cgroup.procs files (pids, memory, cpu) joined by ':', $3 ulimit flags, $4 'lo' or '' — each '' to skip; $5 'pipe' or 'pty';
  * the rest is the exec prefix.
  */
 const LAUNCHER = [
   'cmd=$HANGBENCH_CMD; unset HANGBENCH_CMD',
-  'for procs in "$1" "$2"; do',
+  'set -f; IFS=:; shared=($2); unset IFS; set +f',
+  'for procs in "$1" "${shared[@]}"; do',
   '  [ -z "$procs" ] || echo $$ > "$procs" || { echo "hangbench: cannot join cgroup $procs" >&2; exit 125; }',
   'done',
   '[ -z "$3" ] || ulimit $3 || { echo "hangbench: cannot set limits: $3" >&2; exit 125; }',
@@ -54,7 +55,8 @@ export function ulimitFlags(limits: ResourceLimits, options: { addressSpace: boo
 
 export interface LaunchPlan {
   readonly v2Procs: string | null;
-  readonly pidsProcs: string | null;
+  /** cgroup.procs of the attempt's cgroup v1 groups (pids, memory, cpu). */
+  readonly v1Procs: readonly string[];
   readonly ulimits: string;
   readonly isolateNetwork: boolean;
   readonly nice: number;
@@ -65,7 +67,7 @@ export interface LaunchPlan {
 export function launcherArgv(plan: LaunchPlan): [string, ...string[]] {
   const prefix = plan.nice === 0 ? [] : ['nice', '-n', String(plan.nice)];
   const launcher = ['bash', '-c', LAUNCHER, 'hangbench-launcher'] as const;
-  const args = [plan.v2Procs ?? '', plan.pidsProcs ?? '', plan.ulimits, plan.isolateNetwork ? 'lo' : '', plan.terminal, ...prefix];
+  const args = [plan.v2Procs ?? '', plan.v1Procs.join(':'), plan.ulimits, plan.isolateNetwork ? 'lo' : '', plan.terminal, ...prefix];
   // unshare without --fork execs into the namespace: same pid, no PID namespace, nothing forked before the join.
   return plan.isolateNetwork ? ['unshare', '--net', '--', ...launcher, ...args] : [...launcher, ...args];
 }

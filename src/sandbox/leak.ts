@@ -1,6 +1,6 @@
 import { POLL_MS } from './defaults.js';
 import { liveCgroupProcs } from './cgroup.js';
-import { describeProcess, markerEntries, scanForMarker } from './proc.js';
+import { describeProcess, inOtherAttemptCgroup, markerEntries, scanForMarker } from './proc.js';
 import { sendSignal, sleep } from './signals.js';
 import type { ProcessTree } from './tree.js';
 import type { LeakReport } from './types.js';
@@ -12,6 +12,8 @@ export interface LeakSources {
   readonly trees: readonly ProcessTree[];
   /** the attempt-wide pids cgroup, which every command joined, when there is one. */
   readonly pidsCgroup: string | null;
+  /** the name of the attempt's cgroups: processes in another attempt's cgroups are not read (see scanForMarker). */
+  readonly cgroupName: string;
   /** how long to keep killing before giving up on a process that will not die (D state). */
   readonly timeoutMs: number;
 }
@@ -20,7 +22,10 @@ function findAll(sources: LeakSources): number[] {
   const found = new Set<number>(sources.trees.flatMap((tree) => tree.pids()));
   if (sources.pidsCgroup !== null) for (const pid of liveCgroupProcs(sources.pidsCgroup)) found.add(pid);
   // The marker scan also finds what escaped every cgroup and group: the last resort, and the proof.
-  if (sources.proc) for (const pid of scanForMarker(markerEntries(sources.attemptId))) found.add(pid);
+  if (sources.proc) {
+    const otherAttempt = (pid: number): boolean => inOtherAttemptCgroup(pid, sources.cgroupName);
+    for (const pid of scanForMarker(markerEntries(sources.attemptId), otherAttempt)) found.add(pid);
+  }
   return [...found];
 }
 

@@ -22,7 +22,7 @@ function readOr(path: string): string {
 }
 
 /** Finds the cgroup2 mount (hierarchy 0) or the v1 hierarchy carrying `controller`. */
-function findMount(controller: 'v2' | 'pids'): CgroupMount | null {
+function findMount(controller: 'v2' | 'pids' | 'cpu' | 'memory'): CgroupMount | null {
   const mount = readOr('/proc/self/mounts')
     .split('\n')
     .map((line) => line.split(' '))
@@ -78,6 +78,10 @@ async function probeLinux(): Promise<HostCapabilities> {
   const pids = findMount('pids');
   const cgroupRoot = v2 === null ? null : await usableCgroupRoot(v2, 'cgroup.kill', notes);
   const pidsCgroupRoot = pids === null ? null : await usableCgroupRoot(pids, 'pids.max', notes);
+  const cpu = findMount('cpu');
+  const memory = findMount('memory');
+  const cpuCgroupRoot = cpu === null ? null : await usableCgroupRoot(cpu, 'cpu.shares', notes);
+  const memoryCgroupRoot = memory === null ? null : await usableCgroupRoot(memory, 'memory.limit_in_bytes', notes);
   if (cgroupRoot === null) notes.push('no writable cgroup v2 with cgroup.kill: killing by process group + /proc scan for the attempt marker');
   // Not a PID namespace: the command would be its PID 1, which ignores default-action SIGINT/SIGTERM and changes fixtures.
   notes.push('PID namespace not used: the command would run as PID 1 there, which ignores SIGINT/SIGTERM without a handler');
@@ -89,6 +93,8 @@ async function probeLinux(): Promise<HostCapabilities> {
   // lo starts down in a new network namespace; fixtures may still talk to servers they start on loopback.
   const netns = await works('unshare', ['--net', '--', 'ip', 'link', 'set', 'lo', 'up']);
   notes.push(netns ? 'fixtures get a network namespace with loopback only' : 'no network namespace (unshare --net + ip link): fixtures have the host network');
+  notes.push(cpuCgroupRoot === null ? 'no cpu cgroup: nice 10 weighs per process, so a fork bomb can crowd out the harness' : 'one cgroup v1 cpu group per attempt: it weighs as one process against the harness, however many it forks');
+  notes.push(memoryCgroupRoot === null ? 'no memory cgroup: memory is bounded per process (address space) only' : 'memory bounded per attempt by cgroup v1 memory.limit_in_bytes');
   notes.push('address space, file size and CPU time limited by bash ulimit in the launcher');
   const pty = await works('script', ['-qec', 'exit 0', '/dev/null']);
   notes.push(pty ? 'terminal: pty by script(1) from util-linux' : 'no script(1) from util-linux: cases with terminal: pty cannot run');
@@ -98,6 +104,8 @@ async function probeLinux(): Promise<HostCapabilities> {
     mechanism: cgroupRoot === null ? 'process-group+scan' : 'cgroup-v2',
     cgroupRoot,
     pidsCgroupRoot,
+    cpuCgroupRoot,
+    memoryCgroupRoot,
     netns,
     processLimit,
     pty,
@@ -112,6 +120,8 @@ function probeElsewhere(): HostCapabilities {
     mechanism: 'process-group+scan',
     cgroupRoot: null,
     pidsCgroupRoot: null,
+    cpuCgroupRoot: null,
+    memoryCgroupRoot: null,
     netns: false,
     processLimit: process.getuid?.() === 0 ? 'none' : 'rlimit',
     pty: false,

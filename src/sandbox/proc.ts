@@ -55,9 +55,29 @@ function environHas(pid: number, entries: readonly string[]): boolean {
   return entries.every((entry) => environ.includes(entry));
 }
 
-/** Live processes whose environment carries every marker entry (exact `NAME=value` match, never a prefix). */
-export function scanForMarker(entries: readonly string[]): number[] {
-  return allPids().filter((pid) => pid !== process.pid && environHas(pid, entries) && isLive(pid));
+/**
+ * Live processes whose environment carries every marker entry (exact `NAME=value` match, never a prefix). `skip` is
+ * asked first: reading environ waits for the process's mmap lock, which a forking process holds (a fork bomb's 512
+ * processes took two minutes to read).
+ */
+export function scanForMarker(entries: readonly string[], skip?: (pid: number) => boolean): number[] {
+  return allPids().filter((pid) => pid !== process.pid && !skip?.(pid) && environHas(pid, entries) && isLive(pid));
+}
+
+/** True when the process sits in a hangbench cgroup of another attempt (in any hierarchy): that attempt's to find. */
+export function inOtherAttemptCgroup(pid: number, ownName: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/cgroup`, 'latin1');
+  } catch {
+    return false;
+  }
+  return text.split('\n').some((line) => {
+    const parts = line.slice(line.indexOf(':', line.indexOf(':') + 1) + 1).split('/');
+    const at = parts.lastIndexOf('hangbench');
+    const name = at === -1 ? undefined : parts[at + 1];
+    return name !== undefined && name !== ownName;
+  });
 }
 
 /** Live members of a process group. */

@@ -8,11 +8,15 @@ import { DEFAULT_GRACES, DEFAULT_LIMITS } from './defaults.js';
 import { scrubEnvironment } from './env.js';
 import { launcherArgv, ulimitFlags } from './launcher.js';
 import { scanAndKillLeaks } from './leak.js';
+import { trackSandbox } from './live.js';
+import { OwnInodes } from './own-inodes.js';
 import { confinePath } from './paths.js';
+import { inOtherAttemptCgroup, markerEntries, scanForMarker } from './proc.js';
 import { startCommand, type SandboxCommand } from './process.js';
+import { sendSignal } from './signals.js';
 import { PTY_ENV, ptyLaunchEnv, terminalTree } from './pty.js';
 import { cgroupTree, scanTree } from './tree.js';
-import type { HostCapabilities, KillGraces, LeakReport, ResourceLimits, Sandbox, SandboxOptions, SpawnOptions } from './types.js';
+import type { HostCapabilities, KillGraces, LeakReport, ResourceLimits, Sandbox, SandboxLimitHit, SandboxOptions, SpawnOptions } from './types.js';
 import { overlayDir, prepareDirs, removeDirs, type AttemptDirs } from './workspace.js';
 
 /** The pyenv shim finds its versions through PYENV_ROOT or $HOME/.pyenv, and HOME moves into the sandbox. */
@@ -30,6 +34,7 @@ interface AttemptSetup {
   readonly graces: KillGraces;
   readonly timeScale: number;
   readonly isolateNetwork: boolean;
+  readonly inodes: OwnInodes;
 }
 
 class AttemptSandbox implements Sandbox {
@@ -41,6 +46,7 @@ class AttemptSandbox implements Sandbox {
   readonly #commands: SandboxCommand[] = [];
   readonly #pyenvRoot = hostPyenvRoot();
   #disposed = false;
+  readonly #untrack = trackSandbox(this);
 
   constructor(setup: AttemptSetup) {
     this.#setup = setup;
@@ -72,7 +78,7 @@ class AttemptSandbox implements Sandbox {
     });
     const argv = launcherArgv({
       v2Procs: cgroup === null ? null : join(cgroup, 'cgroup.procs'),
-      pidsProcs: cgroups.pids === null ? null : join(cgroups.pids, 'cgroup.procs'),
+      v1Procs: cgroups.sharedProcsFiles(),
       ulimits: ulimitFlags(limits, {
         addressSpace: this.capabilities.platform === 'linux',
         processes: this.capabilities.processLimit === 'rlimit',
@@ -108,8 +114,10 @@ class AttemptSandbox implements Sandbox {
 
   async writeFile(relative: string, content: string): Promise<number> {
     const target = await this.resolvePath(relative);
+    await this.#setup.inodes.checkWritable(target, relative);
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, content);
+    await this.#setup.inodes.add(target);
     return Buffer.byteLength(content);
   }
 
@@ -123,13 +131,31 @@ class AttemptSandbox implements Sandbox {
       proc: this.capabilities.proc,
       trees: this.#commands.map((command) => command.tree),
       pidsCgroup: this.#setup.cgroups.pids,
+      cgroupName: this.#setup.cgroups.name,
       timeoutMs: this.#setup.graces.afterKillMs,
     });
+  }
+
+  async settle(): Promise<void> {
+    await this.#setup.cgroups.released(this.#setup.graces.afterKillMs);
+  }
+
+  limitHits(): readonly SandboxLimitHit[] {
+    return this.#setup.cgroups.limitHits();
+  }
+
+  /** One synchronous SIGKILL pass over everything of the attempt, for an exit that cannot wait for escalation. */
+  killNow(): void {
+    for (const command of this.#commands) command.tree.killAll();
+    if (!this.capabilities.proc) return;
+    const otherAttempt = (pid: number): boolean => inOtherAttemptCgroup(pid, this.#setup.cgroups.name);
+    for (const pid of scanForMarker(markerEntries(this.attemptId), otherAttempt)) sendSignal(pid, 'SIGKILL');
   }
 
   async dispose(): Promise<void> {
     // Normally leakScan left nothing; if it was skipped, kill what remains so the cgroups can go.
     this.#disposed = true;
+    this.#untrack();
     await this.leakScan();
     for (const command of this.#commands) for (const stream of [command.stdin, command.stdout, command.stderr]) stream.destroy();
     await this.#setup.cgroups.remove(this.#setup.graces.afterKillMs);
@@ -142,6 +168,10 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const graces = { ...DEFAULT_GRACES, ...options.killGraces };
   const { attemptId, capabilities } = options;
   const dirs = await prepareDirs(attemptId, options.workspaceSource);
+  const inodes = await OwnInodes.collect(dirs.workspace).catch(async (error: unknown) => {
+    await removeDirs(dirs);
+    throw error;
+  });
   let cgroups: AttemptCgroups;
   try {
     cgroups = AttemptCgroups.create(capabilities, attemptId, limits);
@@ -150,5 +180,5 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     throw new HangbenchError('SANDBOX', `could not create the cgroups of attempt ${attemptId}: ${(error as Error).message}`, { cause: error });
   }
   const isolateNetwork = capabilities.netns && options.network !== 'host';
-  return new AttemptSandbox({ attemptId, capabilities, dirs, cgroups, limits, graces, timeScale: options.timeScale, isolateNetwork });
+  return new AttemptSandbox({ attemptId, capabilities, dirs, cgroups, limits, graces, timeScale: options.timeScale, isolateNetwork, inodes });
 }

@@ -10,6 +10,10 @@ export interface HostCapabilities {
   readonly cgroupRoot: string | null;
   /** cgroup v1 `pids` controller directory used for the process limit, when available. */
   readonly pidsCgroupRoot: string | null;
+  /** cgroup v1 `cpu` directory: one group per attempt, so a fork bomb weighs as one process against the harness. */
+  readonly cpuCgroupRoot: string | null;
+  /** cgroup v1 `memory` directory: memory.limit_in_bytes bounds the whole attempt, not each process. */
+  readonly memoryCgroupRoot: string | null;
   /** true when `unshare --net` works, so fixtures get no network. */
   readonly netns: boolean;
   /** how the process-count limit is enforced: 'pids-cgroup', 'rlimit' (non-root), or 'none'. */
@@ -24,6 +28,8 @@ export interface ResourceLimits {
   readonly processes: number;
   /** address space per process, bytes. */
   readonly addressSpaceBytes: number;
+  /** memory (RSS + page cache) of the whole attempt, bytes, where a memory cgroup exists; the OOM killer enforces it. */
+  readonly memoryBytes: number;
   /** largest file a process may write, bytes. */
   readonly fileSizeBytes: number;
   /** CPU seconds per process. */
@@ -71,6 +77,14 @@ export interface SandboxProcess {
   kill(by: KillDecider, reason: string, firstSignal?: SignalName): Promise<KillRecord>;
 }
 
+/** A limit of the sandbox (not a budget of the agent) that refused the program something. */
+export interface SandboxLimitHit {
+  readonly kind: 'processes' | 'memory';
+  readonly limit: number;
+  /** forks refused (pids.events `max`), or processes the OOM killer ended (memory.oom_control `oom_kill`). */
+  readonly hits: number;
+}
+
 export interface LeakReport {
   readonly clean: boolean;
   /** processes of the attempt found still running (then killed). */
@@ -93,6 +107,10 @@ export interface Sandbox {
   overlay(sourceDir: string): Promise<void>;
   /** Finds anything of the attempt still running (cgroup + /proc scan for the attempt marker), kills it, reports it. */
   leakScan(): Promise<LeakReport>;
+  /** Waits, up to the kill grace, until every ended process of the attempt is reaped: zombies still count against the process limit. */
+  settle(): Promise<void>;
+  /** Which sandbox limits (processes, memory) refused the attempt something; read before dispose. */
+  limitHits(): readonly SandboxLimitHit[];
   /** Removes the temp dir and cgroups. Call after leakScan. */
   dispose(): Promise<void>;
 }

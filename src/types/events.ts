@@ -170,6 +170,15 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({
     ...base,
+    type: z.literal('sandbox.limit'),
+    /** a sandbox limit refused the program something: not the agent's budget, so within_budget is unaffected. */
+    kind: z.enum(['processes', 'memory']),
+    limit: z.number(),
+    /** forks refused, or processes the OOM killer ended. */
+    hits: z.number().int(),
+  }),
+  z.object({
+    ...base,
     type: z.literal('leak'),
     processes: z.array(z.object({ pid: z.number(), command: z.string() })),
   }),

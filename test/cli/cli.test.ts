@@ -93,9 +93,15 @@ describe('hangbench CLI', () => {
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(attemptMarkerProcesses('sigint.')).toEqual([]);
+    // The interrupted attempt keeps its trace but gets no score.json: it did not finish, and `eval --resume` re-runs it.
     const files = await readdir(path.join(out, 'sigint/py-lock-order/baseline-1m/1'));
-    expect(files).toEqual(expect.arrayContaining(['trace.jsonl', 'score.json']));
+    expect(files).toContain('trace.jsonl');
+    expect(files).not.toContain('score.json');
     const trace = await readFile(path.join(out, 'sigint/py-lock-order/baseline-1m/1/trace.jsonl'), 'utf8');
     expect(trace).toContain('"by":"harness"');
+    const summary = JSON.parse(await readFile(path.join(out, 'sigint/summary.json'), 'utf8')) as { interrupted: boolean; attempts: unknown[] };
+    expect(summary).toMatchObject({ interrupted: true, attempts: [] });
+    const meta = JSON.parse(await readFile(path.join(out, 'sigint/meta.json'), 'utf8')) as { interrupted: boolean };
+    expect(meta.interrupted).toBe(true);
   });
 });

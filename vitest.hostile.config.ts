@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+/** The slow hostile suite (`npm run test:hostile`): one file at a time, so memory and timing belong to one program. */
+export default defineConfig({
+  test: {
+    include: ['test/hostile-slow/**/*.test.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    maxWorkers: 1,
+    fileParallelism: false,
+  },
+});
