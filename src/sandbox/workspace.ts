@@ -1,4 +1,4 @@
-import { chmod, copyFile, cp, mkdir, mkdtemp, readdir, readlink, realpath, rm, stat, symlink } from 'node:fs/promises';
+import { chmod, copyFile, cp, lstat, mkdir, mkdtemp, readdir, readlink, realpath, rm, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HangbenchError } from '../types/errors.js';
@@ -34,15 +34,18 @@ export async function prepareDirs(attemptId: string, workspaceSource: string): P
 }
 
 /**
- * Copies `sourceDir` over the workspace file by file. Every target goes through confinePath, so a symlink the agent
- * planted in the workspace cannot redirect the copy outside it.
+ * Copies `sourceDir` over the workspace file by file. Each folder goes through confinePath, so a symlink the agent
+ * planted in the workspace cannot redirect the copy outside it; whatever stands where a file goes (a symlink out, a
+ * folder) is removed, not followed, so verify still gets its files.
  */
 export async function overlayDir(workspace: string, sourceDir: string, relativeDir = ''): Promise<void> {
+  const parent = await confinePath(workspace, relativeDir === '' ? '.' : relativeDir);
   for (const entry of await readdir(join(sourceDir, relativeDir), { withFileTypes: true })) {
     const rel = join(relativeDir, entry.name);
     const from = join(sourceDir, rel);
-    const to = await confinePath(workspace, rel);
+    const to = join(parent, entry.name);
     if (entry.isDirectory()) {
+      if ((await lstat(to).catch(() => null))?.isDirectory() === false) await rm(to, { recursive: true, force: true });
       await mkdir(to, { recursive: true });
       await overlayDir(workspace, sourceDir, rel);
     } else if (entry.isSymbolicLink()) {
