@@ -1,4 +1,13 @@
-import { createReporters, fanOut, isLive, renderAttemptTable, renderClassTable, renderSummaryTable, shouldUseColor } from '../report/index.js';
+import {
+  createReporters,
+  fanOut,
+  isLive,
+  renderAttemptTable,
+  renderClassTable,
+  renderConfusion,
+  renderSummaryTable,
+  shouldUseColor,
+} from '../report/index.js';
 import { runEval } from '../runner/run-eval.js';
 import { formatCaseProblem } from '../types/errors.js';
 import { durationFlag, numberFlag, parse, rateFlag } from './args.js';
@@ -69,6 +78,9 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
     io.stdout.write(`${renderAttemptTable(result.summary.attempts, { color })}\n\n`);
     io.stdout.write(`${renderSummaryTable(result.summary, { color })}\n\n`);
     io.stdout.write(`${renderClassTable(result.summary, { color })}\n`);
+    // The monitor's confusion matrix, when a classification was seen at all (a nop run never ticks).
+    const confusion = (result.summary.confusion ?? []).filter((matrix) => matrix.columns.some((column) => column !== 'none'));
+    if (confusion.length > 0) io.stdout.write(`\n${renderConfusion(confusion, { color })}\n`);
     io.stdout.write(`\nresults: ${result.runDir}\n`);
   }
   if (result.interrupted) return 130;

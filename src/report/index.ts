@@ -4,11 +4,13 @@ export {
   RunSummarySchema,
   AttemptScoresSchema,
   type ClassSummary,
+  type Confusion,
   type GroupSummary,
   type Rate,
   type RunSummary,
 } from './summary-schema.js';
 export { renderAttemptTable, renderClassTable, renderSummaryTable, type RenderOptions } from './table.js';
+export { renderConfusion, summarizeConfusion } from './confusion.js';
 export { shouldUseColor } from './format.js';
 export {
   createReporters,

@@ -81,6 +81,27 @@ export const ClassSummarySchema = z.strictObject({
   falseKills: z.number().int().nonnegative(),
 });
 
+/** One case class against the monitor's classification at the agent's kill or the repro's exit. */
+export const ConfusionRowSchema = z.strictObject({
+  class: z.string(),
+  kind: z.enum(['hang', 'control']),
+  attempts: z.number().int().nonnegative(),
+  /** attempts per classification at the end (`none`: no tick came first); classifications never seen are left out. */
+  counts: z.record(z.string(), z.number().int().nonnegative()),
+  /** attempts whose classification at the end is one an observer would call hung (not progressing, not exited). */
+  looksHung: z.number().int().nonnegative(),
+});
+
+/** The monitor's confusion matrix for one agent/variant, and the false-kill rate on its controls. */
+export const ConfusionSchema = z.strictObject({
+  agent: z.string(),
+  variant: z.string(),
+  /** classifications that occur, in the monitor's order, then `none`. */
+  columns: z.array(z.string()),
+  rows: z.array(ConfusionRowSchema),
+  falseKills: RateSchema,
+});
+
 export const RunSummarySchema = z.strictObject({
   summaryVersion: z.literal(SUMMARY_VERSION),
   runId: z.string(),
@@ -97,6 +118,8 @@ export const RunSummarySchema = z.strictObject({
   }),
   groups: z.array(GroupSummarySchema),
   classes: z.array(ClassSummarySchema),
+  /** optional: summaries written before it existed have none. */
+  confusion: z.array(ConfusionSchema).optional(),
   attempts: z.array(AttemptScoresSchema),
 });
 
@@ -104,6 +127,8 @@ export type Rate = z.infer<typeof RateSchema>;
 export type GroupSummary = z.infer<typeof GroupSummarySchema>;
 export type ClassSummary = z.infer<typeof ClassSummarySchema>;
 export type RunSummary = z.infer<typeof RunSummarySchema>;
+export type Confusion = z.infer<typeof ConfusionSchema>;
+export type ConfusionRow = z.infer<typeof ConfusionRowSchema>;
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assert<T extends true> = T;

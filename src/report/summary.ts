@@ -1,5 +1,6 @@
 import type { AttemptScores } from '../types/scores.js';
 import { mean, percentile, wilson } from '../scorers/stats.js';
+import { summarizeConfusion } from './confusion.js';
 import {
   SUMMARY_VERSION,
   type ClassSummary,
@@ -117,6 +118,7 @@ export function summarize(attempts: readonly AttemptScores[], meta: SummaryMeta)
     },
     groups: groups.map(summarizeGroup),
     classes: classes.sort(byKindThenClass),
+    confusion: summarizeConfusion(attempts),
     attempts: attempts.map((attempt) => structuredClone(attempt)),
   };
 }
