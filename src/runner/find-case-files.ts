@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 const CASE_FILE = /\.ya?ml$/;
@@ -17,8 +17,10 @@ export async function findCaseFiles(inputs: readonly string[], cwd: string): Pro
 
 async function expandPath(target: string): Promise<string[] | null> {
   const info = await stat(target).catch(() => null);
-  if (info === null) return null;
-  if (info.isFile()) return [target];
+  // A dangling symlink exists as a name: loading it says it cannot be read, which is more useful than "no such file".
+  if (info === null) return (await lstat(target).catch(() => null))?.isSymbolicLink() ? [target] : null;
+  // Anything but a folder is a case file to load; loading says what is wrong with a FIFO or a device.
+  if (!info.isDirectory()) return [target];
   return (await walk(target)).filter((file) => CASE_FILE.test(file));
 }
 
@@ -27,7 +29,8 @@ async function walk(dir: string): Promise<string[]> {
   const nested = await Promise.all(
     entries.map((entry) => {
       const full = path.join(dir, entry.name);
-      return entry.isDirectory() ? walk(full) : Promise.resolve(entry.isFile() ? [full] : []);
+      // A symlinked case file counts (a dangling one is reported when loaded); symlinked folders are not followed.
+      return entry.isDirectory() ? walk(full) : Promise.resolve(entry.isFile() || entry.isSymbolicLink() ? [full] : []);
     }),
   );
   return nested.flat();

@@ -1,4 +1,4 @@
-import { access, readFile } from 'node:fs/promises';
+import { access, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { CaseFileSchema, type Case } from '../types/case.js';
@@ -44,12 +44,24 @@ export async function loadCases(inputs: readonly string[], cwd: string): Promise
   return { cases, problems, files };
 }
 
+/** A case file is a few KB of YAML; anything far bigger is not one, and reading it whole would cost memory. */
+const MAX_CASE_FILE_BYTES = 1024 * 1024;
+
 export async function loadCaseFile(file: string): Promise<Case | { problems: CaseProblem[] }> {
+  const unreadable = (why: string, fix = 'check it exists and is readable') => ({ problems: [{ file, field: '', message: `cannot read the file (${why}); ${fix}` }] });
+  const info = await stat(file).catch((error: unknown) => error as NodeJS.ErrnoException);
+  if (info instanceof Error) return unreadable(info.code ?? String(info));
+  if (info.isDirectory()) return unreadable('EISDIR');
+  // Reading a FIFO would wait for a writer forever.
+  if (!info.isFile()) return unreadable('not a regular file', 'a case file must be a regular file, not a FIFO, socket or device');
+  if (info.size > MAX_CASE_FILE_BYTES) {
+    return { problems: [{ file, field: '', message: `the file is ${(info.size / 1024 ** 2).toFixed(1)} MiB; a case file is a few KB of YAML — pass the case files, not other data` }] };
+  }
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    return { problems: [{ file, field: '', message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)}); check it exists and is readable` }] };
+    return unreadable((error as NodeJS.ErrnoException).code ?? String(error));
   }
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });

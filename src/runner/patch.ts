@@ -21,9 +21,12 @@ export async function applySolutionPatch(fixtureDir: string): Promise<PatchOutco
     await cp(path.join(fixtureDir, 'workspace'), scratch, { recursive: true });
     const git = { cwd: scratch, reject: false, env: { GIT_CEILING_DIRECTORIES: path.dirname(scratch) } } as const;
     const numstat = await execa('git', ['apply', '--numstat', patchFile], git);
-    if (numstat.exitCode !== 0) return { ok: false, error: `${patchFile}: ${numstat.stderr.trim() || 'not a patch git can read'}` };
+    const oneLine = (text: string) => text.trim().split('\n').join('; ');
+    if (numstat.exitCode !== 0) return { ok: false, error: `${patchFile}: ${oneLine(numstat.stderr) || 'not a patch git can read'}; write it with git diff` };
     const applied = await execa('git', ['apply', '--whitespace=nowarn', patchFile], git);
-    if (applied.exitCode !== 0) return { ok: false, error: `${patchFile} does not apply to workspace/: ${applied.stderr.trim()}` };
+    if (applied.exitCode !== 0) {
+      return { ok: false, error: `${patchFile} does not apply to workspace/ (${oneLine(applied.stderr)}); make it again from the current workspace/, e.g. with git diff --no-index` };
+    }
     const changed = numstat.stdout
       .split('\n')
       .filter((line) => line.trim() !== '')
