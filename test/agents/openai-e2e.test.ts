@@ -85,15 +85,14 @@ describe('--agent openai end to end (local fake endpoint, py-pipe-deadlock at ti
   });
 
   test('token budget: stops before the call that would go over, records a tokens limit, still verifies and scores', async () => {
-    // Cheap calls until the model has seen the onset line, then one that leaves too little for another.
-    const { attempt, events, server } = await runWith(({ body }, index) => {
+    // Cheap calls until a tick shows the build has printed (its onset line), then one that leaves too little for another.
+    const printed = (request: RecordedRequest) => request.body.messages.some((message) => message.role === 'tool' && /compiling 12 units|last output/.test(String(message.content)));
+    const { attempt, events, server } = await runWith((request, index) => {
       if (index === 0) return { toolCalls: [{ name: 'run', arguments: { command: 'python3 build.py' } }] };
-      const sawOnset = body.messages.some((message) => message.role === 'tool' && String(message.content).includes('compiling 12 units'));
-      return { toolCalls: [{ name: 'wait' }], usage: sawOnset ? { prompt: 32_000, completion: 40 } : { prompt: 100, completion: 20 } };
+      return { toolCalls: [{ name: 'wait' }], usage: printed(request) ? { prompt: 32_000, completion: 40 } : { prompt: 100, completion: 20 } };
     }, 'tokens');
 
-    const big = server.requests.filter((request) => request.body.messages.some((message) => message.role === 'tool' && String(message.content).includes('compiling 12 units')));
-    expect(big).toHaveLength(1);
+    expect(server.requests.filter(printed)).toHaveLength(1);
     const [limit] = ofType(events, 'limit');
     expect(limit).toMatchObject({ kind: 'tokens', limit: 60_000 });
     expect(limit?.value).toBeGreaterThan(60_000);
@@ -146,6 +145,7 @@ describe('--agent openai end to end (local fake endpoint, py-pipe-deadlock at ti
 
   test('replay of the solved run reproduces its scores without a model', async () => {
     const recorded = await runWith((request) => solvingModel(fix)(request), 'to-replay');
+    expect(recorded.attempt.scores.solved).toBe(true);
     const replay = await runEval({ caseInputs: [CASE_FILE], agent: 'replay', from: recorded.result.runDir, timeScale: 0.1, intervalMs: 1000, concurrency: 1, out, runId: 'replayed', cwd: REPO });
     const replayed = replay.summary.attempts[0];
 

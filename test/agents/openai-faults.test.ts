@@ -41,9 +41,10 @@ describe('openai agent: endpoint faults', () => {
   });
 
   test('a response slower than the request timeout is retried', async () => {
-    const fake = await serve([{ ...RUN, delayMs: 5_000 }, RUN]);
+    // The first reply never comes in time; the timeout leaves a loaded machine ample room for the second.
+    const fake = await serve([{ ...RUN, delayMs: 60_000 }, RUN]);
     const context = agentContext();
-    const agent = testAgent(fake, { requestTimeoutMs: 100 });
+    const agent = testAgent(fake, { requestTimeoutMs: 2_000 });
     await expect(agent.factory.create(context).next(taskObservation())).resolves.toMatchObject({ type: 'run' });
     expect(context.report.notes[0]?.message).toMatch(/^request timed out/);
   });
