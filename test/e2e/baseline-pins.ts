@@ -18,4 +18,8 @@ export const BASELINE_PINS: Record<string, BaselinePin> = {
   'ctl-slow-migrations': { false_kill: false },
   'ctl-quiet-optimizer': { false_kill: true, why: 'silent 100 % CPU for 25 s is the busy-loop twin; killed at the second busy tick (20 s)' },
   'ctl-warmup-then-progress': { false_kill: false, why: 'silent for 12 s: one quiet tick, then progress before the second' },
+  'py-mp-queue-join': { interrupted: true },
+  'bash-fifo-no-writer': { interrupted: true },
+  'py-http-no-timeout': { interrupted: true },
+  'py-capture-grandchild': { interrupted: true },
 };
