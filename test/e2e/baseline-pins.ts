@@ -22,4 +22,7 @@ export const BASELINE_PINS: Record<string, BaselinePin> = {
   'bash-fifo-no-writer': { interrupted: true },
   'py-http-no-timeout': { interrupted: true },
   'py-capture-grandchild': { interrupted: true },
+  'node-promise-timer': { interrupted: true },
+  'node-jest-open-handle': { interrupted: true },
+  'node-readline-prompt': { interrupted: true },
 };
