@@ -7,7 +7,8 @@ import type { Observation } from '../agents/protocol.js';
 import { keyBytes, type Action } from '../types/actions.js';
 import type { Case, Onset } from '../types/case.js';
 import { HangbenchError } from '../types/errors.js';
-import type { KillDecider, KillRecord, SignalName } from '../types/process.js';
+import type { KillDecider, KillRecord, SignalName, Tick } from '../types/process.js';
+import { mergeTicks } from './merge-ticks.js';
 import type { TraceWriter } from './trace-writer.js';
 
 interface RunningCommand {
@@ -18,6 +19,10 @@ interface RunningCommand {
   /** set when a kill is decided, before the tree is gone, so the exit it causes is marked killed. */
   killing: boolean;
   kill: KillRecord | null;
+  /** the command is over, but the agent has not been told yet (it exited while the agent was deciding). */
+  exited: boolean;
+  /** ticks that fired since the agent last got one; delivered together so slow agents lose no output. */
+  undelivered: Tick[];
 }
 
 export interface SessionDeps {
@@ -37,7 +42,8 @@ const EXIT_OUTPUT_BYTES = 4 * 1024;
 /** Carries out agent actions in one attempt's sandbox; every command runs under a monitor. */
 export class AttemptSession {
   private readonly deps: SessionDeps;
-  private readonly running = new Map<number, RunningCommand>();
+  /** commands running, or over but with their exit not yet delivered to the agent. */
+  private readonly commands = new Map<number, RunningCommand>();
   private nextCommandId = 1;
   private edited = false;
   private onsetSeen = false;
@@ -100,7 +106,7 @@ export class AttemptSession {
   }
 
   private async run(command: string, background: boolean): Promise<Observation> {
-    const foreground = [...this.running.values()].find((cmd) => !cmd.background);
+    const foreground = this.live().find((cmd) => !cmd.background);
     if (foreground && !background) {
       return failure({ type: 'run' }, `command #${foreground.id} is still running; wait for it, kill it, or run with background: true`);
     }
@@ -115,9 +121,11 @@ export class AttemptSession {
       onset: this.onsetFor(command),
       logFile: path.join(this.deps.logDir, `command-${id}.log`),
     });
-    const entry: RunningCommand = { id, process, monitor, background, killing: false, kill: null };
+    // A previous foreground command that ended unseen is superseded: its exit is in the trace.
+    for (const done of [...this.commands.values()].filter((cmd) => cmd.exited && !cmd.background)) this.commands.delete(done.id);
+    const entry: RunningCommand = { id, process, monitor, background, killing: false, kill: null, exited: false, undelivered: [] };
     monitor.on((event: MonitorEvent) => this.record(entry, event));
-    this.running.set(id, entry);
+    this.commands.set(id, entry);
     if (background) return { type: 'result', action: 'run', ok: true, message: `started #${id} in the background (pid ${process.pid})` };
     return this.awaitNext(entry);
   }
@@ -143,6 +151,7 @@ export class AttemptSession {
         return;
       case 'tick': {
         const { tick } = event;
+        entry.undelivered.push(tick);
         const rendered = renderTick(tick);
         trace.write({
           type: 'tick',
@@ -161,7 +170,7 @@ export class AttemptSession {
         return;
       }
       case 'exit':
-        this.running.delete(commandId);
+        entry.exited = true;
         trace.write({
           type: 'command.exit',
           commandId,
@@ -173,21 +182,33 @@ export class AttemptSession {
     }
   }
 
+  private live(): RunningCommand[] {
+    return [...this.commands.values()].filter((cmd) => !cmd.exited);
+  }
+
+  /** The foreground command (running, or with its exit undelivered), else the newest background one. */
   private target(): RunningCommand | undefined {
-    const commands = [...this.running.values()];
+    const commands = [...this.commands.values()];
     return commands.find((cmd) => !cmd.background) ?? commands.at(-1);
   }
 
+  /** Ticks that already fired are delivered at once (merged); otherwise waits for the next tick or the exit. */
   private async awaitNext(entry: RunningCommand): Promise<Observation> {
-    const event = await entry.monitor.nextTickOrExit(this.deps.signal);
-    if (event.type === 'tick') return { type: 'tick', tick: event.tick, text: renderTick(event.tick) };
-    return { type: 'exit', commandId: entry.id, exit: event.exit, output: entry.monitor.tail(EXIT_OUTPUT_BYTES), kill: entry.kill };
+    if (entry.undelivered.length === 0 && !entry.exited) {
+      const event = await entry.monitor.nextTickOrExit(this.deps.signal);
+      if (event.type === 'tick' && !entry.undelivered.some((tick) => tick.seq === event.tick.seq)) entry.undelivered.push(event.tick);
+    }
+    if (entry.undelivered.length > 0) {
+      const tick = mergeTicks(entry.undelivered.splice(0));
+      return { type: 'tick', tick, text: renderTick(tick) };
+    }
+    return this.awaitExit(entry);
   }
 
   private async killTarget(signal: SignalName | undefined): Promise<Observation> {
     const target = this.target();
     if (!target) return failure({ type: 'kill' }, 'nothing is running');
-    await this.kill(target, 'agent', 'kill action', signal ?? 'SIGINT');
+    if (!target.exited) await this.kill(target, 'agent', 'kill action', signal ?? 'SIGINT');
     return this.awaitExit(target);
   }
 
@@ -199,11 +220,12 @@ export class AttemptSession {
     this.deps.trace.write({ type: 'kill', commandId: entry.id, ...record }, decidedAt);
   }
 
-  /** After a kill the tree is gone; wait (without the attempt's abort signal) for the monitor's exit event. */
+  /** After a kill (or an exit already seen) waits, without the attempt's abort signal, for the exit; the agent is then told. */
   private async awaitExit(entry: RunningCommand): Promise<Observation> {
     for (;;) {
       const event = await entry.monitor.nextTickOrExit();
       if (event.type === 'exit') {
+        this.commands.delete(entry.id);
         return { type: 'exit', commandId: entry.id, exit: event.exit, output: entry.monitor.tail(EXIT_OUTPUT_BYTES), kill: entry.kill };
       }
     }
@@ -212,7 +234,7 @@ export class AttemptSession {
   /** Text, then keys as the terminal sends them, then end of input: closing a pipe, or ^D typed at a pty (which stays open). */
   private input(text: string | undefined, keys: readonly string[], eof: boolean): Observation {
     const target = this.target();
-    if (!target) return failure({ type: 'input' }, 'nothing is running to send input to');
+    if (!target || target.exited) return failure({ type: 'input' }, 'nothing is running to send input to');
     if (target.process.stdin.writableEnded) return failure({ type: 'input' }, `stdin of #${target.id} is already closed`);
     const terminal = target.process.terminal ?? 'pipe';
     const context = { terminal, applicationCursor: target.monitor.applicationCursorKeys };
@@ -237,7 +259,7 @@ export class AttemptSession {
 
   /** Kills every command still running (budget, harness shutdown, or an agent that finished with a command left). */
   async shutdown(by: KillDecider, reason: string): Promise<void> {
-    const left = [...this.running.values()];
+    const left = this.live();
     await Promise.all(
       left.map(async (entry) => {
         await this.kill(entry, by, reason, 'SIGTERM');
