@@ -15,6 +15,7 @@ export interface KillRequest {
  * Kills a tree the way a careful person at a terminal would, stopping as soon as nothing is left:
  * the first signal to the process group (Ctrl-C), then SIGTERM + SIGCONT to every process (a stopped one only
  * acts on TERM once continued), then SIGKILL, repeated until the tree is empty or the last grace runs out.
+ * A SIGTERM first signal goes to every process at once (with SIGCONT), then SIGKILL.
  */
 export async function escalate(tree: ProcessTree, request: KillRequest): Promise<KillRecord> {
   const start = performance.now();
@@ -49,7 +50,16 @@ export async function escalate(tree: ProcessTree, request: KillRequest): Promise
 
   if (treeSize === 0) return record(0, false);
 
-  if (request.firstSignal !== 'SIGKILL') {
+  if (request.firstSignal === 'SIGTERM') {
+    // A budget or harness stop, not a Ctrl-C: TERM to every process at once, so the whole kill fits in one grace.
+    step('SIGTERM', initial);
+    tree.signalGroup('SIGTERM');
+    tree.signalEach(initial, 'SIGTERM');
+    step('SIGCONT', initial);
+    tree.signalEach(initial, 'SIGCONT');
+    const afterTerm = await goneWithin(request.graces.afterTermMs);
+    if (afterTerm !== null) return record(afterTerm, false);
+  } else if (request.firstSignal !== 'SIGKILL') {
     step(request.firstSignal, initial);
     tree.signalGroup(request.firstSignal);
     const afterFirst = await goneWithin(request.graces.afterFirstMs);

@@ -126,7 +126,7 @@ describe('hostile programs, each beside a healthy canary (baseline agent that ne
     const attempt = expectHeld(run, 'ignores-signals');
     const kill = the(attempt.of('kill')[0], 'a kill');
     expect(kill.escalatedToKill).toBe(true);
-    expect(kill.steps.map((step) => step.signal)).toEqual(['SIGTERM', 'SIGTERM', 'SIGCONT', 'cgroup.kill']);
+    expect(kill.steps.map((step) => step.signal)).toEqual(['SIGTERM', 'SIGCONT', 'cgroup.kill']);
     expect(attempt.of('command.exit')[0]?.signal).toBe('SIGKILL');
   });
 
@@ -150,7 +150,7 @@ describe('hostile programs, each beside a healthy canary (baseline agent that ne
     const log = await attempt.log();
     expect(log).toMatch(/parent \d+ stays in group \d+/);
     expect(log.match(/child \d+ in group \d+/g)).toHaveLength(2);
-    expect(attempt.of('kill')[0]?.steps.length).toBeGreaterThan(1);
+    expect(attempt.of('kill')[0]?.steps.map((step) => step.signal)).toEqual(['SIGTERM', 'SIGCONT']);
   });
 
   it('a program that connects out finds no network (only loopback) in the sandbox', async () => {
