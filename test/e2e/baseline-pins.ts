@@ -25,4 +25,6 @@ export const BASELINE_PINS: Record<string, BaselinePin> = {
   'node-promise-timer': { interrupted: true },
   'node-jest-open-handle': { interrupted: true },
   'node-readline-prompt': { interrupted: true },
+  'node-dev-server': { interrupted: true },
+  'node-watch-mode': { interrupted: true },
 };
