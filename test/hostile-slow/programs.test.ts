@@ -29,8 +29,11 @@ function expectHeld(run: HostileRun, id: string): AttemptView {
 
   expect(run.rss.peak - run.rss.before).toBeLessThanOrEqual(RSS_GROWTH_BOUND_BYTES);
   const kill = attempt.of('kill')[0];
+  const exit = attempt.of('command.exit')[0];
+  const hits = attempt.of('sandbox.limit').map((hit) => `${hit.kind} ×${hit.hits}`);
   rows.push(
-    `| ${id} | ${end.outcome}${limit ? ' (wall)' : ''} | ${kill ? `${kill.by}: ${kill.steps.map((step) => step.signal).join('→')}, gone in ${kill.goneMs} ms` : 'no kill'} | ` +
+    `| ${id} | ${end.outcome}${limit ? ' (wall)' : ''} | ${exit ? (exit.signal ?? `exit ${exit.exitCode}`) : '–'} | ` +
+      `${kill ? `${kill.by}: ${kill.steps.map((step) => step.signal).join('→')}, gone in ${kill.goneMs} ms` : 'no kill'} | ${hits.join(', ') || '–'} | ` +
       `${attempt.of('leak').length > 0 ? 'leak found + killed' : 'clean'} | ${(run.rss.peak / MiB).toFixed(0)} MiB (+${((run.rss.peak - run.rss.before) / MiB).toFixed(0)}) |`,
   );
   return attempt;
@@ -43,7 +46,7 @@ describe('hostile programs, each beside a healthy canary (baseline agent that ne
   });
 
   afterAll(() => {
-    console.log(['| program | outcome | kill | leak scan | harness rss peak (growth) |', '|---|---|---|---|---|', ...rows].join('\n'));
+    console.log(['| program | outcome | command ended by | kill | sandbox limits hit | leak scan | harness rss peak (growth) |', '|---|---|---|---|---|---|---|', ...rows].join('\n'));
   });
 
   it('a fork bomb is held at the process limit, the harness stays responsive, and the trace says the limit refused forks', async () => {

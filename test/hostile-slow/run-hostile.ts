@@ -38,8 +38,18 @@ export interface HostileRun {
 
 let runs = 0;
 
+export interface RunOptions {
+  readonly concurrency?: number;
+  readonly repeat?: number;
+}
+
 /** Runs cases (ids under test/fixtures/hostile/cases) with the baseline agent set never to kill, so budgets decide. */
-export async function runHostile(caseIds: readonly string[], options: { concurrency?: number; agent?: string; repeat?: number } = {}): Promise<HostileRun> {
+export function runHostile(caseIds: readonly string[], options: RunOptions = {}): Promise<HostileRun> {
+  return runCases(caseIds.map((id) => path.join(HOSTILE_CASES, `${id}.yaml`)), { concurrency: caseIds.length, ...options });
+}
+
+/** Runs case files with the baseline agent (never kills) in this process, sampling its memory every 50 ms. */
+export async function runCases(caseInputs: readonly string[], options: RunOptions = {}): Promise<HostileRun> {
   const out = await mkdtemp(path.join(tmpdir(), 'hangbench-hostile-'));
   const runId = `hostile${process.pid}r${++runs}`;
   const before = process.memoryUsage().rss;
@@ -48,12 +58,12 @@ export async function runHostile(caseIds: readonly string[], options: { concurre
   let result: RunResult;
   try {
     result = await runEval({
-      caseInputs: caseIds.map((id) => path.join(HOSTILE_CASES, `${id}.yaml`)),
-      agent: options.agent ?? 'baseline',
+      caseInputs,
+      agent: 'baseline',
       hungTicks: 1_000_000,
       timeScale: TIME_SCALE,
       intervalMs: INTERVAL_MS,
-      concurrency: options.concurrency ?? caseIds.length,
+      concurrency: options.concurrency ?? 1,
       repeat: options.repeat ?? 1,
       out,
       runId,
