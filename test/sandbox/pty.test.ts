@@ -173,6 +173,34 @@ describe('terminal: pty', () => {
     expect(attemptMarkerProcesses(box.attemptId)).toEqual([]);
   });
 
+  it('without cgroups, the process group + marker scan fallback kills a pty tree too', async () => {
+    sandbox = await makeSandbox('pty-fallback', {
+      workspaceSource: PTY_FIXTURES,
+      capabilities: (caps) => ({ ...caps, mechanism: 'process-group+scan', cgroupRoot: null }),
+    });
+    const { proc, out } = runPty(sandbox, 'setsid bash -c \'trap "" INT TERM HUP; echo "escaped $$"; exec sleep 1000\' & echo "root $$"; exec less /etc/passwd');
+    const escaped = Number((await out.line(/escaped (\d+)/))[1]);
+    await waitsForKeys(proc);
+    const record = await proc.kill('agent', 'fallback');
+    expect(record).toMatchObject({ mechanism: 'process-group+scan', escalatedToKill: true, survivors: [] });
+    expect(procState(escaped) ?? 'Z').toBe('Z');
+    expect(attemptMarkerProcesses(sandbox.attemptId)).toEqual([]);
+    await proc.exited;
+  });
+
+  it('is over when the terminal session ends, as a prompt would return; what it left running is a leak', async () => {
+    const box = await ptySandbox('pty-leftover');
+    // The leftover ignores SIGHUP (the hangup of a closing terminal) before the shell exits, as nohup would.
+    const leftover = `bash -c 'trap "" HUP; echo $$ > pid; exec sleep 1000' >/dev/null 2>&1 & until [ -s pid ]; do :; done; echo "left $(cat pid)"`;
+    const { proc, out } = runPty(box, leftover);
+    const left = await out.pid('left');
+    await expect(proc.exited).resolves.toMatchObject({ exitCode: 0 });
+    expect(proc.pids()).toEqual([left]);
+    const leaks = await box.leakScan();
+    expect(leaks).toMatchObject({ clean: false, leaked: [{ pid: left, command: 'sleep 1000' }] });
+    expect(attemptMarkerProcesses(box.attemptId)).toEqual([]);
+  });
+
   it('refuses a pty where the host has no script(1)', async () => {
     const box = await makeSandbox('pty-none', { capabilities: (caps) => ({ ...caps, pty: false }) });
     sandbox = box;
