@@ -1,3 +1,4 @@
+import { stripTerminalControls } from '../monitor/terminal-text.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { VerifyStep } from '../types/case.js';
 import type { TraceWriter } from './trace-writer.js';
@@ -44,7 +45,8 @@ async function runStep(sandbox: Sandbox, step: VerifyStep, index: number, trace:
     trace.write({ type: 'kill', commandId, ...record }, decidedAt);
   }
   const exit = await process.exited;
-  const out = stdout.text();
+  // On a pty everything the terminal shows arrives on stdout; patterns match its text (\n line ends, no escapes).
+  const out = settings.terminal === 'pty' ? stripTerminalControls(stdout.text()) : stdout.text();
   const err = stderr.text();
   const reason = timedOut
     ? `timed out after ${Math.round(timeoutMs)}ms (still running: the hang is not fixed)`
