@@ -27,4 +27,5 @@ export const BASELINE_PINS: Record<string, BaselinePin> = {
   'node-readline-prompt': { interrupted: true },
   'node-dev-server': { interrupted: true },
   'node-watch-mode': { interrupted: true },
+  'bash-tail-follow': { interrupted: true },
 };
