@@ -138,7 +138,7 @@ describe('a reporter that throws', () => {
       },
     };
     const result = await runEval(
-      { caseInputs: [path.join(fixtures, 'cases/canary.yaml')], agent: 'baseline', timeScale: 0.1, intervalMs: 2_000, out, runId: 'reporter', cwd: projectRoot },
+      { caseInputs: [path.join(fixtures, 'cases/canary.yaml')], agent: 'baseline', timeScale: 0.1, intervalMs: 10_000, out, runId: 'reporter', cwd: projectRoot },
       { reporter: thrower },
     );
     expect(result.summary.attempts.map((attempt) => [attempt.caseId, attempt.outcome, attempt.scores.completed])).toEqual([['canary', 'completed', true]]);
