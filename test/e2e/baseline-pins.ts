@@ -28,4 +28,6 @@ export const BASELINE_PINS: Record<string, BaselinePin> = {
   'node-dev-server': { interrupted: true },
   'node-watch-mode': { interrupted: true },
   'bash-tail-follow': { interrupted: true },
+  'node-spawn-sync-child': { interrupted: true },
+  'node-stream-backpressure': { interrupted: true },
 };
