@@ -64,7 +64,8 @@ Proves every case (default: cases/) sound by running it, with the same sandbox, 
   verify patched    the hidden verify passes once solution.patch is applied
   oracle            an attempt with --agent oracle is solved (and leaves nothing running)
   nop               an attempt with --agent nop is not solved (the case tests something)
-Checks of one case run one after another; traces and logs go to <out>/check-<run-id>/<case>/.
+The repro and oracle checks of a case run one after the other (their timing matters), the others alongside;
+traces and logs go to <out>/check-<run-id>/<case>/.
 
 Options:
   --time-scale F        multiply every case duration and the tick interval by F (default: 0.1 — a CI gate, not a
