@@ -30,4 +30,6 @@ export const BASELINE_PINS: Record<string, BaselinePin> = {
   'bash-tail-follow': { interrupted: true },
   'node-spawn-sync-child': { interrupted: true },
   'node-stream-backpressure': { interrupted: true },
+  'pty-git-pager': { interrupted: true },
+  'pty-git-commit-editor': { interrupted: true },
 };
