@@ -32,4 +32,6 @@ export const BASELINE_PINS: Record<string, BaselinePin> = {
   'node-stream-backpressure': { interrupted: true },
   'pty-git-pager': { interrupted: true },
   'pty-git-commit-editor': { interrupted: true },
+  'pty-arrow-menu': { interrupted: true },
+  'pty-getpass': { interrupted: true },
 };
