@@ -34,4 +34,10 @@ export const BASELINE_PINS: Record<string, BaselinePin> = {
   'pty-git-commit-editor': { interrupted: true },
   'pty-arrow-menu': { interrupted: true },
   'pty-getpass': { interrupted: true },
+  'py-threadpool-nested': { interrupted: true },
+  'py-fork-with-lock': { interrupted: true },
+  'py-stopped-child': { interrupted: true },
+  'py-sigterm-handler': { interrupted: true },
+  'py-bare-except': { interrupted: true },
+  'bash-flock-stale': { interrupted: true },
 };
