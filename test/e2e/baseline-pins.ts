@@ -40,4 +40,12 @@ export const BASELINE_PINS: Record<string, BaselinePin> = {
   'py-sigterm-handler': { interrupted: true },
   'py-bare-except': { interrupted: true },
   'bash-flock-stale': { interrupted: true },
+  'bash-apt-lock-wait': { interrupted: false, why: 'a new "Waiting for cache lock ... Ns" line every second reads as progress; only the wall budget stops it' },
+  'py-livelock': { interrupted: true },
+  'perl-regex-flood': { interrupted: true },
+  'bash-wait-for-marker': { interrupted: true },
+  'bash-wait-for-port': { interrupted: true },
+  'py-pdb-breakpoint': { interrupted: true },
+  'bash-deep-descendant-read': { interrupted: true },
+  'py-nondaemon-worker': { interrupted: true },
 };
