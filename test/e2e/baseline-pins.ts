@@ -48,4 +48,5 @@ export const BASELINE_PINS: Record<string, BaselinePin> = {
   'py-pdb-breakpoint': { interrupted: true },
   'bash-deep-descendant-read': { interrupted: true },
   'py-nondaemon-worker': { interrupted: true },
+  'pty-confirm-tty': { interrupted: true },
 };
