@@ -12,7 +12,7 @@ describe('probeHost', () => {
   });
 
   it('has defaults under which node and python3 run (measured in io.test.ts)', () => {
-    expect(DEFAULT_LIMITS.addressSpaceBytes).toBe(8 * 1024 ** 3);
+    expect(DEFAULT_LIMITS.addressSpaceBytes).toBe(32 * 1024 ** 3);
     expect(DEFAULT_LIMITS.nice).toBe(10);
   });
 });
