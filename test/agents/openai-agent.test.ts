@@ -1,19 +1,9 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { countTokens } from '../../src/agents/tokens.js';
-import { startFakeOpenAI, type FakeOpenAI, type Script } from '../support/fake-openai-server.js';
 import { agentContext, exitObservation, output, result, taskObservation, tick } from '../support/agent-fixtures.js';
-import { lastMessage, messagesOf, TEST_KEY, testAgent } from './openai-helpers.js';
+import { lastMessage, messagesOf, TEST_KEY, testAgent, useFakeServer } from './openai-helpers.js';
 
-let server: FakeOpenAI | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function serve(script: Script): Promise<FakeOpenAI> {
-  server = await startFakeOpenAI(script);
-  return server;
-}
+const serve = useFakeServer();
 
 describe('openai agent: the tool-calling loop', () => {
   test('sends the task with the eight action tools, and turns the tool call into an action', async () => {

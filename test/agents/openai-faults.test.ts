@@ -1,20 +1,10 @@
 import OpenAI from 'openai';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { EndpointError, LimitExceeded } from '../../src/types/errors.js';
-import { startFakeOpenAI, type FakeOpenAI, type Script } from '../support/fake-openai-server.js';
 import { agentContext, taskObservation, tick } from '../support/agent-fixtures.js';
-import { TEST_KEY, testAgent } from './openai-helpers.js';
+import { TEST_KEY, testAgent, useFakeServer } from './openai-helpers.js';
 
-let server: FakeOpenAI | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function serve(script: Script): Promise<FakeOpenAI> {
-  server = await startFakeOpenAI(script);
-  return server;
-}
+const serve = useFakeServer();
 
 const RUN = { toolCalls: [{ name: 'run', arguments: { command: 'python3 build.py' } }] } as const;
 

@@ -1,6 +1,7 @@
 import { openAIAgent, type OpenAIAgentConfig } from '../../src/agents/openai/agent.js';
 import { loadPromptSet } from '../../src/agents/openai/prompt-set.js';
-import type { FakeOpenAI } from '../support/fake-openai-server.js';
+import { afterEach } from 'vitest';
+import { startFakeOpenAI, type FakeOpenAI, type Script } from '../support/fake-openai-server.js';
 
 export const TEST_KEY = 'sk-test-DO-NOT-LEAK-4f9a2c';
 
@@ -41,4 +42,18 @@ export function messagesOf(server: FakeOpenAI, index: number): readonly Message[
   const request = server.requests[index];
   if (!request) throw new Error(`no request ${index}`);
   return request.body.messages;
+}
+
+/** Registers an afterEach that closes the fake server; returns `serve(script)` that starts one for the current test. */
+export function useFakeServer(): (script: Script) => Promise<FakeOpenAI> {
+  let server: FakeOpenAI | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  return async (script) => {
+    const started = await startFakeOpenAI(script);
+    server = started;
+    return started;
+  };
 }
