@@ -7,16 +7,19 @@ type Issue = z.core.$ZodIssue;
 type PathKey = string | number;
 
 /** Turns zod issues into problems that name file, line:column, field, what was found and what is expected. */
-export function problemsFromIssues(file: string, doc: Document, lines: LineCounter, issues: readonly Issue[]): CaseProblem[] {
-  return issues.map((issue) => problemFromIssue(file, doc, lines, issue));
+export function problemsFromIssues(file: string, doc: Document, lines: LineCounter, issues: readonly Issue[], knownKeys: KnownKeys = CASE_KEYS): CaseProblem[] {
+  return issues.map((issue) => problemFromIssue(file, doc, lines, issue, knownKeys));
 }
 
-function problemFromIssue(file: string, doc: Document, lines: LineCounter, issue: Issue): CaseProblem {
+/** The fields a mapping may have, keyed by the name of the field that holds it ('' for the top level): for "did you mean". */
+export type KnownKeys = Readonly<Record<string, readonly string[]>>;
+
+function problemFromIssue(file: string, doc: Document, lines: LineCounter, issue: Issue, knownKeys: KnownKeys): CaseProblem {
   const path = issue.path.filter((key): key is PathKey => typeof key !== 'symbol');
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
     const keyNode = findKeyNode(doc, path, key);
-    const known = knownKeysAt(path, issue.keys);
+    const known = knownKeysAt(knownKeys, path, issue.keys);
     const hint = closest(key, known);
     return located(file, lines, keyNode ?? nodeAt(doc, path), [...path, key], `unknown field "${key}"${hint ? ` — did you mean "${hint}"?` : ''}; remove it or fix its name`);
   }
@@ -83,15 +86,16 @@ function findKeyNode(doc: Document, path: readonly PathKey[], key: string): unkn
   return parent.items.find((pair) => isScalar(pair.key) && pair.key.value === key);
 }
 
-function knownKeysAt(path: readonly PathKey[], unknown: readonly string[]): string[] {
-  const fields: Record<string, string[]> = {
-    '': ['id', 'title', 'kind', 'fixture', 'issue', 'repro', 'hang', 'control', 'terminal', 'budgets', 'verify', 'tags'],
-    hang: ['class', 'onset'],
-    control: ['class'],
-    budgets: ['tokens', 'wall', 'interrupt'],
-    verify: ['run', 'timeout', 'exit', 'stdout', 'stderr'],
-    onset: ['output', 'start', 'after'],
-  };
+const CASE_KEYS: KnownKeys = {
+  '': ['id', 'title', 'kind', 'fixture', 'issue', 'repro', 'hang', 'control', 'terminal', 'budgets', 'verify', 'tags'],
+  hang: ['class', 'onset'],
+  control: ['class'],
+  budgets: ['tokens', 'wall', 'interrupt'],
+  verify: ['run', 'timeout', 'exit', 'stdout', 'stderr'],
+  onset: ['output', 'start', 'after'],
+};
+
+function knownKeysAt(fields: KnownKeys, path: readonly PathKey[], unknown: readonly string[]): string[] {
   const last = path.filter((key) => typeof key === 'string').at(-1) ?? '';
   return (fields[String(last)] ?? []).filter((key) => !unknown.includes(key));
 }
