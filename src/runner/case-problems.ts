@@ -24,6 +24,10 @@ function problemFromIssue(file: string, doc: Document, lines: LineCounter, issue
     return located(file, lines, keyNode ?? nodeAt(doc, path), [...path, key], `unknown field "${key}"${hint ? ` — did you mean "${hint}"?` : ''}; remove it or fix its name`);
   }
   const exact = nodeAt(doc, path, true);
+  // A check that words its whole message (params.complete) says what is wrong and what to do; nothing is appended.
+  if (issue.code === 'custom' && (issue.params as { complete?: boolean } | undefined)?.complete && exact !== undefined) {
+    return located(file, lines, exact, path, issue.message);
+  }
   const message = exact === undefined || (isScalar(exact) && exact.value === null)
     ? `missing required field (expected ${expected(issue).replace(/^expected /, '')})`
     : `${expected(issue)}, found ${isNode(exact) ? describe(exact) : 'nothing'}`;

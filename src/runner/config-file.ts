@@ -9,6 +9,9 @@ import { AGENT_NAMES, MODE_NAMES, type AgentSpec, type MonitorMode, type Variant
 import { problemsFromIssues } from './case-problems.js';
 import { assertUniqueNames, monitorMode, variantName } from './variants.js';
 
+/** The issue's message is whole: the error report adds no "found …". */
+const COMPLETE = { complete: true };
+
 const BudgetsSchema = z.strictObject({ tokens: z.number().int().positive().optional(), wall: DurationSchema.optional(), interrupt: DurationSchema.optional() });
 
 /** One variant as a person writes it: the agent and its settings, the mode and its durations, side by side. */
@@ -45,15 +48,15 @@ const ConfigVariantSchema = z
     };
     for (const [field, agents] of Object.entries(takes)) {
       if (variant[field as keyof typeof variant] !== undefined && !agents.includes(variant.agent)) {
-        ctx.addIssue({ code: 'custom', path: [field], message: `${field} applies to agent ${agents.join(' or ')}, not ${variant.agent}; remove it` });
+        ctx.addIssue({ code: 'custom', params: COMPLETE, path: [field], message: `${field} applies to agent ${agents.join(' or ')}, not ${variant.agent}; remove it` });
       }
     }
-    if (variant.agent === 'exec' && variant.cmd === undefined) ctx.addIssue({ code: 'custom', path: ['cmd'], message: 'agent exec needs cmd: the command that starts the external agent' });
-    if (variant.agent === 'replay' && variant.from === undefined) ctx.addIssue({ code: 'custom', path: ['from'], message: 'agent replay needs from: a results/<run> folder' });
+    if (variant.agent === 'exec' && variant.cmd === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: ['cmd'], message: 'agent exec needs cmd: the command that starts the external agent' });
+    if (variant.agent === 'replay' && variant.from === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: ['from'], message: 'agent replay needs from: a results/<run> folder' });
     const modeTakes: Record<string, readonly string[]> = { interval: ['interval', 'no-output', 'backoff', 'timeout'], every: ['no-output'], factor: ['backoff'], max: ['backoff'] };
     for (const [field, modes] of Object.entries(modeTakes)) {
       if (variant[field as keyof typeof variant] !== undefined && !modes.includes(variant.mode)) {
-        ctx.addIssue({ code: 'custom', path: [field], message: `${field} applies to mode ${modes.join(', ')}, not ${variant.mode}; remove it` });
+        ctx.addIssue({ code: 'custom', params: COMPLETE, path: [field], message: `${field} applies to mode ${modes.join(', ')}, not ${variant.mode}; remove it` });
       }
     }
   });
