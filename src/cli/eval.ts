@@ -1,6 +1,5 @@
 import {
   createReporters,
-  fanOut,
   isLive,
   renderAttemptTable,
   renderClassTable,
@@ -9,6 +8,7 @@ import {
   shouldUseColor,
 } from '../report/index.js';
 import { loadConfigFile } from '../runner/config-file.js';
+import { fanOut } from '../runner/reporter-hooks.js';
 import type { EvalOptionsInput } from '../runner/options.js';
 import { runEval } from '../runner/run-eval.js';
 import { formatCaseProblem, HangbenchError } from '../types/errors.js';

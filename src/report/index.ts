@@ -14,7 +14,6 @@ export { renderConfusion, summarizeConfusion } from './confusion.js';
 export { shouldUseColor } from './format.js';
 export {
   createReporters,
-  fanOut,
   isLive,
   registerReporter,
   reporterNames,

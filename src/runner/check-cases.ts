@@ -16,7 +16,7 @@ import { DEFAULTS, resolveOptions } from './options.js';
 import { applySolutionPatch } from './patch.js';
 import { runPool } from './pool.js';
 import { runAttempt } from './run-attempt.js';
-import { TraceWriter } from './trace-writer.js';
+import { TraceWriter } from '../trace/writer.js';
 import { runVerify } from './verify.js';
 
 export { HANG_TICKS, type CheckOutcome } from './check-repro.js';

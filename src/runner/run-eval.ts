@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createAgentFactory } from '../agents/registry.js';
 import { countTokens } from '../agents/tokens.js';
 import { summarize } from '../report/summary.js';
-import { fanOut, type Reporter } from '../report/reporters.js';
+import { fanOut, type Reporter } from './reporter-hooks.js';
 import type { RunSummary } from '../report/summary-schema.js';
 import { probeHost } from '../sandbox/index.js';
 import type { HostCapabilities } from '../sandbox/types.js';

@@ -14,7 +14,7 @@ import { withinBudget } from './within-budget.js';
 
 export { classificationAtEnd, clean, completed, falseKill, fixed, interrupted, reproduced, solved, withinBudget };
 export type { InterruptScore } from './interrupted.js';
-export { parseTrace, readTrace } from './read-trace.js';
+export { parseTrace, readTrace } from '../trace/read.js';
 export { mean, percentile, wilson, type WilsonInterval } from './stats.js';
 
 /**

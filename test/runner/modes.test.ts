@@ -7,7 +7,7 @@ import { countTokens } from '../../src/agents/tokens.js';
 import { renderTick } from '../../src/monitor/render.js';
 import { loadCaseFile } from '../../src/runner/load-cases.js';
 import { AttemptSession } from '../../src/runner/session.js';
-import { TraceWriter } from '../../src/runner/trace-writer.js';
+import { TraceWriter } from '../../src/trace/writer.js';
 import { createSandbox, probeHost, type Sandbox } from '../../src/sandbox/index.js';
 import type { EventOf } from '../../src/types/events.js';
 import type { MonitorMode } from '../../src/types/variant.js';
