@@ -32,11 +32,10 @@ const latencyMetric = (q: 'p50' | 'p90'): Metric => ({
   },
 });
 
-/** The largest k every variant has a pass@k for, so the row compares like with like. */
+/** The largest k every variant has a pass@k for, so the row compares like with like; null below 2 (pass@1 is the solved rate). */
 function commonK(groups: readonly GroupSummary[]): number | null {
-  const ks = groups.map((group) => group.passAtK.at(-1)?.k ?? 0);
-  const k = Math.min(...ks);
-  return groups.length === 0 || k === 0 ? null : k;
+  const k = Math.min(...groups.map((group) => group.passAtK.at(-1)?.k ?? 0));
+  return groups.length === 0 || k < 2 ? null : k;
 }
 
 function metrics(groups: readonly GroupSummary[]): Metric[] {

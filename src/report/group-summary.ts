@@ -1,6 +1,7 @@
 import { bootstrapPercentiles, hashString, mean, passAtKCurve, percentile, type BootstrapOptions } from '../stats/index.js';
 import type { AttemptScores } from '../types/scores.js';
-import { groupBy, rate } from './rates.js';
+import { groupBy } from './group-by.js';
+import { rate } from './rates.js';
 import type { GroupSummary } from './summary-schema.js';
 
 /** One variant's rates with Wilson intervals, pass@k, latency percentiles with bootstrap intervals, and cost. */

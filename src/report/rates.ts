@@ -16,15 +16,3 @@ export function rate(attempts: readonly AttemptScores[], score: ScoreName): Rate
     high: interval?.high ?? null,
   };
 }
-
-/** Groups in order of first appearance, keyed by the given fields. */
-export function groupBy<T>(items: readonly T[], key: (item: T) => string): T[][] {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const group = groups.get(k);
-    if (group) group.push(item);
-    else groups.set(k, [item]);
-  }
-  return [...groups.values()];
-}

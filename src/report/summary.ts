@@ -4,7 +4,8 @@ import { summarizeCaseMatrix } from './case-matrix.js';
 import { compareVariants } from './comparisons.js';
 import { summarizeConfusion } from './confusion.js';
 import { summarizeGroup } from './group-summary.js';
-import { groupBy, rate } from './rates.js';
+import { groupBy } from './group-by.js';
+import { rate } from './rates.js';
 import { SUMMARY_VERSION, type ClassSummary, type RunSummary } from './summary-schema.js';
 
 export { rate };

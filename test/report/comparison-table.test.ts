@@ -37,6 +37,11 @@ describe('renderComparisonTable', () => {
     expect(text).not.toContain(ESC);
   });
 
+  it('leaves out pass@k rows when a variant ran a case only once (pass@1 is the solved rate)', () => {
+    const once = summarize([...A, ...B].filter((attempt) => attempt.repeat === 1), META);
+    expect(renderComparisonTable(once)).not.toMatch(/pass[@^]/);
+  });
+
   it('colours the best when asked', () => {
     expect(renderComparisonTable(summary, { color: true })).toContain(`${ESC}32m11/14 79% [52–92] *${ESC}0m`);
   });
