@@ -96,6 +96,7 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
     hangbenchVersion: version,
     interrupted,
     options: publicOptions(options),
+    seed: options.seed,
   });
   await writeJson(path.join(runDir, 'summary.json'), summary);
   await writeJson(path.join(runDir, 'meta.json'), { ...meta, interrupted });
