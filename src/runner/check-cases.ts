@@ -98,7 +98,7 @@ export async function checkCases(input: CheckCasesInput, hooks: CheckHooks = {})
   // The tokenizer takes a second or two to load, on the first tick of the process: not inside an attempt's interrupt budget.
   countTokens('');
   const context: CheckContext = { runId, runDir, cwd: options.cwd, timeScale: options.timeScale, capabilities: await probeHost(), shutdown };
-  const results = await runPool(cases, options.concurrency, async (testCase) => {
+  const results = await runPool(cases, options.concurrency ?? DEFAULTS.concurrency, async (testCase) => {
     const result = await checkCase(testCase, context);
     hooks.onCase?.(result);
     return result;

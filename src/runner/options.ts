@@ -24,7 +24,8 @@ export interface EvalOptions {
   readonly agent: string;
   readonly intervalMs: number;
   readonly timeScale: number;
-  readonly concurrency: number;
+  /** at most this many attempts at once; undefined: the scheduler's default (admissionLimits in scheduler.ts). */
+  readonly concurrency?: number;
   readonly repeat: number;
   readonly out: string;
   readonly hungTicks: number;
@@ -53,7 +54,7 @@ export function resolveOptions(input: EvalOptionsInput): EvalOptions {
     agent: input.agent ?? DEFAULTS.agent,
     intervalMs: input.intervalMs ?? DEFAULTS.intervalMs,
     timeScale: input.timeScale ?? DEFAULTS.timeScale,
-    concurrency: input.concurrency ?? DEFAULTS.concurrency,
+    concurrency: input.concurrency,
     repeat: input.repeat ?? DEFAULTS.repeat,
     out: input.out ?? DEFAULTS.out,
     hungTicks: input.hungTicks ?? DEFAULTS.hungTicks,

@@ -2,7 +2,6 @@ import { appendFileSync } from 'node:fs';
 import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createAgentFactory } from '../agents/registry.js';
-import { countTokens } from '../agents/tokens.js';
 import { summarize } from '../report/summary.js';
 import { fanOut, type Reporter } from '../report/reporters.js';
 import type { RunSummary } from '../report/summary-schema.js';
@@ -14,9 +13,11 @@ import type { AttemptScores } from '../types/scores.js';
 import { loadCases } from './load-cases.js';
 import { gitSha, hangbenchVersion, type RunMeta } from './meta.js';
 import { resolveOptions, variantsOf, type EvalOptions, type EvalOptionsInput } from './options.js';
-import { runPool } from './pool.js';
 import { finishedScores, resumeRun, type ResumedRun } from './resume.js';
 import { attemptDir, runAttempt, type Attempt } from './run-attempt.js';
+import { loadDurationHistory } from './duration-history.js';
+import { admissionLimits, runScheduled } from './scheduler.js';
+import { planAttempts, seedOf } from './scheduler-order.js';
 
 export interface RunResult {
   readonly runDir: string;
@@ -48,8 +49,6 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
   const version = await hangbenchVersion();
   const meta = resumed ? resumedMeta(resumed) : await buildMeta(options, cases, startedAt, version, capabilities);
   await writeJson(path.join(runDir, 'meta.json'), meta);
-  // Loading the o200k ranks blocks the event loop for about a second: do it now, not at the first tick of every attempt.
-  countTokens('');
 
   const attempts = expand(cases, options);
   const finished: AttemptScores[] = [];
@@ -65,7 +64,8 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
     ? fanOut([hooks.reporter], (failure) => appendFileSync(path.join(runDir, 'errors.log'), `reporter ${failure.reporter} failed in ${failure.hook}: ${String(failure.error)}\n`))
     : undefined;
   await reporter?.onRunStart({ runId: options.runId, startedAt, attempts: pending.length });
-  await runPool(pending, options.concurrency, async (attempt) => {
+  const plan = planAttempts(pending, seedOf(options.runId), options.timeScale, await loadDurationHistory(path.resolve(options.cwd, options.out), runDir));
+  await runScheduled(plan, admissionLimits(options.concurrency), async (attempt) => {
     if (shutdown.aborted) return;
     const info = attemptInfo(attempt);
     await reporter?.onAttemptStart(info);
