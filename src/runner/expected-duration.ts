@@ -16,8 +16,16 @@ export interface DurationVariant {
 /** Earlier attempts' wall ms less FIXED_OVERHEAD_MS, at time scale 1, by `historyKey(caseId, variant name)` (duration-history.ts). */
 export type DurationHistory = ReadonlyMap<string, readonly number[]>;
 
-/** Classes whose program keeps a core busy (or, for a flood, keeps the harness reading): they get a CPU slot each. */
-export const CPU_HEAVY_CLASSES: ReadonlySet<string> = new Set(['busy-loop', 'livelock', 'output-flood', 'quiet-compute']);
+/**
+ * Cores an attempt keeps busy, by class: a busy program one, a flood two (the program writing and the harness
+ * reading at full speed). Every other class is idle beside a waiting program, apart from short bursts.
+ */
+const CPU_WEIGHTS: ReadonlyMap<string, number> = new Map([
+  ['busy-loop', 1],
+  ['livelock', 1],
+  ['quiet-compute', 1],
+  ['output-flood', 2],
+]);
 
 /** Sandbox set-up, process start-up, leak scan and disposal: not scaled by --time-scale. */
 export const FIXED_OVERHEAD_MS = 1_500;
@@ -28,8 +36,8 @@ export function historyKey(caseId: string, variantName: string): string {
   return `${caseId}\u0000${variantName}`;
 }
 
-export function isCpuHeavy(testCase: Case): boolean {
-  return CPU_HEAVY_CLASSES.has(caseClass(testCase));
+export function cpuWeight(testCase: Case): number {
+  return CPU_WEIGHTS.get(caseClass(testCase)) ?? 0;
 }
 
 /**

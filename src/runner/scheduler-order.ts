@@ -1,5 +1,5 @@
 import type { Case } from '../types/case.js';
-import { expectedDurationMs, isCpuHeavy, type DurationHistory, type DurationVariant } from './expected-duration.js';
+import { cpuWeight, expectedDurationMs, type DurationHistory, type DurationVariant } from './expected-duration.js';
 
 export interface SchedulableAttempt {
   readonly testCase: Case;
@@ -11,7 +11,8 @@ export interface SchedulableAttempt {
 export interface PlannedAttempt<A extends SchedulableAttempt> {
   readonly attempt: A;
   readonly expectedMs: number;
-  readonly cpuHeavy: boolean;
+  /** cores it keeps busy (0 for an attempt that mostly waits); see cpuWeight. */
+  readonly cpuWeight: number;
   readonly position: number;
 }
 
@@ -38,7 +39,7 @@ export function planAttempts<A extends SchedulableAttempt>(attempts: readonly A[
   return ordered.map((attempt, position) => ({
     attempt,
     expectedMs: expectedDurationMs(attempt.testCase, attempt.variant, timeScale, history),
-    cpuHeavy: isCpuHeavy(attempt.testCase),
+    cpuWeight: cpuWeight(attempt.testCase),
     position,
   }));
 }

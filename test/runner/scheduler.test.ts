@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectedDurationMs, historyKey, isCpuHeavy } from '../../src/runner/expected-duration.js';
+import { cpuWeight, expectedDurationMs, historyKey } from '../../src/runner/expected-duration.js';
 import { loadCases } from '../../src/runner/load-cases.js';
 import { admissionLimits, runScheduled } from '../../src/runner/scheduler.js';
 import { planAttempts, type SchedulableAttempt } from '../../src/runner/scheduler-order.js';
@@ -45,9 +45,9 @@ describe('expectedDurationMs', () => {
     expect(slow).toBeGreaterThan(quick);
   });
 
-  it('marks only the classes that keep a core busy as CPU-heavy', () => {
-    const heavy = cases.filter(isCpuHeavy).map((testCase) => testCase.id).sort();
-    expect(heavy).toEqual(['ctl-quiet-optimizer', 'node-busy-loop', 'perl-regex-flood', 'py-livelock']);
+  it('weighs only the classes that keep cores busy: a flood two (program and harness), a busy program one', () => {
+    const heavy = cases.filter((testCase) => cpuWeight(testCase) > 0).map((testCase) => [testCase.id, cpuWeight(testCase)]);
+    expect(Object.fromEntries(heavy)).toEqual({ 'ctl-quiet-optimizer': 1, 'node-busy-loop': 1, 'perl-regex-flood': 2, 'py-livelock': 1 });
   });
 });
 
@@ -82,26 +82,32 @@ describe('planAttempts', () => {
 describe('runScheduled', () => {
   const plannedAll = () => planAttempts(cases.map((testCase) => ({ testCase, variant: baseline(), repeat: 1 })), 1, 1);
 
-  it('never runs more CPU-heavy attempts than slots, nor more attempts than the cap, and runs each once', async () => {
+  it('never fills more CPU slots than it has, nor runs more attempts than the cap, and runs each once', async () => {
     const plan = plannedAll();
     let running = 0;
-    let heavy = 0;
+    let cpu = 0;
     let maxRunning = 0;
-    let maxHeavy = 0;
+    let maxCpu = 0;
+    let floodBesideHeavy = false;
+    const heavyIds = new Set<string>();
     const results = await runScheduled(plan, { maxRunning: 6, cpuSlots: 2, startGapMs: 0 }, async (attempt, planned) => {
       running += 1;
-      if (planned.cpuHeavy) heavy += 1;
+      cpu += planned.cpuWeight;
+      if (planned.cpuWeight > 0) heavyIds.add(attempt.testCase.id);
+      if (planned.cpuWeight === 2 && cpu > 2) floodBesideHeavy = true;
       maxRunning = Math.max(maxRunning, running);
-      maxHeavy = Math.max(maxHeavy, heavy);
+      maxCpu = Math.max(maxCpu, cpu);
       // heavy attempts last longer, so the light ones behind them must be let past
-      await new Promise((resolve) => setTimeout(resolve, planned.cpuHeavy ? 30 : 5));
+      await new Promise((resolve) => setTimeout(resolve, planned.cpuWeight > 0 ? 30 : 5));
       running -= 1;
-      if (planned.cpuHeavy) heavy -= 1;
+      cpu -= planned.cpuWeight;
       return attempt.testCase.id;
     });
     expect(results).toEqual(plan.map((planned) => planned.attempt.testCase.id));
     expect(maxRunning).toBe(6);
-    expect(maxHeavy).toBe(2);
+    expect(maxCpu).toBe(2);
+    expect(floodBesideHeavy).toBe(false);
+    expect(heavyIds.size).toBe(4);
   });
 
   it('lets light attempts past a heavy one that waits for a slot', async () => {
@@ -109,9 +115,9 @@ describe('runScheduled', () => {
     const started: string[] = [];
     await runScheduled(plan, { maxRunning: 3, cpuSlots: 1, startGapMs: 0 }, async (attempt, planned) => {
       started.push(attempt.testCase.id);
-      await new Promise((resolve) => setTimeout(resolve, planned.cpuHeavy ? 40 : 2));
+      await new Promise((resolve) => setTimeout(resolve, planned.cpuWeight > 0 ? 40 : 2));
     });
-    const heavyIds = plan.filter((planned) => planned.cpuHeavy).map((planned) => planned.attempt.testCase.id);
+    const heavyIds = plan.filter((planned) => planned.cpuWeight > 0).map((planned) => planned.attempt.testCase.id);
     const secondHeavy = started.indexOf(heavyIds[1]!);
     // the second heavy attempt in plan order could not start before the first had finished: light ones filled in
     expect(secondHeavy).toBeGreaterThan(plan.findIndex((planned) => planned.attempt.testCase.id === heavyIds[1]));
@@ -131,9 +137,11 @@ describe('runScheduled', () => {
     expect(started).toEqual(plan.map((planned) => planned.position));
   });
 
-  it('defaults to one CPU slot per core and 16 idle attempts per core; refuses a cap below 1', async () => {
-    expect(admissionLimits(undefined, 2)).toMatchObject({ maxRunning: 32, cpuSlots: 2 });
-    expect(admissionLimits(8, 2)).toMatchObject({ maxRunning: 8, cpuSlots: 2 });
+  it('defaults to CPU slots for all cores but one and 16 idle attempts per core; refuses a cap below 1', async () => {
+    expect(admissionLimits(undefined, 2)).toMatchObject({ maxRunning: 32, cpuSlots: 1 });
+    expect(admissionLimits(undefined, 8)).toMatchObject({ maxRunning: 128, cpuSlots: 7 });
+    expect(admissionLimits(undefined, 1)).toMatchObject({ maxRunning: 16, cpuSlots: 1 });
+    expect(admissionLimits(8, 2)).toMatchObject({ maxRunning: 8, cpuSlots: 1 });
     expect(admissionLimits(1, 4)).toMatchObject({ maxRunning: 1, cpuSlots: 1, startGapMs: 0 });
     await expect(runScheduled(plannedAll(), admissionLimits(0, 2), async () => undefined)).rejects.toThrow(/at least 1/);
   });
