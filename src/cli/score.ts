@@ -1,7 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readRunMeta } from '../runner/meta.js';
-import { renderAttemptTable, renderClassTable, renderSummaryTable, shouldUseColor, summarize } from '../report/index.js';
+import { renderAttemptTable, renderClassTable, renderSummaryTable, shouldUseColor } from '../report/index.js';
+import { summarize } from '../summary/index.js';
 import { readTrace, scoreAttempt } from '../scorers/index.js';
 import { HangbenchError } from '../types/errors.js';
 import type { AttemptScores } from '../types/scores.js';

@@ -1,19 +1,6 @@
-export { summarize, rate, type SummaryMeta } from './summary.js';
-export {
-  SUMMARY_VERSION,
-  RunSummarySchema,
-  AttemptScoresSchema,
-  type CaseMatrixRow,
-  type ClassSummary,
-  type Comparison,
-  type Confusion,
-  type GroupSummary,
-  type Rate,
-  type RunSummary,
-} from './summary-schema.js';
+/** Renderers and reporters: summary.json (src/summary) and traces into something to read. */
 export { renderAttemptTable, renderClassTable, renderSummaryTable, type RenderOptions } from './table.js';
-export { renderConfusion, summarizeConfusion } from './confusion.js';
-export { parseRunSummary, readRunSummary } from './read-summary.js';
+export { renderConfusion } from './confusion.js';
 export { renderComparisonTable } from './comparison-table.js';
 export { renderPairwiseTable } from './pairwise-table.js';
 export { renderCaseMatrix } from './case-matrix-table.js';
@@ -33,4 +20,4 @@ export {
   type RunInfo,
   type TickEvent,
 } from './reporters.js';
-export { createProgressReporter, finishedLine, missedScores } from './progress.js';
+export { createProgressReporter, finishedLine } from './progress.js';

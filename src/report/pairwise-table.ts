@@ -1,5 +1,5 @@
 import { DASH, duration, paint } from './format.js';
-import type { Comparison, RunSummary } from './summary-schema.js';
+import type { Comparison, RunSummary } from '../summary/schema.js';
 import { newTable, tableToString } from './table-style.js';
 import type { RenderOptions } from './table.js';
 

@@ -1,30 +1,13 @@
 import { formatDuration } from '../types/duration.js';
 import type { AttemptScores } from '../types/scores.js';
 import { paint } from './format.js';
+import { missedScores } from '../scorers/missed.js';
 import type { AttemptInfo, Reporter, ReporterContext } from './reporters.js';
-import type { RunSummary } from './summary-schema.js';
+import type { RunSummary } from '../summary/schema.js';
 
 const CLEAR_LINE = '\r\u001b[2K';
 
 const label = (attempt: AttemptInfo): string => `${attempt.caseId} ${attempt.variant} #${attempt.repeat}`;
-
-/** Why an attempt that was not solved failed, in the words of the scores. */
-export function missedScores(scores: AttemptScores): string[] {
-  const s = scores.scores;
-  const missed: string[] = [];
-  if (scores.kind === 'hang') {
-    if (s.reproduced === false) missed.push('not reproduced');
-    if (s.interrupted === false) {
-      missed.push(s.interrupt_latency === null ? 'not interrupted' : `interrupted late (${formatDuration(s.interrupt_latency)})`);
-    }
-  } else {
-    if (s.false_kill === true) missed.push('false kill');
-    if (s.completed === false) missed.push('not completed');
-  }
-  if (scores.kind === 'hang' && !s.fixed) missed.push('not fixed');
-  if (!s.within_budget) missed.push('over budget');
-  return missed;
-}
 
 /** `✓ py-pipe-deadlock baseline-10s #1 solved 12.3s`; `!` marks a harness/endpoint error, not an agent failure. */
 export function finishedLine(attempt: AttemptInfo, scores: AttemptScores, color: boolean): string {

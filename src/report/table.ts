@@ -1,6 +1,6 @@
 import type { AttemptScores } from '../types/scores.js';
 import { DASH, count, duration, fraction, mark, paint, percentWithInterval } from './format.js';
-import type { RunSummary } from './summary-schema.js';
+import type { RunSummary } from '../summary/schema.js';
 import { newTable, tableToString } from './table-style.js';
 
 export interface RenderOptions {

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createAgentFactory } from '../agents/registry.js';
 import { loadTokenizer } from '../agents/tokens.js';
-import { missedScores } from '../report/progress.js';
+import { missedScores } from '../scorers/missed.js';
 import { createSandbox, probeHost } from '../sandbox/index.js';
 import type { HostCapabilities } from '../sandbox/types.js';
 import type { Case } from '../types/case.js';

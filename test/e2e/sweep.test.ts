@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { RunMetaSchema } from '../../src/runner/meta.js';
-import { RunSummarySchema } from '../../src/report/summary-schema.js';
+import { RunSummarySchema } from '../../src/summary/schema.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');

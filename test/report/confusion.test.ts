@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { renderConfusion, summarize, summarizeConfusion } from '../../src/report/index.js';
-import { RunSummarySchema } from '../../src/report/summary-schema.js';
+import { renderConfusion } from '../../src/report/index.js';
+import { summarize, summarizeConfusion } from '../../src/summary/index.js';
+import { RunSummarySchema } from '../../src/summary/schema.js';
 import { META, controlAttempt, hangAttempt } from './attempt-fixtures.js';
 
 const ATTEMPTS = [

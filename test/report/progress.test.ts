@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createProgressReporter, finishedLine } from '../../src/report/progress.js';
 import type { AttemptInfo } from '../../src/report/reporters.js';
-import { summarize } from '../../src/report/summary.js';
+import { summarize } from '../../src/summary/summarize.js';
 import { META, controlAttempt, hangAttempt } from './attempt-fixtures.js';
 
 const info = (caseId: string, repeat = 1): AttemptInfo => ({

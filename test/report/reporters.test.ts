@@ -8,7 +8,7 @@ import {
   type Reporter,
   type ReporterFailure,
 } from '../../src/report/reporters.js';
-import { summarize } from '../../src/report/summary.js';
+import { summarize } from '../../src/summary/summarize.js';
 import { HangbenchError } from '../../src/types/errors.js';
 import { META, hangAttempt } from './attempt-fixtures.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summarize } from '../../src/report/summary.js';
+import { summarize } from '../../src/summary/summarize.js';
 import { renderAttemptTable, renderClassTable, renderSummaryTable } from '../../src/report/table.js';
 import { shouldUseColor } from '../../src/report/format.js';
 import { META, controlAttempt, hangAttempt } from './attempt-fixtures.js';

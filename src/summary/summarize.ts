@@ -6,7 +6,7 @@ import { summarizeConfusion } from './confusion.js';
 import { summarizeGroup } from './group-summary.js';
 import { groupBy } from './group-by.js';
 import { rate } from './rates.js';
-import { SUMMARY_VERSION, type ClassSummary, type RunSummary } from './summary-schema.js';
+import { SUMMARY_VERSION, type ClassSummary, type RunSummary } from './schema.js';
 
 export { rate };
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { summarize } from '../../src/report/summary.js';
-import { RunSummarySchema } from '../../src/report/summary-schema.js';
+import { summarize } from '../../src/summary/summarize.js';
+import { RunSummarySchema } from '../../src/summary/schema.js';
 import { scoreAttempt } from '../../src/scorers/index.js';
 import { solvedControl, solvedHang } from '../scorers/trace-builder.js';
-import { META, controlAttempt, hangAttempt } from './attempt-fixtures.js';
+import { META, controlAttempt, hangAttempt } from '../report/attempt-fixtures.js';
 
 const attempts = [
   hangAttempt({ repeat: 1 }, { interrupt_latency: 1000 }),

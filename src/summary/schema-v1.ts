@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AttemptScoresSchema, ClassSummarySchema, ConfusionSchema, RateSchema } from './summary-schema.js';
+import { AttemptScoresSchema, ClassSummarySchema, ConfusionSchema, RateSchema } from './schema.js';
 
 /** summary.json as version 1 wrote it (before variants were compared): read only, to re-summarize its attempts. */
 

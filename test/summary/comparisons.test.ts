@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareVariants } from '../../src/report/comparisons.js';
-import { A, B, C } from './variant-fixtures.js';
+import { compareVariants } from '../../src/summary/comparisons.js';
+import { A, B, C } from '../report/variant-fixtures.js';
 
 describe('compareVariants', () => {
   describe('two variants', () => {

@@ -1,5 +1,5 @@
 import type { AttemptScores } from '../types/scores.js';
-import type { CaseMatrixRow } from './summary-schema.js';
+import type { CaseMatrixRow } from './schema.js';
 
 /** Per case, per variant name: solved out of the repeats it ran. Hang cases first, then by caseId. */
 export function summarizeCaseMatrix(attempts: readonly AttemptScores[]): CaseMatrixRow[] {

@@ -1,6 +1,6 @@
 import { wilson } from '../stats/index.js';
 import type { AttemptScores } from '../types/scores.js';
-import type { Rate } from './summary-schema.js';
+import type { Rate } from './schema.js';
 
 export type ScoreName = keyof AttemptScores['scores'];
 

@@ -2,11 +2,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseRunSummary, readRunSummary } from '../../src/report/read-summary.js';
-import { summarize } from '../../src/report/summary.js';
-import { RunSummarySchema } from '../../src/report/summary-schema.js';
-import { META } from './attempt-fixtures.js';
-import { A, B, CONTROLS } from './variant-fixtures.js';
+import { parseRunSummary, readRunSummary } from '../../src/summary/read.js';
+import { summarize } from '../../src/summary/summarize.js';
+import { RunSummarySchema } from '../../src/summary/schema.js';
+import { META } from '../report/attempt-fixtures.js';
+import { A, B, CONTROLS } from '../report/variant-fixtures.js';
 
 const current = summarize([...A, ...B, ...CONTROLS], { ...META, seed: 5 });
 

@@ -2,7 +2,7 @@ import { bootstrapPercentiles, hashString, mean, passAtKCurve, percentile, type 
 import type { AttemptScores } from '../types/scores.js';
 import { groupBy } from './group-by.js';
 import { rate } from './rates.js';
-import type { GroupSummary } from './summary-schema.js';
+import type { GroupSummary } from './schema.js';
 
 /** One variant's rates with Wilson intervals, pass@k, latency percentiles with bootstrap intervals, and cost. */
 export function summarizeGroup(attempts: readonly AttemptScores[], bootstrap: BootstrapOptions): GroupSummary {

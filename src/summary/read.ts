@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { HangbenchError } from '../types/errors.js';
-import { summarize } from './summary.js';
-import { RunSummarySchema, SUMMARY_VERSION, type RunSummary } from './summary-schema.js';
-import { RunSummaryV1Schema } from './summary-schema-v1.js';
+import { summarize } from './summarize.js';
+import { RunSummarySchema, SUMMARY_VERSION, type RunSummary } from './schema.js';
+import { RunSummaryV1Schema } from './schema-v1.js';
 
 const READABLE = [1, SUMMARY_VERSION] as const;
 

@@ -1,6 +1,6 @@
 import { holm, mcnemarExact, percentile, wilcoxonSignedRank } from '../stats/index.js';
 import type { AttemptScores } from '../types/scores.js';
-import type { Comparison } from './summary-schema.js';
+import type { Comparison } from './schema.js';
 
 const pairKey = (attempt: AttemptScores): string => JSON.stringify([attempt.caseId, attempt.repeat]);
 
