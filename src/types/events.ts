@@ -54,6 +54,8 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     /** budgets after --time-scale: wall and interrupt in ms. */
     budgets: z.object({ tokens: z.number(), wallMs: z.number(), interruptMs: z.number() }),
     mechanism: MechanismSchema,
+    /** how the attempt's commands were isolated; absent in traces from before bubblewrap. */
+    isolation: z.enum(['bubblewrap', 'host-user']).optional(),
     startedAt: z.string(),
   }),
   z.object({ ...base, type: z.literal('agent.request'), turn: z.number().int(), messages: z.number().int() }),
