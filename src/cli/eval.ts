@@ -9,7 +9,8 @@ import {
   shouldUseColor,
 } from '../report/index.js';
 import { runEval } from '../runner/run-eval.js';
-import { formatCaseProblem } from '../types/errors.js';
+import { isolationWarning, probeHost, requireIsolation } from '../sandbox/index.js';
+import { formatCaseProblem, HangbenchError } from '../types/errors.js';
 import { durationFlag, numberFlag, parse, rateFlag } from './args.js';
 import { EVAL_HELP } from './help.js';
 import type { CliIO } from './io.js';
@@ -34,11 +35,18 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
     cache: { type: 'string' },
     from: { type: 'string' },
     cmd: { type: 'string' },
+    isolation: { type: 'string' },
   });
   if (parsed.help) {
     io.stdout.write(`${EVAL_HELP}\n`);
     return 0;
   }
+  const isolation = parsed.string('isolation') ?? 'auto';
+  if (isolation !== 'auto' && isolation !== 'strict') throw new HangbenchError('USAGE', `--isolation must be auto or strict, got "${isolation}"`);
+  const host = await probeHost();
+  requireIsolation(host, isolation);
+  const warning = isolationWarning(host);
+  if (warning !== null) io.stderr.write(`${warning}\n`);
   const failUnder = rateFlag('fail-under', parsed.string('fail-under'));
   const json = parsed.flag('json');
   const color = !json && shouldUseColor(io.stdout, io.env);
