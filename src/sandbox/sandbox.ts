@@ -11,7 +11,7 @@ import { scanAndKillLeaks } from './leak.js';
 import { trackSandbox } from './live.js';
 import { OwnInodes } from './own-inodes.js';
 import { confinePath } from './paths.js';
-import { inOtherAttemptCgroup, markerEntries, scanForMarker } from './proc.js';
+import { hostPidIn, inOtherAttemptCgroup, markerEntries, pidNamespace, scanForMarker } from './proc.js';
 import { startJail, type AttemptJail } from './attempt-jail.js';
 import { jailedTree } from './jailed-tree.js';
 import { chownNew, chownTree } from './owner.js';
@@ -131,6 +131,13 @@ class AttemptSandbox implements Sandbox {
     });
     this.#commands.push(spawned);
     return spawned;
+  }
+
+  hostPid(pidInside: number): number | null {
+    const jail = this.#setup.jail;
+    if (jail === null) return pidInside;
+    const namespace = pidNamespace(jail.jail.initPid);
+    return namespace === null ? null : hostPidIn(namespace, pidInside);
   }
 
   resolvePath(relative: string): Promise<string> {

@@ -126,6 +126,12 @@ export interface Sandbox {
    * the agent left running cannot touch the checks. In the fallback, the agent's own workspace with hidden/ overlaid.
    */
   forVerify(hiddenDir: string): Promise<CommandRunner>;
+  /**
+   * The host pid of a process that a command sees (and prints, as `$$` or `$!`) as `pidInside`. Under bubblewrap the
+   * attempt has its own PID namespace, so the two differ; the monitor, kills and ticks use host pids. Null when no
+   * process of the agent's sandbox has that pid; in the fallback the pid itself.
+   */
+  hostPid(pidInside: number): number | null;
   /** Resolves an agent-supplied path inside the workspace; throws HangbenchError('PATH_ESCAPE') for `..`, absolute paths and symlinks out. */
   resolvePath(relative: string): Promise<string>;
   readFile(relative: string): Promise<string>;
