@@ -87,13 +87,14 @@ function parentDirs(path: string, made: Set<string>): string[] {
 }
 
 /**
- * The mount arguments of one sandbox: the system, /proc, /dev, a private /tmp, the tools read-only, an empty tmpfs over
+ * The mount arguments of one sandbox: the system, /proc, /dev (own devpts and /dev/shm), a private /tmp, the tools read-only, an empty tmpfs over
  * every `hide` path a read-only bind would show (a project under /usr/src, a global install's fixtures), then the
  * attempt's own writable dirs.
  */
 export function mountArgs(binds: readonly Bind[], hide: readonly string[]): string[] {
   const made = new Set<string>();
-  const args = [...systemArgs(), '--proc', '/proc', '--dev', '/dev', '--perms', '1777', '--tmpfs', '/tmp'];
+  // /dev/shm writable by all: python's multiprocessing locks and queues live there.
+  const args = [...systemArgs(), '--proc', '/proc', '--dev', '/dev', '--perms', '1777', '--tmpfs', '/dev/shm', '--perms', '1777', '--tmpfs', '/tmp'];
   const readOnly = binds.filter((bind) => !bind.writable);
   for (const bind of readOnly) args.push(...parentDirs(bind.to, made), '--ro-bind', bind.from, bind.to);
   for (const path of new Set(hide.map(realOr))) {
