@@ -26,7 +26,8 @@ export function jailedTree(inner: ProcessTree, root: TreeRoot): ProcessTree {
     entered ??= firstChild(root.pid, () => inner.pids());
     return entered;
   };
-  const shownPids = (): number[] => inner.pids().filter((pid) => pid !== root.pid);
+  // Until nsenter has forked, the spawned process is all there is of the command, and counts as it.
+  const shownPids = (): number[] => (commandRoot() === null ? inner.pids() : inner.pids().filter((pid) => pid !== root.pid));
   return {
     mechanism: inner.mechanism,
     pids: () => inner.pids(),

@@ -12,7 +12,7 @@ import { trackSandbox } from './live.js';
 import { OwnInodes } from './own-inodes.js';
 import { confinePath } from './paths.js';
 import { hostPidIn, inOtherAttemptCgroup, markerEntries, pidNamespace, scanForMarker } from './proc.js';
-import { startJail, type AttemptJail } from './attempt-jail.js';
+import { sandboxOwner, startJail, type AttemptJail } from './attempt-jail.js';
 import { jailedTree } from './jailed-tree.js';
 import { chownNew, chownTree } from './owner.js';
 import { startCommand, type SandboxCommand } from './process.js';
@@ -224,6 +224,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   let jail: AttemptJail | null = null;
   if (capabilities.isolation === 'bubblewrap') {
     try {
+      for (const dir of [dirs.workspace, dirs.home, dirs.tmp]) await chownTree(dir, sandboxOwner());
       jail = await startJail(isolateNetwork, dirs, dirs, hide);
     } catch (error) {
       await cgroups.remove(graces.afterKillMs);
