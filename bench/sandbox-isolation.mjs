@@ -1,5 +1,5 @@
 // What bubblewrap costs: start-up of one sandboxed command with and without it (interleaved, one run), the
-// once-per-attempt cost of starting the sandbox, and kill decision → last process gone under bubblewrap.
+// once-per-attempt cost of starting the sandbox, and kill decision → last process gone, with and without it.
 // Run: node bench/sandbox-isolation.mjs   (after a build; BENCH_TRIALS=N, default 50). Prints tables; asserts nothing.
 // From bench/run.js: const { sandboxIsolationBench } = await import('./sandbox-isolation.mjs'); await sandboxIsolationBench({ trials });
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -46,7 +46,7 @@ export async function sandboxIsolationBench({ trials = 50 } = {}) {
   if (host.isolation === 'bubblewrap') variants.push({ name: 'bubblewrap', caps: host });
   const start = Object.fromEntries(variants.map((variant) => [variant.name, []]));
   const create = Object.fromEntries(variants.map((variant) => [variant.name, []]));
-  const kill = [];
+  const kill = Object.fromEntries(variants.map((variant) => [variant.name, []]));
   for (let trial = 0; trial < trials; trial += 1) {
     // Interleaved, so both see the same machine load.
     for (const variant of variants) {
@@ -55,10 +55,8 @@ export async function sandboxIsolationBench({ trials = 50 } = {}) {
       create[variant.name].push(performance.now() - made);
       start[variant.name].push(await startOne(sandbox, 1));
       start[variant.name].push(await startOne(sandbox, 2));
-      if (variant.name === 'bubblewrap') {
-        const gone = await killOne(sandbox, 3);
-        if (gone !== null) kill.push(gone);
-      }
+      const gone = await killOne(sandbox, 3);
+      if (gone !== null) kill[variant.name].push(gone);
       await sandbox.leakScan();
       await sandbox.dispose();
     }
@@ -68,7 +66,7 @@ export async function sandboxIsolationBench({ trials = 50 } = {}) {
     trials,
     startup: Object.fromEntries(variants.map((variant) => [variant.name, stats(start[variant.name])])),
     sandboxCreate: Object.fromEntries(variants.map((variant) => [variant.name, stats(create[variant.name])])),
-    killSigkillBubblewrap: host.isolation === 'bubblewrap' ? stats(kill) : null,
+    killSigkill: Object.fromEntries(variants.map((variant) => [variant.name, stats(kill[variant.name])])),
   };
   console.log(`\n## Isolation cost (${trials} trials, interleaved; host isolation: ${host.isolation})`);
   console.log('| what | host-user p50 | host-user p90 | bubblewrap p50 | bubblewrap p90 |');
@@ -79,9 +77,8 @@ export async function sandboxIsolationBench({ trials = 50 } = {}) {
   if (results.startup.bubblewrap) {
     console.log(`added per command by bubblewrap: p50 ${fmt(results.startup.bubblewrap.p50 - results.startup['host-user'].p50)}, p90 ${fmt(results.startup.bubblewrap.p90 - results.startup['host-user'].p90)}`);
   }
-  if (results.killSigkillBubblewrap) {
-    const k = results.killSigkillBubblewrap;
-    console.log(`kill (SIGKILL first, ${host.mechanism}) under bubblewrap, decision → last process gone: p50 ${fmt(k.p50)}, p90 ${fmt(k.p90)}, p99 ${fmt(k.p99)} (n ${k.n})`);
+  for (const [name, k] of Object.entries(results.killSigkill)) {
+    console.log(`kill (SIGKILL first, ${host.mechanism}), ${name}, decision → last process gone: p50 ${fmt(k.p50)}, p90 ${fmt(k.p90)}, p99 ${fmt(k.p99)} (n ${k.n})`);
   }
   return results;
 }

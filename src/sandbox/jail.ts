@@ -45,7 +45,8 @@ export class Jail {
     const args = [
       '--unshare-pid', '--unshare-ipc', '--unshare-uts', ...(spec.network ? ['--unshare-net'] : []),
       ...(spec.root ? [] : ['--unshare-user']),
-      '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
+      // The holder keeps one capability: to enter a workspace only the sandbox user may read (a 0700 mkdtemp copy).
+      '--die-with-parent', '--new-session', '--cap-drop', 'ALL', ...(spec.root ? ['--cap-add', 'CAP_DAC_READ_SEARCH'] : []),
       ...mountArgs(spec.binds, spec.hide ?? []),
       '--chdir', spec.cwd, '--info-fd', '3',
       '--', 'sh', '-c', `echo ${READY}; exec sleep infinity`,
