@@ -44,7 +44,12 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
   const isolation = parsed.string('isolation') ?? 'auto';
   if (isolation !== 'auto' && isolation !== 'strict') throw new HangbenchError('USAGE', `--isolation must be auto or strict, got "${isolation}"`);
   const host = await probeHost();
-  requireIsolation(host, isolation);
+  try {
+    requireIsolation(host, isolation);
+  } catch (error) {
+    io.stderr.write(`hangbench eval: ${(error as Error).message}\n`);
+    return 1;
+  }
   const warning = isolationWarning(host);
   if (warning !== null) io.stderr.write(`${warning}\n`);
   const failUnder = rateFlag('fail-under', parsed.string('fail-under'));

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -117,6 +118,19 @@ describe.skipIf(!jailed)('from inside a bubblewrap sandbox a command', () => {
     expect(Number(text.trim())).toBe(1);
     const report = await sandbox.leakScan();
     expect(report.leaked.map((leak) => leak.command)).toEqual(['sleep 300']);
+  });
+});
+
+describe('--isolation strict', () => {
+  it('refuses to run an eval in the host-user fallback, naming the package', async () => {
+    const env = { ...process.env, HANGBENCH_ISOLATION: 'host-user' };
+    const args = [`${PROJECT}/bin/hangbench.js`, 'eval', `${PROJECT}/cases/py-pipe-deadlock.yaml`, '--agent', 'nop', '--isolation', 'strict', '--out', '/tmp/hangbench-never'];
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      execFile('node', args, { env }, (error, _stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stderr }));
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/--isolation strict: this host cannot run commands under bubblewrap .*apt-get install bubblewrap/);
+    expect(existsSync('/tmp/hangbench-never')).toBe(false);
   });
 });
 
