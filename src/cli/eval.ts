@@ -14,6 +14,7 @@ import { loadConfigFile } from '../runner/config-file.js';
 import { fanOut } from '../runner/reporter-hooks.js';
 import type { EvalOptionsInput } from '../runner/options.js';
 import { runEval } from '../runner/run-eval.js';
+import { isolationWarning, probeHost, requireIsolation } from '../sandbox/index.js';
 import { formatCaseProblem, HangbenchError } from '../types/errors.js';
 import { durationList, listFlag, numberFlag, numberList, parse, rateFlag, type ParsedArgs } from './args.js';
 import { EVAL_HELP } from './help.js';
@@ -46,11 +47,23 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
     cache: { type: 'string' },
     from: { type: 'string' },
     cmd: { type: 'string' },
+    isolation: { type: 'string' },
   });
   if (parsed.help) {
     io.stdout.write(`${EVAL_HELP}\n`);
     return 0;
   }
+  const isolation = parsed.string('isolation') ?? 'auto';
+  if (isolation !== 'auto' && isolation !== 'strict') throw new HangbenchError('USAGE', `--isolation must be auto or strict, got "${isolation}"`);
+  const host = await probeHost();
+  try {
+    requireIsolation(host, isolation);
+  } catch (error) {
+    io.stderr.write(`hangbench eval: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const warning = isolationWarning(host);
+  if (warning !== null) io.stderr.write(`${warning}\n`);
   const failUnder = rateFlag('fail-under', parsed.string('fail-under'));
   const json = parsed.flag('json');
   const color = !json && shouldUseColor(io.stdout, io.env);

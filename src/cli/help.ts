@@ -53,6 +53,8 @@ Options:
   --max-turns N         stop an agent after N actions (default: ${DEFAULTS.maxTurns})
   --fail-under RATE     exit 3 when the solved rate is below RATE (0–1 or a percentage like 80%)
   --json                print the run summary as JSON on stdout (progress still goes to stderr)
+  --isolation MODE      auto: bubblewrap when the host has it, else the host-user fallback with a warning;
+                        strict: refuse to run without bubblewrap (for scores that must be trustworthy) (default: auto)
   --resume RUN_DIR      finish an interrupted run: keep its attempts that have a score.json, run the others into
                         the same folder with the options in its meta.json (only --concurrency may change)
   -h, --help            this help

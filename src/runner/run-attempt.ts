@@ -76,6 +76,7 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
     monitor: mode,
     budgets,
     mechanism: context.capabilities.mechanism,
+    isolation: context.capabilities.isolation,
     startedAt: new Date().toISOString(),
   });
   if (context.onTick) {
@@ -187,8 +188,8 @@ async function agentLoop(
 
 async function verifyAttempt(sandbox: Sandbox, testCase: Case, trace: TraceWriter, options: EvalOptions): Promise<void> {
   try {
-    await sandbox.overlay(path.join(testCase.fixtureDir, 'hidden'));
-    await runVerify(sandbox, testCase.verify, trace, { timeScale: options.timeScale, floorMs: options.verifyFloorMs, terminal: testCase.terminal });
+    const verifier = await sandbox.forVerify(path.join(testCase.fixtureDir, 'hidden'));
+    await runVerify(verifier, testCase.verify, trace, { timeScale: options.timeScale, floorMs: options.verifyFloorMs, terminal: testCase.terminal });
   } catch (error) {
     trace.write({ type: 'error', where: 'verify', message: (error as Error).message });
   }

@@ -1,5 +1,5 @@
 import { stripTerminalControls } from '../monitor/terminal-text.js';
-import type { Sandbox } from '../sandbox/types.js';
+import type { CommandRunner } from '../sandbox/types.js';
 import type { VerifyStep } from '../types/case.js';
 import type { TraceWriter } from '../trace/writer.js';
 
@@ -15,8 +15,8 @@ export interface VerifySettings {
   readonly terminal?: 'pipe' | 'pty';
 }
 
-/** Runs hidden verify steps in the sandbox after hidden/ was copied over the workspace; each result is a `verify` event. */
-export async function runVerify(sandbox: Sandbox, steps: readonly VerifyStep[], trace: TraceWriter, settings: VerifySettings): Promise<boolean> {
+/** Runs hidden verify steps where Sandbox.forVerify says (hidden/ already over the workspace); each result is a `verify` event. */
+export async function runVerify(sandbox: CommandRunner, steps: readonly VerifyStep[], trace: TraceWriter, settings: VerifySettings): Promise<boolean> {
   let allPassed = true;
   for (const [index, step] of steps.entries()) {
     const passed = await runStep(sandbox, step, index, trace, settings);
@@ -25,7 +25,7 @@ export async function runVerify(sandbox: Sandbox, steps: readonly VerifyStep[], 
   return allPassed;
 }
 
-async function runStep(sandbox: Sandbox, step: VerifyStep, index: number, trace: TraceWriter, settings: VerifySettings): Promise<boolean> {
+async function runStep(sandbox: CommandRunner, step: VerifyStep, index: number, trace: TraceWriter, settings: VerifySettings): Promise<boolean> {
   const timeoutMs = Math.max(settings.floorMs, step.timeout * settings.timeScale);
   const commandId = VERIFY_COMMAND_BASE + index;
   const started = performance.now();

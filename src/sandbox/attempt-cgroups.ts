@@ -6,7 +6,8 @@ import type { HostCapabilities, ResourceLimits, SandboxLimitHit } from './types.
 /**
  * The cgroups of one attempt: `<v2root>/<attempt>/cmd-<id>` per command (to list and kill each tree exactly), and one
  * cgroup v1 per controller shared by all its commands: `pids` (pids.max bounds the whole attempt), `memory`
- * (memory.limit_in_bytes), `cpu` (default shares: the attempt weighs as one process, however many it forks).
+ * (memory.limit_in_bytes), `cpu` (default shares: the attempt weighs as one process, however many it forks). Where no v1
+ * hierarchy holds a controller (a pure v2 host), the same limits go on `<v2root>/<attempt>`, which every cmd-<id> is under.
  */
 export class AttemptCgroups {
   /** the directory name of every cgroup of this attempt, in each hierarchy. */
@@ -16,15 +17,20 @@ export class AttemptCgroups {
   readonly pids: string | null;
   readonly memory: string | null;
   readonly cpu: string | null;
+  /** `<v2root>/<attempt>` when it carries the v2 pids and memory limits, for their counters. */
+  readonly #v2Pids: string | null;
+  readonly #v2Memory: string | null;
   readonly #limits: ResourceLimits;
   readonly #commands: string[] = [];
 
-  private constructor(name: string, v2: string | null, v1: { pids: string | null; memory: string | null; cpu: string | null }, limits: ResourceLimits) {
+  private constructor(name: string, v2: string | null, v1: { pids: string | null; memory: string | null; cpu: string | null }, limits: ResourceLimits, caps: HostCapabilities) {
     this.name = name;
     this.v2 = v2;
     this.pids = v1.pids;
     this.memory = v1.memory;
     this.cpu = v1.cpu;
+    this.#v2Pids = caps.cgroupLimits.pids === 'v2' ? v2 : null;
+    this.#v2Memory = caps.cgroupLimits.memory === 'v2' ? v2 : null;
     this.#limits = limits;
   }
 
@@ -41,11 +47,12 @@ export class AttemptCgroups {
       for (const dir of [v2, v1.pids, v1.memory, v1.cpu]) if (dir !== null) makeCgroup(dir);
       if (v1.pids !== null) setPidsMax(v1.pids, limits.processes);
       if (v1.memory !== null) writeFileSync(join(v1.memory, 'memory.limit_in_bytes'), String(limits.memoryBytes));
+      if (v2 !== null) setV2Limits(v2, caps, limits);
     } catch (error) {
       for (const dir of [v2, v1.pids, v1.memory, v1.cpu]) if (dir !== null && existsSync(dir)) rmdirSync(dir);
       throw error;
     }
-    return new AttemptCgroups(name, v2, v1, limits);
+    return new AttemptCgroups(name, v2, v1, limits, caps);
   }
 
   /** The cgroup v1 `cgroup.procs` files every command of the attempt joins. */
@@ -68,9 +75,11 @@ export class AttemptCgroups {
   /** Which sandbox limits refused the attempt something so far; read before remove(). */
   limitHits(): SandboxLimitHit[] {
     const hits: SandboxLimitHit[] = [];
-    const processes = this.pids === null ? 0 : counter(join(this.pids, 'pids.events'), 'max');
+    const pidsEvents = this.pids ?? this.#v2Pids;
+    const processes = pidsEvents === null ? 0 : counter(join(pidsEvents, 'pids.events'), 'max');
     if (processes > 0) hits.push({ kind: 'processes', limit: this.#limits.processes, hits: processes });
-    const oomKills = this.memory === null ? 0 : counter(join(this.memory, 'memory.oom_control'), 'oom_kill');
+    const oomFile = this.memory !== null ? join(this.memory, 'memory.oom_control') : this.#v2Memory !== null ? join(this.#v2Memory, 'memory.events') : null;
+    const oomKills = oomFile === null ? 0 : counter(oomFile, 'oom_kill');
     if (oomKills > 0) hits.push({ kind: 'memory', limit: this.#limits.memoryBytes, hits: oomKills });
     return hits;
   }
@@ -80,9 +89,10 @@ export class AttemptCgroups {
    * and a slow init reaps orphans late (about 1.5 s on some hosts): verify would find fork refused.
    */
   async released(timeoutMs: number): Promise<boolean> {
-    if (this.pids === null) return true;
+    const pids = this.pids ?? this.#v2Pids;
+    if (pids === null) return true;
     const deadline = performance.now() + timeoutMs;
-    while (Number(readOr(join(this.pids, 'pids.current'), '0')) > 0) {
+    while (Number(readOr(join(pids, 'pids.current'), '0')) > 0) {
       if (performance.now() >= deadline) return false;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
@@ -97,6 +107,17 @@ export class AttemptCgroups {
       await removeCgroup(dir, timeoutMs);
     }
   }
+}
+
+/** The v2 limits of a pure v2 host, on the attempt's own cgroup (the probe enabled these controllers for it). */
+function setV2Limits(dir: string, caps: HostCapabilities, limits: ResourceLimits): void {
+  if (caps.cgroupLimits.pids === 'v2') setPidsMax(dir, limits.processes);
+  if (caps.cgroupLimits.memory === 'v2') {
+    writeFileSync(join(dir, 'memory.max'), String(limits.memoryBytes));
+    // Without this the limit only moves the attempt's memory to swap; absent when the kernel has no swap accounting.
+    if (existsSync(join(dir, 'memory.swap.max'))) writeFileSync(join(dir, 'memory.swap.max'), '0');
+  }
+  if (caps.cgroupLimits.cpu === 'v2') writeFileSync(join(dir, 'cpu.weight'), '100');
 }
 
 function readOr(file: string, fallback: string): string {

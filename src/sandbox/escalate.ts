@@ -20,12 +20,17 @@ export interface KillRequest {
 export async function escalate(tree: ProcessTree, request: KillRequest): Promise<KillRecord> {
   const start = performance.now();
   const initial = tree.pids();
-  const treeSize = initial.length;
+  // Counted as the monitor shows the tree: a jail's nsenter is plumbing, killed with the rest but not counted.
+  const shownCount = (pids: readonly number[]): number => {
+    const shown = new Set(tree.shownPids());
+    return pids.filter((pid) => shown.has(pid)).length;
+  };
+  const treeSize = shownCount(initial);
   const elapsed = (): number => Math.round((performance.now() - start) * 10) / 10;
   const steps: SignalStep[] = [];
   /** Recorded just before the signal goes out, so atMs is when it was sent. */
   const step = (signal: SignalStep['signal'], alive: readonly number[]): void => {
-    steps.push({ signal, atMs: elapsed(), alive: alive.length });
+    steps.push({ signal, atMs: elapsed(), alive: shownCount(alive) });
   };
   const goneWithin = async (ms: number, eachPoll?: () => void): Promise<number | null> => {
     const deadline = performance.now() + ms;
@@ -48,7 +53,7 @@ export async function escalate(tree: ProcessTree, request: KillRequest): Promise
     survivors: goneMs === null ? tree.pids() : [],
   });
 
-  if (treeSize === 0) return record(0, false);
+  if (initial.length === 0) return record(0, false);
 
   if (request.firstSignal === 'SIGTERM') {
     // A budget or harness stop, not a Ctrl-C: TERM to every process at once, so the whole kill fits in one grace.

@@ -1,10 +1,15 @@
 export { probeHost } from './probe.js';
+export { isolationWarning, requireIsolation } from './isolation.js';
+export { innerPid } from './proc.js';
 export { createSandbox } from './sandbox.js';
 export { killEverySandboxNow } from './live.js';
 export { DEFAULT_GRACES, DEFAULT_LIMITS } from './defaults.js';
 export { scrubEnvironment, isSecretName } from './env.js';
 export type {
+  CommandRunner,
   HostCapabilities,
+  Isolation,
+  CgroupLimits,
   KillGraces,
   LeakReport,
   ResourceLimits,

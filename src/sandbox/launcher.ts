@@ -8,7 +8,8 @@ import type { ResourceLimits } from './types.js';
  * `nice … bash -c "$HANGBENCH_CMD"` in the same process, so the spawned pid stays the root of the tree — or, for a
  * pty, `nice … script …`, which runs the command on a pseudo-terminal (see pty.ts).
  * $1 v2 cgroup.procs, $2 the v1 cgroup.procs files (pids, memory, cpu) joined by ':', $3 ulimit flags, $4 'lo' or '' — each '' to skip; $5 'pipe' or 'pty';
- * the rest is the exec prefix.
+ * the rest is the exec prefix. In a jail the cgroups are joined here, as root and before nsenter forks into the sandbox,
+ * so the command and everything it forks are members from their first instruction.
  */
 const LAUNCHER = [
   'cmd=$HANGBENCH_CMD; unset HANGBENCH_CMD',
@@ -61,13 +62,16 @@ export interface LaunchPlan {
   readonly isolateNetwork: boolean;
   readonly nice: number;
   readonly terminal: 'pipe' | 'pty';
+  /** Jail.enterPrefix() when the command runs in a bubblewrap sandbox (which has its own loopback-only network). */
+  readonly jail: readonly string[] | null;
 }
 
 /** argv for child_process.spawn; the command itself travels in HANGBENCH_CMD, never quoted into a script. */
 export function launcherArgv(plan: LaunchPlan): [string, ...string[]] {
-  const prefix = plan.nice === 0 ? [] : ['nice', '-n', String(plan.nice)];
+  const prefix = [...(plan.jail ?? []), ...(plan.nice === 0 ? [] : ['nice', '-n', String(plan.nice)])];
   const launcher = ['bash', '-c', LAUNCHER, 'hangbench-launcher'] as const;
-  const args = [plan.v2Procs ?? '', plan.v1Procs.join(':'), plan.ulimits, plan.isolateNetwork ? 'lo' : '', plan.terminal, ...prefix];
+  const ownNetns = plan.isolateNetwork && plan.jail === null;
+  const args = [plan.v2Procs ?? '', plan.v1Procs.join(':'), plan.ulimits, ownNetns ? 'lo' : '', plan.terminal, ...prefix];
   // unshare without --fork execs into the namespace: same pid, no PID namespace, nothing forked before the join.
-  return plan.isolateNetwork ? ['unshare', '--net', '--', ...launcher, ...args] : [...launcher, ...args];
+  return ownNetns ? ['unshare', '--net', '--', ...launcher, ...args] : [...launcher, ...args];
 }

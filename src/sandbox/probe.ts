@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, rmdirSync } from 'node:fs';
+import { existsSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { makeCgroup } from './cgroup.js';
-import type { HostCapabilities } from './types.js';
+import { probeIsolation } from './isolation.js';
+import type { CgroupLimits, HostCapabilities } from './types.js';
 
 const run = promisify(execFile);
 
@@ -39,10 +40,15 @@ function findMount(controller: 'v2' | 'pids' | 'cpu' | 'memory'): CgroupMount | 
 
 /**
  * Returns `<cgroup>/hangbench` when a process can really be moved into a child of it, else null with the reason in notes.
- * Tries the harness's own cgroup first (what a delegated, rootless setup can write), then the mount root.
+ * Tries the harness's own cgroup first (what a delegated, rootless setup can write), then the mount root — first when
+ * `controllers` are wanted and only the mount root offers them (a cgroup with processes cannot delegate v2 controllers).
  */
-async function usableCgroupRoot(mount: CgroupMount, requiredFile: string, notes: string[]): Promise<string | null> {
-  const candidates = [...new Set([join(mount.mountPoint, mount.ownPath, 'hangbench'), join(mount.mountPoint, 'hangbench')])];
+async function usableCgroupRoot(mount: CgroupMount, requiredFile: string, notes: string[], controllers: readonly string[] = []): Promise<string | null> {
+  const own = join(mount.mountPoint, mount.ownPath);
+  const offers = (dir: string): boolean => controllers.every((name) => readOr(join(dir, 'cgroup.subtree_control')).split(/\s+/).includes(name));
+  const preferRoot = controllers.length > 0 && !offers(own) && offers(mount.mountPoint);
+  const ordered = preferRoot ? [mount.mountPoint, own] : [own, mount.mountPoint];
+  const candidates = [...new Set(ordered.map((dir) => join(dir, 'hangbench')))];
   for (const root of candidates) {
     const probe = join(root, `probe-${process.pid}`);
     try {
@@ -63,6 +69,27 @@ async function usableCgroupRoot(mount: CgroupMount, requiredFile: string, notes:
   return null;
 }
 
+type Controller = 'pids' | 'memory' | 'cpu';
+
+/**
+ * Turns on, for the attempts under `root`, the v2 controllers that no v1 hierarchy holds (on a pure v2 host: all
+ * three). The parent must already delegate them (cgroup.controllers lists them); `root` itself holds no process.
+ */
+function enableV2Controllers(root: string, wanted: readonly Controller[], notes: string[]): Set<Controller> {
+  const available = new Set(readOr(join(root, 'cgroup.controllers')).trim().split(/\s+/));
+  const enabled = new Set<Controller>();
+  for (const controller of wanted) {
+    if (!available.has(controller)) continue;
+    try {
+      writeFileSync(join(root, 'cgroup.subtree_control'), `+${controller}`);
+      enabled.add(controller);
+    } catch (error) {
+      notes.push(`cgroup v2 ${controller} controller not enabled under ${root}: ${(error as Error).message.split('\n')[0]}`);
+    }
+  }
+  return enabled;
+}
+
 async function works(command: string, args: string[]): Promise<boolean> {
   try {
     await run(command, args);
@@ -76,28 +103,34 @@ async function probeLinux(): Promise<HostCapabilities> {
   const notes: string[] = [];
   const v2 = findMount('v2');
   const pids = findMount('pids');
-  const cgroupRoot = v2 === null ? null : await usableCgroupRoot(v2, 'cgroup.kill', notes);
-  const pidsCgroupRoot = pids === null ? null : await usableCgroupRoot(pids, 'pids.max', notes);
   const cpu = findMount('cpu');
   const memory = findMount('memory');
+  const v2Wanted = (['pids', 'memory', 'cpu'] as const).filter((controller) => ({ pids, memory, cpu })[controller] === null);
+  const cgroupRoot = v2 === null ? null : await usableCgroupRoot(v2, 'cgroup.kill', notes, v2Wanted);
+  const pidsCgroupRoot = pids === null ? null : await usableCgroupRoot(pids, 'pids.max', notes);
   const cpuCgroupRoot = cpu === null ? null : await usableCgroupRoot(cpu, 'cpu.shares', notes);
   const memoryCgroupRoot = memory === null ? null : await usableCgroupRoot(memory, 'memory.limit_in_bytes', notes);
   if (cgroupRoot === null) notes.push('no writable cgroup v2 with cgroup.kill: killing by process group + /proc scan for the attempt marker');
-  // Not a PID namespace: the command would be its PID 1, which ignores default-action SIGINT/SIGTERM and changes fixtures.
-  notes.push('PID namespace not used: the command would run as PID 1 there, which ignores SIGINT/SIGTERM without a handler');
+  const v1 = { pids: pidsCgroupRoot, memory: memoryCgroupRoot, cpu: cpuCgroupRoot };
+  const v2Enabled = cgroupRoot === null ? new Set<Controller>() : enableV2Controllers(cgroupRoot, v2Wanted.filter((c) => v1[c] === null), notes);
+  const version = (controller: Controller): 'v1' | 'v2' | null => (v1[controller] !== null ? 'v1' : v2Enabled.has(controller) ? 'v2' : null);
+  const cgroupLimits: CgroupLimits = { pids: version('pids'), memory: version('memory'), cpu: version('cpu') };
+  notes.push(`cgroup limits: pids ${cgroupLimits.pids ?? 'none'}, memory ${cgroupLimits.memory ?? 'none'}, cpu ${cgroupLimits.cpu ?? 'none'}`);
   const isRoot = process.getuid?.() === 0;
-  const processLimit = pidsCgroupRoot !== null ? 'pids-cgroup' : isRoot ? 'none' : 'rlimit';
-  if (processLimit === 'pids-cgroup') notes.push('process limit by cgroup v1 pids.max (RLIMIT_NPROC does not bind root)');
+  const processLimit = cgroupLimits.pids !== null ? 'pids-cgroup' : isRoot ? 'none' : 'rlimit';
+  if (processLimit === 'pids-cgroup') notes.push(`process limit by cgroup ${cgroupLimits.pids} pids.max (RLIMIT_NPROC does not bind root)`);
   if (processLimit === 'none') notes.push('no pids cgroup and running as root, where RLIMIT_NPROC does not bind: no process limit');
   if (processLimit === 'rlimit') notes.push('process limit by RLIMIT_NPROC: counts every process of this user, not only the attempt');
   // lo starts down in a new network namespace; fixtures may still talk to servers they start on loopback.
   const netns = await works('unshare', ['--net', '--', 'ip', 'link', 'set', 'lo', 'up']);
   notes.push(netns ? 'fixtures get a network namespace with loopback only' : 'no network namespace (unshare --net + ip link): fixtures have the host network');
-  notes.push(cpuCgroupRoot === null ? 'no cpu cgroup: nice 10 weighs per process, so a fork bomb can crowd out the harness' : 'one cgroup v1 cpu group per attempt: it weighs as one process against the harness, however many it forks');
-  notes.push(memoryCgroupRoot === null ? 'no memory cgroup: memory is bounded per process (address space) only' : 'memory bounded per attempt by cgroup v1 memory.limit_in_bytes');
+  notes.push(cgroupLimits.cpu === null ? 'no cpu cgroup: nice 10 weighs per process, so a fork bomb can crowd out the harness' : `one cgroup ${cgroupLimits.cpu} cpu group per attempt: it weighs as one process against the harness, however many it forks`);
+  notes.push(cgroupLimits.memory === null ? 'no memory cgroup: memory is bounded per process (address space) only' : `memory bounded per attempt by cgroup ${cgroupLimits.memory === 'v1' ? 'v1 memory.limit_in_bytes' : 'v2 memory.max and memory.swap.max'}`);
   notes.push('address space, file size and CPU time limited by bash ulimit in the launcher');
   const pty = await works('script', ['-qec', 'exit 0', '/dev/null']);
   notes.push(pty ? 'terminal: pty by script(1) from util-linux' : 'no script(1) from util-linux: cases with terminal: pty cannot run');
+  const isolation = await probeIsolation(netns, notes);
+  if (isolation === 'host-user') notes.push('PID namespace not used without bubblewrap: the command would run as PID 1 there, which ignores SIGINT/SIGTERM without a handler');
   return {
     platform: process.platform,
     proc: true,
@@ -109,6 +142,8 @@ async function probeLinux(): Promise<HostCapabilities> {
     netns,
     processLimit,
     pty,
+    isolation,
+    cgroupLimits,
     notes,
   };
 }
@@ -125,7 +160,10 @@ function probeElsewhere(): HostCapabilities {
     netns: false,
     processLimit: process.getuid?.() === 0 ? 'none' : 'rlimit',
     pty: false,
+    isolation: 'host-user',
+    cgroupLimits: { pids: null, memory: null, cpu: null },
     notes: [
+      `isolation host-user: bubblewrap is Linux only; commands run as the harness user on the host filesystem`,
       `no /proc on ${process.platform}: kills reach the process group only (a setsid() grandchild survives), no leak scan, no process listing`,
       'no cgroups, no network namespace: fixtures have the host network',
       'file size and CPU time limited by bash ulimit; no address-space limit',

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /** Linux /proc readers used to find, count and name the processes of an attempt. Synchronous: each is a few µs. */
 
@@ -97,4 +97,29 @@ export function describeProcess(pid: number): string {
   } catch {
     return '?';
   }
+}
+
+/** The PID namespace a process lives in (`pid:[4026531836]`), or null once it is gone. */
+export function pidNamespace(pid: number): string | null {
+  try {
+    return readlinkSync(`/proc/${pid}/ns/pid`);
+  } catch {
+    return null;
+  }
+}
+
+/** The pid a process has inside its own PID namespace: the last NSpid field of its status. */
+export function innerPid(pid: number): number | null {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'latin1').split('\n').find((entry) => entry.startsWith('NSpid:'));
+    const last = line?.trim().split(/\s+/).at(-1);
+    return last === undefined ? null : Number(last);
+  } catch {
+    return null;
+  }
+}
+
+/** The host pid of the process that is `inner` inside PID namespace `namespace`, or null when there is none. */
+export function hostPidIn(namespace: string, inner: number): number | null {
+  return allPids().find((pid) => innerPid(pid) === inner && pidNamespace(pid) === namespace) ?? null;
 }

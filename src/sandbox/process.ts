@@ -25,7 +25,8 @@ class SandboxCommand implements SandboxProcess {
   readonly commandId: number;
   readonly command: string;
   readonly terminal: 'pipe' | 'pty';
-  readonly pid: number;
+  /** the process the harness spawned: the launcher, then what it execs (bash, script(1), or nsenter into a jail). */
+  readonly spawnedPid: number;
   /** Date.now() when the command was spawned. */
   readonly startedAt = Date.now();
   readonly stdin: Writable;
@@ -50,7 +51,7 @@ class SandboxCommand implements SandboxProcess {
     if (child.pid === undefined) {
       throw new HangbenchError('SANDBOX', `could not start command ${spec.commandId} (${file} failed to spawn in ${spec.cwd})`);
     }
-    this.pid = child.pid;
+    this.spawnedPid = child.pid;
     // A write after the program exited fails with EPIPE; that is the program's business, not a harness crash.
     child.stdin.on('error', () => undefined);
     this.stdin = child.stdin;
@@ -70,8 +71,13 @@ class SandboxCommand implements SandboxProcess {
     return this.#done;
   }
 
+  /** The command's root as the monitor shows it: in a jail, the first process inside rather than nsenter. */
+  get pid(): number {
+    return this.tree.shownRoot();
+  }
+
   pids(): number[] {
-    return this.tree.pids();
+    return this.tree.shownPids();
   }
 
   kill(by: KillDecider, reason: string, firstSignal: SignalName = 'SIGINT'): Promise<KillRecord> {

@@ -1,6 +1,6 @@
 import { readStat } from './proc.js';
 import { sendSignal } from './signals.js';
-import type { ProcessTree, TreeRoot } from './tree.js';
+import type { ProcessTree } from './tree.js';
 
 /**
  * `terminal: pty` runs the command under script(1) from util-linux: no native addon, and it does what a terminal
@@ -47,15 +47,17 @@ export function foregroundGroup(pids: readonly number[], rootPid: number): numbe
  * the command ended). script is left out of TERM too: it exits by itself, with the command's status, once the
  * command is gone; SIGKILL still takes it with everything else.
  */
-export function terminalTree(inner: ProcessTree, root: TreeRoot): ProcessTree {
+export function terminalTree(inner: ProcessTree): ProcessTree {
   return {
     mechanism: inner.mechanism,
     pids: () => inner.pids(),
     signalGroup: (signal) => {
-      const group = foregroundGroup(inner.pids(), root.pid);
+      const group = foregroundGroup(inner.pids(), inner.shownRoot());
       if (group !== null) sendSignal(-group, signal);
     },
-    signalEach: (pids, signal) => inner.signalEach(pids.filter((pid) => pid !== root.pid), signal),
+    signalEach: (pids, signal) => inner.signalEach(pids.filter((pid) => pid !== inner.shownRoot()), signal),
     killAll: () => inner.killAll(),
+    shownRoot: () => inner.shownRoot(),
+    shownPids: () => inner.shownPids(),
   };
 }

@@ -11,13 +11,16 @@ import { scanAndKillLeaks } from './leak.js';
 import { trackSandbox } from './live.js';
 import { OwnInodes } from './own-inodes.js';
 import { confinePath } from './paths.js';
-import { inOtherAttemptCgroup, markerEntries, scanForMarker } from './proc.js';
+import { hostPidIn, inOtherAttemptCgroup, markerEntries, pidNamespace, scanForMarker } from './proc.js';
+import { sandboxOwner, startJail, type AttemptJail } from './attempt-jail.js';
+import { jailedTree } from './jailed-tree.js';
+import { chownNew, chownTree } from './owner.js';
 import { startCommand, type SandboxCommand } from './process.js';
 import { sendSignal } from './signals.js';
 import { PTY_ENV, ptyLaunchEnv, terminalTree } from './pty.js';
 import { cgroupTree, scanTree } from './tree.js';
-import type { HostCapabilities, KillGraces, LeakReport, ResourceLimits, Sandbox, SandboxLimitHit, SandboxOptions, SpawnOptions } from './types.js';
-import { overlayDir, prepareDirs, removeDirs, type AttemptDirs } from './workspace.js';
+import type { CommandRunner, HostCapabilities, KillGraces, LeakReport, ResourceLimits, Sandbox, SandboxLimitHit, SandboxOptions, SpawnOptions } from './types.js';
+import { overlayDir, prepareDirs, removeDirs, verifyDirs, type AttemptDirs } from './workspace.js';
 
 /** The pyenv shim finds its versions through PYENV_ROOT or $HOME/.pyenv, and HOME moves into the sandbox. */
 function hostPyenvRoot(): string | null {
@@ -35,6 +38,10 @@ interface AttemptSetup {
   readonly timeScale: number;
   readonly isolateNetwork: boolean;
   readonly inodes: OwnInodes;
+  /** the attempt's bubblewrap sandbox, or null in the host-user fallback. */
+  readonly jail: AttemptJail | null;
+  /** paths no sandbox of the attempt may see even where a read-only bind would show them (the case's fixture). */
+  readonly hide: readonly string[];
 }
 
 class AttemptSandbox implements Sandbox {
@@ -45,6 +52,7 @@ class AttemptSandbox implements Sandbox {
   readonly #setup: AttemptSetup;
   readonly #commands: SandboxCommand[] = [];
   readonly #pyenvRoot = hostPyenvRoot();
+  #verifyJail: AttemptJail | null = null;
   #disposed = false;
   readonly #untrack = trackSandbox(this);
 
@@ -57,6 +65,25 @@ class AttemptSandbox implements Sandbox {
   }
 
   spawn(command: string, options: SpawnOptions): SandboxCommand {
+    return this.#spawnIn(this.#setup.jail, command, options);
+  }
+
+  async forVerify(hiddenDir: string): Promise<CommandRunner> {
+    const { jail, dirs } = this.#setup;
+    if (jail === null) {
+      await this.overlay(hiddenDir);
+      return this;
+    }
+    const copy = await verifyDirs(dirs);
+    await overlayDir(copy.workspace, hiddenDir);
+    await chownTree(copy.root, jail.owner);
+    // Seen at the agent's paths, so every path a check prints or expects is the same as in the agent's sandbox.
+    const verifyJail = await startJail(this.#setup.isolateNetwork, dirs, copy, this.#setup.hide);
+    this.#verifyJail = verifyJail;
+    return { spawn: (command, options) => this.#spawnIn(verifyJail, command, options) };
+  }
+
+  #spawnIn(jail: AttemptJail | null, command: string, options: SpawnOptions): SandboxCommand {
     if (this.#disposed) throw new HangbenchError('SANDBOX', `sandbox of attempt ${this.attemptId} was disposed`);
     const terminal = options.terminal ?? 'pipe';
     if (terminal === 'pty' && this.capabilities.pty !== true) {
@@ -86,6 +113,7 @@ class AttemptSandbox implements Sandbox {
       isolateNetwork: this.#setup.isolateNetwork,
       nice: limits.nice,
       terminal,
+      jail: jail?.jail.enterPrefix() ?? null,
     });
     const spawned = startCommand({
       commandId,
@@ -97,11 +125,19 @@ class AttemptSandbox implements Sandbox {
       terminal,
       makeTree: (root) => {
         const tree = cgroup === null ? scanTree(this.attemptId, commandId, root, this.capabilities.proc) : cgroupTree(cgroup, root);
-        return terminal === 'pty' ? terminalTree(tree, root) : tree;
+        const entered = jail === null ? tree : jailedTree(tree, root);
+        return terminal === 'pty' ? terminalTree(entered) : entered;
       },
     });
     this.#commands.push(spawned);
     return spawned;
+  }
+
+  hostPid(pidInside: number): number | null {
+    const jail = this.#setup.jail;
+    if (jail === null) return pidInside;
+    const namespace = pidNamespace(jail.jail.initPid);
+    return namespace === null ? null : hostPidIn(namespace, pidInside);
   }
 
   resolvePath(relative: string): Promise<string> {
@@ -115,14 +151,16 @@ class AttemptSandbox implements Sandbox {
   async writeFile(relative: string, content: string): Promise<number> {
     const target = await this.resolvePath(relative);
     await this.#setup.inodes.checkWritable(target, relative);
-    await mkdir(dirname(target), { recursive: true });
+    const made = await mkdir(dirname(target), { recursive: true });
     await writeFile(target, content);
+    await chownNew(target, made, this.#setup.jail?.owner ?? null);
     await this.#setup.inodes.add(target);
     return Buffer.byteLength(content);
   }
 
-  overlay(sourceDir: string): Promise<void> {
-    return overlayDir(this.workspace, sourceDir);
+  async overlay(sourceDir: string): Promise<void> {
+    await overlayDir(this.workspace, sourceDir);
+    await chownTree(this.workspace, this.#setup.jail?.owner ?? null);
   }
 
   leakScan(): Promise<LeakReport> {
@@ -147,6 +185,7 @@ class AttemptSandbox implements Sandbox {
   /** One synchronous SIGKILL pass over everything of the attempt, for an exit that cannot wait for escalation. */
   killNow(): void {
     for (const command of this.#commands) command.tree.killAll();
+    for (const jail of [this.#setup.jail, this.#verifyJail]) jail?.jail.killNow();
     if (!this.capabilities.proc) return;
     const otherAttempt = (pid: number): boolean => inOtherAttemptCgroup(pid, this.#setup.cgroups.name);
     for (const pid of scanForMarker(markerEntries(this.attemptId), otherAttempt)) sendSignal(pid, 'SIGKILL');
@@ -158,6 +197,7 @@ class AttemptSandbox implements Sandbox {
     this.#untrack();
     await this.leakScan();
     for (const command of this.#commands) for (const stream of [command.stdin, command.stdout, command.stderr]) stream.destroy();
+    for (const jail of [this.#setup.jail, this.#verifyJail]) await jail?.jail.stop(this.#setup.graces.afterKillMs);
     await this.#setup.cgroups.remove(this.#setup.graces.afterKillMs);
     await removeDirs(this.#setup.dirs);
   }
@@ -180,5 +220,17 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     throw new HangbenchError('SANDBOX', `could not create the cgroups of attempt ${attemptId}: ${(error as Error).message}`, { cause: error });
   }
   const isolateNetwork = capabilities.netns && options.network !== 'host';
-  return new AttemptSandbox({ attemptId, capabilities, dirs, cgroups, limits, graces, timeScale: options.timeScale, isolateNetwork, inodes });
+  const hide = [dirname(options.workspaceSource)];
+  let jail: AttemptJail | null = null;
+  if (capabilities.isolation === 'bubblewrap') {
+    try {
+      for (const dir of [dirs.workspace, dirs.home, dirs.tmp]) await chownTree(dir, sandboxOwner());
+      jail = await startJail(isolateNetwork, dirs, dirs, hide);
+    } catch (error) {
+      await cgroups.remove(graces.afterKillMs);
+      await removeDirs(dirs);
+      throw error;
+    }
+  }
+  return new AttemptSandbox({ attemptId, capabilities, dirs, cgroups, limits, graces, timeScale: options.timeScale, isolateNetwork, inodes, jail, hide });
 }

@@ -19,6 +19,10 @@ export interface ProcessTree {
   signalEach(pids: readonly number[], signal: SignalName): void;
   /** One SIGKILL pass over the tree; called again on every poll until the tree is empty. */
   killAll(): void;
+  /** The command's own root as the monitor should show it: the spawned pid, or the first process inside a jail. */
+  shownRoot(): number;
+  /** pids() without the jail's entry process (nsenter), which is plumbing, not part of the command. */
+  shownPids(): number[];
 }
 
 function rootAlive(root: TreeRoot, proc: boolean): boolean {
@@ -56,6 +60,8 @@ export function cgroupTree(dir: string, root: TreeRoot): ProcessTree {
       cgroupKill(dir);
       if (rootAlive(root, true)) sendSignal(root.pid, 'SIGKILL');
     },
+    shownRoot: () => root.pid,
+    shownPids: pids,
   };
 }
 
@@ -81,5 +87,7 @@ export function scanTree(attemptId: string, commandId: number, root: TreeRoot, p
       if (ownGroup(root, proc)) sendSignal(-root.pid, 'SIGKILL');
       for (const pid of pids()) sendSignal(pid, 'SIGKILL');
     },
+    shownRoot: () => root.pid,
+    shownPids: pids,
   };
 }

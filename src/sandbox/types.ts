@@ -20,7 +20,25 @@ export interface HostCapabilities {
   readonly processLimit: 'pids-cgroup' | 'rlimit' | 'none';
   /** true when `terminal: pty` commands can run (script(1) from util-linux works); absent counts as false. */
   readonly pty?: boolean;
+  /**
+   * 'bubblewrap': every command runs in a bwrap sandbox (own PID, mount, network namespaces; the project, cases and
+   * results invisible; an unprivileged user). 'host-user': the fallback — the harness's user on the host's filesystem.
+   */
+  readonly isolation: Isolation;
+  /** which cgroup version bounds each resource of an attempt, or null where nothing does. */
+  readonly cgroupLimits: CgroupLimits;
   readonly notes: readonly string[];
+}
+
+export type Isolation = 'bubblewrap' | 'host-user';
+
+export interface CgroupLimits {
+  /** pids.max */
+  readonly pids: 'v1' | 'v2' | null;
+  /** v1 memory.limit_in_bytes, or v2 memory.max + memory.swap.max */
+  readonly memory: 'v1' | 'v2' | null;
+  /** v1 cpu.shares, or v2 cpu.weight: the attempt weighs as one group however many processes it forks */
+  readonly cpu: 'v1' | 'v2' | null;
 }
 
 export interface ResourceLimits {
@@ -77,6 +95,9 @@ export interface SandboxProcess {
   kill(by: KillDecider, reason: string, firstSignal?: SignalName): Promise<KillRecord>;
 }
 
+/** What verify needs of a sandbox: somewhere to run a command. */
+export type CommandRunner = Pick<Sandbox, 'spawn'>;
+
 /** A limit of the sandbox (not a budget of the agent) that refused the program something. */
 export interface SandboxLimitHit {
   readonly kind: 'processes' | 'memory';
@@ -99,6 +120,18 @@ export interface Sandbox {
   readonly workspace: string;
   readonly capabilities: HostCapabilities;
   spawn(command: string, options: SpawnOptions): SandboxProcess;
+  /**
+   * Where verify runs, with `hiddenDir` copied over the agent's final workspace. Under bubblewrap a fresh sandbox of its
+   * own (a copy of the workspace, new HOME, /tmp and namespaces): the agent's sandbox never contains hidden/, and what
+   * the agent left running cannot touch the checks. In the fallback, the agent's own workspace with hidden/ overlaid.
+   */
+  forVerify(hiddenDir: string): Promise<CommandRunner>;
+  /**
+   * The host pid of a process that a command sees (and prints, as `$$` or `$!`) as `pidInside`. Under bubblewrap the
+   * attempt has its own PID namespace, so the two differ; the monitor, kills and ticks use host pids. Null when no
+   * process of the agent's sandbox has that pid; in the fallback the pid itself.
+   */
+  hostPid(pidInside: number): number | null;
   /** Resolves an agent-supplied path inside the workspace; throws HangbenchError('PATH_ESCAPE') for `..`, absolute paths and symlinks out. */
   resolvePath(relative: string): Promise<string>;
   readFile(relative: string): Promise<string>;

@@ -59,6 +59,24 @@ export async function overlayDir(workspace: string, sourceDir: string, relativeD
   }
 }
 
+/**
+ * A fresh set of dirs beside the attempt's, for verify: a copy of the agent's final workspace (modes and symlinks kept;
+ * FIFOs, sockets and devices a command made are left out, a copy cannot carry them) and an empty home/ and tmp/.
+ */
+export async function verifyDirs(dirs: AttemptDirs): Promise<AttemptDirs> {
+  const root = join(dirs.root, 'verify');
+  const copy = { root, workspace: join(root, 'workspace'), home: join(root, 'home'), tmp: join(root, 'tmp') };
+  await mkdir(root);
+  const regular = async (source: string): Promise<boolean> => {
+    const info = await lstat(source);
+    return info.isFile() || info.isDirectory() || info.isSymbolicLink();
+  };
+  await cp(dirs.workspace, copy.workspace, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true, filter: regular });
+  await mkdir(copy.home);
+  await mkdir(copy.tmp);
+  return copy;
+}
+
 export async function removeDirs(dirs: AttemptDirs): Promise<void> {
   await rm(dirs.root, { recursive: true, force: true, maxRetries: 3 });
 }

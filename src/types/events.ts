@@ -58,6 +58,8 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     /** budgets after --time-scale: wall and interrupt in ms. */
     budgets: z.object({ tokens: z.number(), wallMs: z.number(), interruptMs: z.number() }),
     mechanism: MechanismSchema,
+    /** how the attempt's commands were isolated: a bubblewrap jail, or the harness's own user (the fallback). */
+    isolation: z.enum(['bubblewrap', 'host-user']),
     startedAt: z.string(),
   }),
   z.object({ ...base, type: z.literal('agent.request'), turn: z.number().int(), messages: z.number().int() }),

@@ -30,6 +30,7 @@ const START = {
   monitor: { mode: 'interval', everyMs: 1000 },
   budgets: { tokens: 60_000, wallMs: 90_000, interruptMs: 45_000 },
   mechanism: 'process-group+scan',
+  isolation: 'host-user',
   startedAt: '2026-01-01T00:00:00.000Z',
 };
 

@@ -30,6 +30,14 @@ export async function makeSandbox(
 export class Output {
   text = '';
   #waiters: (() => void)[] = [];
+  /** Maps a pid the command printed to the host pid (they differ in a bubblewrap sandbox's PID namespace). */
+  #hostPid: (pid: number) => number = (pid) => pid;
+
+  static of(sandbox: Sandbox, proc: SandboxProcess): Output {
+    const out = new Output(proc.stdout, proc.stderr);
+    out.#hostPid = (pid) => sandbox.hostPid(pid) ?? pid;
+    return out;
+  }
 
   constructor(...streams: Readable[]) {
     for (const stream of streams) {
@@ -49,16 +57,16 @@ export class Output {
     }
   }
 
-  /** The pid printed as "<role> <pid>". */
+  /** The host pid of the process that printed itself as "<role> <pid>" (the pid it sees inside the sandbox). */
   async pid(role: string): Promise<number> {
     const match = await this.line(new RegExp(`^${role} (\\d+)`, 'm'));
-    return Number(match[1]);
+    return this.#hostPid(Number(match[1]));
   }
 }
 
 export function run(sandbox: Sandbox, command: string, commandId = 1, env?: Record<string, string>): { proc: SandboxProcess; out: Output } {
   const proc = sandbox.spawn(command, { commandId, env });
-  return { proc, out: new Output(proc.stdout, proc.stderr) };
+  return { proc, out: Output.of(sandbox, proc) };
 }
 
 export function procState(pid: number): string | null {

@@ -2,12 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, isSecretName, probeHost, scrubEnvironment } from '../../src/sandbox/index.js';
 
 describe('probeHost', () => {
-  it('probes once and says which mechanism it chose and why not a PID namespace', async () => {
+  it('probes once and says which mechanism, isolation and cgroup limits it chose', async () => {
     const caps = await probeHost();
     expect(await probeHost()).toBe(caps);
     expect(caps).toMatchObject({ platform: 'linux', proc: true, mechanism: 'cgroup-v2', processLimit: 'pids-cgroup' });
     expect(caps.cgroupRoot).toMatch(/\/hangbench$/);
-    expect(caps.notes.join('\n')).toMatch(/PID 1/);
+    // This host has bubblewrap (and HANGBENCH_ISOLATION is not set): the probe ran a real command in a jail.
+    expect(caps.isolation).toBe(process.env.HANGBENCH_ISOLATION === 'host-user' ? 'host-user' : 'bubblewrap');
+    expect(caps.notes.join('\n')).toMatch(caps.isolation === 'bubblewrap' ? /isolation bubblewrap: .*uid 65534/ : /isolation host-user/);
+    // A hybrid host: every controller is bound to a v1 hierarchy; a pure v2 host would say 'v2'.
+    expect(caps.cgroupLimits).toEqual({ pids: 'v1', memory: 'v1', cpu: 'v1' });
     console.info(`host capabilities: ${JSON.stringify(caps)}`);
   });
 

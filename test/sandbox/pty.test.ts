@@ -23,7 +23,7 @@ async function ptySandbox(label: string): Promise<Sandbox> {
 
 function runPty(box: Sandbox, command: string, commandId = 1, env?: Record<string, string>): { proc: SandboxProcess; out: Output } {
   const proc = box.spawn(command, { commandId, terminal: 'pty', env });
-  return { proc, out: new Output(proc.stdout, proc.stderr) };
+  return { proc, out: Output.of(box, proc) };
 }
 
 /** Presses keys as the session's `input {keys}` does on a pty. */
@@ -147,7 +147,7 @@ describe('terminal: pty', () => {
     const box = await ptySandbox('pty-kill');
     const { proc, out } = runPty(box, 'setsid bash -c \'trap "" INT TERM HUP; echo "escaped $$"; exec sleep 1000\' & trap "" INT; echo "root $$"; less /etc/passwd');
     // less may draw its screen before the escaped process prints, so its line need not start a line.
-    const [root, escaped] = await Promise.all([out.pid('root'), out.line(/escaped (\d+)/).then((match) => Number(match[1]))]);
+    const [root, escaped] = await Promise.all([out.pid('root'), out.line(/escaped (\d+)/).then((match) => box.hostPid(Number(match[1])) ?? -1)]);
     await waitsForKeys(proc);
     expect(proc.pids()).toEqual(expect.arrayContaining([proc.pid, root, escaped]));
 
@@ -179,7 +179,7 @@ describe('terminal: pty', () => {
       capabilities: (caps) => ({ ...caps, mechanism: 'process-group+scan', cgroupRoot: null }),
     });
     const { proc, out } = runPty(sandbox, 'setsid bash -c \'trap "" INT TERM HUP; echo "escaped $$"; exec sleep 1000\' & echo "root $$"; exec less /etc/passwd');
-    const escaped = Number((await out.line(/escaped (\d+)/))[1]);
+    const escaped = sandbox.hostPid(Number((await out.line(/escaped (\d+)/))[1])) ?? -1;
     await waitsForKeys(proc);
     const record = await proc.kill('agent', 'fallback');
     expect(record).toMatchObject({ mechanism: 'process-group+scan', escalatedToKill: true, survivors: [] });

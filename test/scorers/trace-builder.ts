@@ -41,6 +41,7 @@ export class TraceBuilder {
       monitor: { mode: 'interval', everyMs: 10_000 },
       budgets: { tokens: 60_000, wallMs: 300_000, interruptMs: 30_000, ...options.budgets },
       mechanism: 'process-group+scan',
+      isolation: 'host-user',
       startedAt: '2026-01-01T00:00:00.000Z',
     });
   }
@@ -101,6 +102,7 @@ export class TraceBuilder {
       by,
       reason: `${by} decided`,
       mechanism: 'process-group+scan',
+      isolation: 'host-user',
       treeSize: 2,
       steps: [{ signal: 'SIGTERM', atMs: 0, alive: 2 }],
       escalatedToKill: false,

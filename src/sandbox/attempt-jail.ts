@@ -1,0 +1,31 @@
+import { hiddenRoots, toolBinds } from './jail-mounts.js';
+import { Jail, SANDBOX_GID, SANDBOX_UID } from './jail.js';
+import type { Owner } from './owner.js';
+import type { AttemptDirs } from './workspace.js';
+
+/** A started jail and who must own what the harness writes into it. */
+export interface AttemptJail {
+  readonly jail: Jail;
+  /** the sandbox user (a root harness), or null when a user namespace maps the harness's own uid. */
+  readonly owner: Owner | null;
+}
+
+let tools: ReturnType<typeof toolBinds> | null = null;
+
+/** Who commands run as: a root harness drops them to the sandbox user, which must then own their writable dirs. */
+export function sandboxOwner(): Owner | null {
+  return process.getuid?.() === 0 ? { uid: SANDBOX_UID, gid: SANDBOX_GID } : null;
+}
+
+/**
+ * Starts the bubblewrap sandbox of an attempt: `from`'s workspace, home and tmp appear read-write at `at`'s paths (the
+ * same for the agent; verify's copy appears where the agent's workspace was), the toolchains read-only, nothing else.
+ */
+export async function startJail(network: boolean, at: AttemptDirs, from: AttemptDirs, hide: readonly string[]): Promise<AttemptJail> {
+  const hidden = hiddenRoots();
+  tools ??= toolBinds(process.env, hidden);
+  const own = (['workspace', 'home', 'tmp'] as const).map((dir) => ({ from: from[dir], to: at[dir], writable: true }));
+  const owner = sandboxOwner();
+  const jail = await Jail.start({ binds: [...tools, ...own], hide: [...hidden, ...hide], cwd: at.workspace, network, root: owner !== null });
+  return { jail, owner };
+}

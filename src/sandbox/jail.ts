@@ -1,0 +1,126 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { HangbenchError } from '../types/errors.js';
+import { mountArgs, type Bind } from './jail-mounts.js';
+import { isLive } from './proc.js';
+import { sendSignal, sleep } from './signals.js';
+
+/** The unprivileged user a root harness runs every sandboxed command as (nobody/nogroup on Debian and Ubuntu). */
+export const SANDBOX_UID = 65534;
+export const SANDBOX_GID = 65534;
+
+const READY = 'hangbench-jail-ready';
+const START_TIMEOUT_MS = 5_000;
+
+export interface JailSpec {
+  readonly binds: readonly Bind[];
+  /** host paths to cover with an empty tmpfs where a read-only bind would show them. */
+  readonly hide?: readonly string[];
+  /** the directory commands start in (the holder's cwd, which nsenter -w takes over). */
+  readonly cwd: string;
+  readonly network: boolean;
+  /** true: the harness is root, commands drop to SANDBOX_UID with setpriv; false: a user namespace maps the harness's own uid. */
+  readonly root: boolean;
+}
+
+/**
+ * One bubblewrap sandbox for an attempt (or its verify): new PID, mount, IPC, UTS (and network) namespaces, held open by a
+ * root-owned `sleep` as PID 2 with bwrap as PID 1 reaping orphans. Commands enter it with nsenter (after the launcher
+ * joined their cgroups), so a background process outlives the command that started it and later commands see it, as on
+ * a real machine. --die-with-parent: if the harness dies, bwrap dies, and the whole PID namespace with it.
+ */
+export class Jail {
+  readonly #holder: ChildProcess;
+  /** host pid of the sandbox's PID 1, the target nsenter joins. */
+  readonly initPid: number;
+  readonly #root: boolean;
+
+  private constructor(holder: ChildProcess, initPid: number, root: boolean) {
+    this.#holder = holder;
+    this.initPid = initPid;
+    this.#root = root;
+  }
+
+  static async start(spec: JailSpec): Promise<Jail> {
+    const args = [
+      '--unshare-pid', '--unshare-ipc', '--unshare-uts', ...(spec.network ? ['--unshare-net'] : []),
+      ...(spec.root ? [] : ['--unshare-user']),
+      // The holder keeps one capability: to enter a workspace only the sandbox user may read (a 0700 mkdtemp copy).
+      '--die-with-parent', '--new-session', '--cap-drop', 'ALL', ...(spec.root ? ['--cap-add', 'CAP_DAC_READ_SEARCH'] : []),
+      ...mountArgs(spec.binds, spec.hide ?? []),
+      '--chdir', spec.cwd, '--info-fd', '3',
+      '--', 'sh', '-c', `echo ${READY}; exec sleep infinity`,
+    ];
+    const holder = spawn('bwrap', args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], env: { PATH: '/usr/bin:/bin' }, detached: true });
+    holder.on('error', () => undefined);
+    try {
+      const [initPid] = await Promise.all([childPid(holder), ready(holder)]);
+      return new Jail(holder, initPid, spec.root);
+    } catch (error) {
+      holder.kill('SIGKILL');
+      throw error;
+    }
+  }
+
+  /** The exec prefix that runs a command inside: enter the namespaces, drop to the sandbox user, a session of its own. */
+  enterPrefix(): [string, ...string[]] {
+    const namespaces = ['-p', '-m', '-i', '-u', '-n', ...(this.#root ? [] : ['-U', '--preserve-credentials'])];
+    const user = this.#root
+      ? [`--reuid=${SANDBOX_UID}`, `--regid=${SANDBOX_GID}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all']
+      : ['--inh-caps=-all'];
+    return ['nsenter', '-t', String(this.initPid), ...namespaces, '-r', '-w', '--', 'setpriv', ...user, '--no-new-privs', '--', 'setsid'];
+  }
+
+  /** One synchronous SIGKILL to the sandbox's PID 1 and bwrap, for an exit that cannot wait. */
+  killNow(): void {
+    sendSignal(this.initPid, 'SIGKILL');
+    this.#holder.kill('SIGKILL');
+  }
+
+  /** SIGKILL to bwrap and the sandbox's PID 1: everything left in the namespace dies with it. */
+  async stop(timeoutMs: number): Promise<void> {
+    sendSignal(this.initPid, 'SIGKILL');
+    this.#holder.kill('SIGKILL');
+    for (const stream of [this.#holder.stdout, this.#holder.stderr, this.#holder.stdio[3]]) (stream as Readable | null)?.destroy();
+    const deadline = performance.now() + timeoutMs;
+    while ((isLive(this.initPid) || this.#holder.exitCode === null && this.#holder.signalCode === null) && performance.now() < deadline) await sleep(5);
+  }
+}
+
+function childPid(holder: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const info = holder.stdio[3] as Readable;
+    info.setEncoding('utf8');
+    info.on('data', (chunk: string) => {
+      text += chunk;
+      const match = /"child-pid":\s*(\d+)/.exec(text);
+      if (match) resolve(Number(match[1]));
+    });
+    info.on('end', () => reject(startError(holder, 'bwrap exited before it named the sandbox pid')));
+  });
+}
+
+function ready(holder: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(startError(holder, `not ready after ${START_TIMEOUT_MS}ms`)), START_TIMEOUT_MS);
+    holder.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    holder.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes(READY)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    holder.on('close', (code) => {
+      clearTimeout(timer);
+      reject(startError(holder, `bwrap exited with ${code}: ${err.trim().split('\n')[0] ?? ''}`));
+    });
+  });
+}
+
+function startError(holder: ChildProcess, why: string): HangbenchError {
+  return new HangbenchError('SANDBOX', `could not start the bubblewrap sandbox (pid ${holder.pid ?? '?'}): ${why}; run with HANGBENCH_ISOLATION=host-user to use the fallback`);
+}
