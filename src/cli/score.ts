@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { renderAttemptTable, renderClassTable, renderSummaryTable, shouldUseColor, summarize } from '../report/index.js';
+import { renderLoopTable, summarizeLoop } from '../report/gate-hint-summary.js';
 import { readTrace, scoreAttempt } from '../scorers/index.js';
 import { HangbenchError } from '../types/errors.js';
 import type { AttemptScores } from '../types/scores.js';
@@ -35,11 +36,14 @@ export async function scoreCommand(args: readonly string[], io: CliIO): Promise<
   }
   const meta = await readFile(path.join(root, 'meta.json'), 'utf8').then((text) => JSON.parse(text) as { runId?: string; startedAt?: string }, () => ({}) as { runId?: string; startedAt?: string });
   const summary = summarize(attempts, { runId: meta.runId ?? path.basename(root), startedAt: meta.startedAt ?? '' });
+  const loop = summarizeLoop(attempts);
   if (parsed.flag('json')) {
-    io.stdout.write(`${JSON.stringify({ ...summary, disagreements }, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify({ ...summary, loop, disagreements }, null, 2)}\n`);
   } else {
     const color = shouldUseColor(io.stdout, io.env);
     io.stdout.write(`${renderAttemptTable(summary.attempts, { color })}\n\n${renderSummaryTable(summary, { color })}\n\n${renderClassTable(summary, { color })}\n`);
+    const loopTable = renderLoopTable(loop, { color });
+    if (loopTable !== '') io.stdout.write(`\n${loopTable}\n`);
     io.stdout.write(
       disagreements.length === 0
         ? `\nrescored ${attempts.length} attempt(s) from their traces: every recorded score.json agrees\n`

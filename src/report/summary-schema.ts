@@ -31,6 +31,11 @@ export const AttemptScoresSchema = z.strictObject({
     within_budget: z.boolean(),
     clean: z.boolean(),
     solved: z.boolean(),
+    /** issue 12; absent from score.json written before gates and hints existed. */
+    gates_passed: z.boolean().nullable().default(null),
+    gate_rounds: z.number().int().nonnegative().nullable().default(null),
+    hint_given: z.boolean().nullable().default(null),
+    hint_to_action: z.number().nullable().default(null),
   }),
   ticks: z.number().int().nonnegative(),
   tokens: z.number().nonnegative(),
