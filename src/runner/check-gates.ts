@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createSandbox } from '../sandbox/index.js';
 import type { HostCapabilities } from '../sandbox/types.js';
@@ -29,7 +30,7 @@ export async function checkGates(testCase: Case, context: GateCheckContext): Pro
   const patched = await gateRound(testCase, context, 'patched');
   if (typeof patched === 'string') return { ok: false, reason: patched };
   if (patched.kind !== 'passed') return { ok: false, reason: `patched: ${failureText(patched)}` };
-  return { ok: true, reason: untouched.kind === 'passed' ? `${count} pass` : `untouched ${failureText(untouched)}; patched pass` };
+  return { ok: true, reason: untouched.kind === 'passed' ? `${count} pass` : `${failureText(untouched)} → pass patched` };
 }
 
 function failureText(verdict: Exclude<GateVerdict, { kind: 'passed' }>): string {
@@ -38,13 +39,14 @@ function failureText(verdict: Exclude<GateVerdict, { kind: 'passed' }>): string 
 
 /** One round of gates in a fresh sandbox; a string when the patch does not apply. */
 async function gateRound(testCase: Case, context: GateCheckContext, state: 'untouched' | 'patched'): Promise<GateVerdict | string> {
+  const logDir = path.join(context.runDir, testCase.id);
+  await mkdir(logDir, { recursive: true });
   const sandbox = await createSandbox({
     attemptId: context.attemptId(`gates-${state}`),
     workspaceSource: path.join(testCase.fixtureDir, 'workspace'),
     timeScale: context.timeScale,
     capabilities: context.capabilities,
   });
-  const logDir = path.join(context.runDir, testCase.id);
   const trace = new TraceWriter(path.join(logDir, `gates-${state}.jsonl`));
   try {
     if (state === 'patched') {
