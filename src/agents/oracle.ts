@@ -17,6 +17,9 @@ export const oracleAgent: AgentFactory = {
     const repro = context.testCase.repro;
     let phase: Phase = 'start';
     let pendingWrites: Action[] = [];
+    // In poll mode nothing is pushed: the oracle asks for the status every second (scaled) until the onset.
+    const polling = context.monitor?.mode === 'poll';
+    const keepWaiting = (): Action => (polling ? { type: 'wait', timeout: context.timeScale ?? 1 } : { type: 'wait' });
 
     const nextWrite = (): Action => {
       const write = pendingWrites.shift();
@@ -37,11 +40,12 @@ export const oracleAgent: AgentFactory = {
             phase = 'repro';
             return { type: 'run', command: repro };
           case 'repro':
-            return reproStep(observation, oracle, startPatching);
+            if (observation.type === 'result' && observation.action === 'run' && observation.ok) return keepWaiting();
+            return reproStep(observation, oracle, startPatching, keepWaiting);
           case 'patch':
             return nextWrite();
           case 'rerun':
-            if (observation.type === 'tick') return { type: 'wait' };
+            if (observation.type === 'tick' || (observation.type === 'result' && observation.action === 'run' && observation.ok)) return keepWaiting();
             phase = 'done';
             return { type: 'finish', summary: 'oracle: applied solution.patch and re-ran the repro' };
           case 'done':
@@ -52,10 +56,10 @@ export const oracleAgent: AgentFactory = {
   },
 };
 
-async function reproStep(observation: Observation, oracle: OracleView, startPatching: () => Promise<Action>): Promise<Action> {
+async function reproStep(observation: Observation, oracle: OracleView, startPatching: () => Promise<Action>, keepWaiting: () => Action): Promise<Action> {
   if (observation.type === 'tick') {
     const isHang = oracle.testCase.kind === 'hang';
-    return isHang && oracle.onsetSeen() ? { type: 'kill' } : { type: 'wait' };
+    return isHang && oracle.onsetSeen() ? { type: 'kill' } : keepWaiting();
   }
   return startPatching();
 }

@@ -1,11 +1,19 @@
 import type { Case } from '../types/case.js';
 import type { Action } from '../types/actions.js';
 import type { ExitInfo, KillRecord, Tick } from '../types/process.js';
+import type { Template } from '../types/template.js';
+import type { MonitorMode } from '../types/variant.js';
 
-/** What an agent is told. Action results and ticks are observations too. */
-export type Observation =
+/**
+ * What an agent is told. Action results and ticks are observations too. `notices`: background commands that exited
+ * since the agent was last told anything, announced with whatever it is told next (the Hermes `/bg` completion notice).
+ */
+export type Observation = ObservationBody & { readonly notices?: readonly string[] };
+
+export type ObservationBody =
   | { readonly type: 'task'; readonly issue: string; readonly repro: string; readonly files: readonly string[] }
   | { readonly type: 'result'; readonly action: Action['type']; readonly ok: boolean; readonly message: string; readonly content?: string }
+  /** a tick as the agent's tick template rendered it; `text` is exactly what the trace's tick event records. */
   | { readonly type: 'tick'; readonly tick: Tick; readonly text: string }
   | { readonly type: 'exit'; readonly commandId: number; readonly exit: ExitInfo; readonly output: string; readonly kill: KillRecord | null };
 
@@ -19,8 +27,6 @@ export interface TokenUsage {
 export interface AgentReporter {
   request(turn: number, messages: number): void;
   response(turn: number, usage: TokenUsage, latencyMs: number): void;
-  /** the text a tick was rendered to for the model (by the agent's own prompt template) and its token count. */
-  tickPrompt?(tick: { readonly commandId: number; readonly tickSeq: number; readonly prompt: string; readonly text: string; readonly tokens: number }): void;
   /** something worth a line in the trace that is neither an action nor an error: a retry, a cache hit, a replay divergence. */
   note?(kind: AgentNoteKind, message: string): void;
 }
@@ -51,6 +57,10 @@ export interface AgentContext {
   /** 1-based repeat index of the attempt (replay finds the matching recording; the cache keys on it). */
   readonly repeat?: number;
   readonly budgets?: AgentBudgets;
+  /** the variant's monitor mode, durations scaled: what the agent will be told unasked (baseline polls in `poll`). */
+  readonly monitor?: MonitorMode;
+  /** --time-scale, for agents that pace themselves (baseline's and the oracle's polls). */
+  readonly timeScale?: number;
 }
 
 /** One protocol: an observation in, one action out. */
@@ -63,5 +73,7 @@ export interface AgentFactory {
   readonly name: string;
   /** true when the agent needs the OracleView. */
   readonly privileged?: boolean;
+  /** how this agent's ticks read (an openai prompt's tick.md); the default tick when absent. The session renders them. */
+  readonly tickTemplate?: Template;
   create(context: AgentContext): AgentSession;
 }

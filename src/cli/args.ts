@@ -54,3 +54,19 @@ export function rateFlag(name: string, value: string | undefined): number | unde
   if (!Number.isFinite(rate) || rate < 0 || rate > 1) throw new HangbenchError('USAGE', `--${name} must be a rate between 0 and 1 or a percentage, got "${value}"`);
   return rate;
 }
+
+/** `a,b,c` → ['a', 'b', 'c']: a comma list is one axis of the variant cross product. */
+export function listFlag(name: string, value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = value.split(',').map((item) => item.trim());
+  if (items.some((item) => item === '')) throw new HangbenchError('USAGE', `--${name}: an empty item in "${value}"; write a comma list such as a,b`);
+  return items;
+}
+
+export function durationList(name: string, value: string | undefined): number[] | undefined {
+  return listFlag(name, value)?.map((item) => durationFlag(name, item)!);
+}
+
+export function numberList(name: string, value: string | undefined, options: { integer?: boolean; min?: number } = {}): number[] | undefined {
+  return listFlag(name, value)?.map((item) => numberFlag(name, item, options)!);
+}

@@ -8,16 +8,25 @@ import {
   renderSummaryTable,
   shouldUseColor,
 } from '../report/index.js';
+import { loadConfigFile } from '../runner/config-file.js';
+import type { EvalOptionsInput } from '../runner/options.js';
 import { runEval } from '../runner/run-eval.js';
-import { formatCaseProblem } from '../types/errors.js';
-import { durationFlag, numberFlag, parse, rateFlag } from './args.js';
+import { formatCaseProblem, HangbenchError } from '../types/errors.js';
+import { durationList, listFlag, numberFlag, numberList, parse, rateFlag, type ParsedArgs } from './args.js';
 import { EVAL_HELP } from './help.js';
 import type { CliIO } from './io.js';
+
+/** Flags that make variants; a config file's variants and these do not mix. */
+const VARIANT_FLAGS = ['agent', 'mode', 'interval', 'prompt', 'hung-ticks', 'hints', 'model', 'base-url', 'cache', 'from', 'cmd'] as const;
 
 export async function evalCommand(args: readonly string[], io: CliIO): Promise<number> {
   const parsed = parse(args, {
     agent: { type: 'string' },
+    mode: { type: 'string' },
     interval: { type: 'string' },
+    hints: { type: 'string' },
+    config: { type: 'string' },
+    seed: { type: 'string' },
     'time-scale': { type: 'string' },
     concurrency: { type: 'string' },
     repeat: { type: 'string' },
@@ -42,34 +51,14 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
   const failUnder = rateFlag('fail-under', parsed.string('fail-under'));
   const json = parsed.flag('json');
   const color = !json && shouldUseColor(io.stdout, io.env);
+  const input = await evalInput(parsed, io);
   const reporters = createReporters(['progress'], { stream: io.stderr, live: isLive(io.stderr, io.env), color: shouldUseColor(io.stderr, io.env) });
   const reporter = fanOut(reporters, (failure) => io.stderr.write(`reporter ${failure.reporter} failed in ${failure.hook}: ${String(failure.error)}\n`));
-  const agent = parsed.string('agent');
-  if (agent === undefined && parsed.string('resume') === undefined) io.stderr.write('agent: baseline (offline, kills on the monitor\'s classification; never fixes). Other agents: --agent oracle | nop | openai | replay | exec; see --help.\n');
+  if (input.agent === undefined && input.variants === undefined && input.resume === undefined) {
+    io.stderr.write('agent: baseline (offline, kills on the monitor\'s classification; never fixes). Other agents: --agent oracle | nop | openai | replay | exec; see --help.\n');
+  }
 
-  const result = await runEval(
-    {
-      caseInputs: parsed.positionals,
-      agent,
-      intervalMs: durationFlag('interval', parsed.string('interval')),
-      timeScale: numberFlag('time-scale', parsed.string('time-scale')),
-      concurrency: numberFlag('concurrency', parsed.string('concurrency'), { integer: true }),
-      repeat: numberFlag('repeat', parsed.string('repeat'), { integer: true }),
-      out: parsed.string('out'),
-      runId: parsed.string('run-id'),
-      hungTicks: numberFlag('hung-ticks', parsed.string('hung-ticks'), { integer: true }),
-      maxTurns: numberFlag('max-turns', parsed.string('max-turns'), { integer: true }),
-      model: parsed.string('model'),
-      baseUrl: parsed.string('base-url'),
-      prompt: parsed.string('prompt'),
-      cache: parsed.string('cache'),
-      from: parsed.string('from'),
-      cmd: parsed.string('cmd'),
-      cwd: io.cwd,
-      resume: parsed.string('resume'),
-    },
-    { reporter, shutdown: io.shutdown },
-  );
+  const result = await runEval(input, { reporter, shutdown: io.shutdown });
 
   for (const problem of result.problems) io.stderr.write(`invalid case: ${formatCaseProblem(problem)}\n`);
   if (json) {
@@ -91,4 +80,48 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
     return 3;
   }
   return 0;
+}
+
+/** Command line (and --config) to runEval's input. Comma lists are the axes of the variant cross product. */
+async function evalInput(parsed: ParsedArgs, io: CliIO): Promise<EvalOptionsInput> {
+  const configFile = parsed.string('config');
+  const config = configFile === undefined ? undefined : await loadConfigFile(configFile, io.cwd);
+  if (config) {
+    const mixed = VARIANT_FLAGS.filter((flag) => parsed.string(flag) !== undefined);
+    if (mixed.length > 0) throw new HangbenchError('USAGE', `--config ${configFile} defines the variants; leave out ${mixed.map((flag) => `--${flag}`).join(', ')} or drop --config`);
+  }
+  const caseInputs = parsed.positionals.length > 0 ? parsed.positionals : config?.caseInputs;
+  return {
+    caseInputs,
+    ...(config ? { variants: config.variants, config: configFile } : {}),
+    agent: listFlag('agent', parsed.string('agent')),
+    mode: listFlag('mode', parsed.string('mode')),
+    intervalMs: durationList('interval', parsed.string('interval')),
+    prompt: listFlag('prompt', parsed.string('prompt')),
+    hungTicks: numberList('hung-ticks', parsed.string('hung-ticks'), { integer: true }),
+    hints: hintsFlag(parsed.string('hints')),
+    model: parsed.string('model'),
+    baseUrl: parsed.string('base-url'),
+    cache: parsed.string('cache'),
+    from: parsed.string('from'),
+    cmd: parsed.string('cmd'),
+    timeScale: numberFlag('time-scale', parsed.string('time-scale')) ?? config?.timeScale,
+    concurrency: numberFlag('concurrency', parsed.string('concurrency'), { integer: true }) ?? config?.concurrency,
+    repeat: numberFlag('repeat', parsed.string('repeat'), { integer: true }) ?? config?.repeat,
+    seed: numberFlag('seed', parsed.string('seed'), { integer: true, min: 0 }) ?? config?.seed,
+    out: parsed.string('out'),
+    runId: parsed.string('run-id'),
+    maxTurns: numberFlag('max-turns', parsed.string('max-turns'), { integer: true }),
+    cwd: io.cwd,
+    resume: parsed.string('resume'),
+  };
+}
+
+function hintsFlag(value: string | undefined): boolean[] | undefined {
+  const words = listFlag('hints', value);
+  return words?.map((word) => {
+    if (word === 'on') return true;
+    if (word === 'off') return false;
+    throw new HangbenchError('USAGE', `--hints takes on, off or on,off; got "${word}"`);
+  });
 }

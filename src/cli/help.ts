@@ -1,6 +1,6 @@
 import { DEFAULTS } from '../runner/options.js';
 import { listBuiltinPrompts } from '../agents/openai/prompt-set.js';
-import { AGENT_NAMES } from '../agents/registry.js';
+import { AGENT_NAMES, MODE_NAMES } from '../types/variant.js';
 
 export const MAIN_HELP = `hangbench — does an agent notice a hanging command, interrupt it in time, and fix the cause?
 
@@ -11,7 +11,7 @@ Commands:
   validate [paths…]   check case files and fixtures without running anything
   check-cases [paths…] prove each case sound: the repro hangs, verify fails untouched and passes patched, oracle solves, nop does not
   score <run-dir>     recompute every score of a finished run from its traces
-  schema              print the JSON Schema of case files (for editor completion)
+  schema [case|config] print the JSON Schema of case files or of --config files (for editor completion)
 
 Run "hangbench <command> --help" for a command's options.
 Exit codes: 0 ok · 1 harness error · 2 invalid usage or invalid cases · 3 solved rate under --fail-under · 130 interrupted`;
@@ -19,18 +19,37 @@ Exit codes: 0 ok · 1 harness error · 2 invalid usage or invalid cases · 3 sol
 export const EVAL_HELP = `Usage: hangbench eval [paths…] [options]
 
 Runs every case found in paths (case files, folders, or globs such as "cases/py-*.yaml"; default: cases/)
-with one agent, and scores each attempt: reproduced, interrupted, fixed, false_kill, completed,
-within_budget, clean, solved. Traces go to <out>/<run-id>/<case>/<variant>/<repeat>/trace.jsonl.
+under every variant, and scores each attempt: reproduced, interrupted, fixed, false_kill, completed,
+within_budget, clean, solved. Attempts are case × variant × repeat, interleaved in a seeded order; with more
+than one variant the output compares them side by side with paired tests.
+Traces go to <out>/<run-id>/<case>/<variant>/<repeat>/trace.jsonl.
+
+Variants: every flag below that takes a comma list is an axis; the variants are their cross product, and a
+setting multiplies only the agents that take it. --agent baseline,oracle --mode interval,no-output
+--interval 2s,5s is 2 × 2 × 2 = 8 variants, named like baseline-k2·no-output-5s.
+  --agent LIST          ${AGENT_NAMES.join(' | ')} (default: ${DEFAULTS.agent}; offline, no model needed)
+  --mode LIST           how the monitor tells the agent (default: ${DEFAULTS.mode}):
+                          interval   a tick every --interval while the command runs
+                          no-output  a tick once --interval passed without output, then every --interval while silent
+                          backoff    ticks at --interval, then ×${DEFAULTS.backoffFactor} each time, gaps capped at ${DEFAULTS.backoffMaxMs / 1000}s
+                          timeout    no ticks; the harness kills the command at --interval (the "no monitor" baseline)
+                          poll       run returns at once; the agent polls the status and waits with a timeout
+                          wait-pid   no ticks; the agent waits until the command exits (bounded by the wall budget)
+                        (${MODE_NAMES.join(', ')})
+  --interval LIST       each mode's period, e.g. 10s, 500ms (default: ${DEFAULTS.intervalMs / 1000}s)
+  --hung-ticks LIST     baseline: kill after K consecutive "hung" ticks (default: ${DEFAULTS.hungTicks})
+  --prompt LIST         openai: prompt folders (see below)
+  --hints on|off|on,off deliver the cases' hints or not (default: on)
+  --config FILE         variants, cases, repeats and budgets from a YAML file (schema/config.schema.json;
+                        docs/variants.md); it and the variant flags above do not mix
 
 Options:
-  --agent NAME          ${AGENT_NAMES.join(' | ')} (default: ${DEFAULTS.agent}; offline, no model needed)
-  --interval DURATION   monitor tick interval, e.g. 10s, 500ms (default: ${DEFAULTS.intervalMs / 1000}s)
+  --repeat N            attempts per case and variant (default: ${DEFAULTS.repeat}); gives pass@k, pass^k and tighter intervals
+  --seed N              seed of the attempt order and the bootstrap intervals (default: ${DEFAULTS.seed})
   --time-scale F        multiply every case duration and the interval by F; fixtures scale their sleeps (default: 1)
   --concurrency N       attempts run at once (default: ${DEFAULTS.concurrency})
-  --repeat N            attempts per case (default: 1)
   --out DIR             results folder (default: ${DEFAULTS.out})
   --run-id ID           name of the run folder (default: a timestamp)
-  --hung-ticks K        baseline: kill after K consecutive "hung" ticks (default: ${DEFAULTS.hungTicks})
   --max-turns N         stop an agent after N actions (default: ${DEFAULTS.maxTurns})
   --fail-under RATE     exit 3 when the solved rate is below RATE (0–1 or a percentage like 80%)
   --json                print the run summary as JSON on stdout (progress still goes to stderr)
@@ -41,14 +60,16 @@ Options:
 --agent openai (any OpenAI-compatible chat-completions endpoint; the key only from OPENAI_API_KEY):
   --model NAME          model to call (required)
   --base-url URL        endpoint, e.g. http://localhost:11434/v1 (default: OPENAI_BASE_URL, else api.openai.com)
-  --prompt NAME|DIR     system prompt and tick template: ${listBuiltinPrompts().join(' | ')} or a folder (default: ${DEFAULTS.prompt})
+  --prompt LIST         system prompt and tick template, each a name or a folder: ${listBuiltinPrompts().join(' | ')} or a folder (default: ${DEFAULTS.prompt})
   --cache DIR           reuse responses for identical requests of the same repeat (default: off)
 --agent replay:
   --from RUN_DIR        replay the actions recorded in RUN_DIR/<case>/<variant>/<repeat>/trace.jsonl
 --agent exec:
   --cmd "COMMAND"       an external agent speaking JSON lines on stdin/stdout (docs/agent-protocol.md)
 
-Example: OPENAI_API_KEY=… hangbench eval cases/ --agent openai --model gpt-4o-mini --prompt diagnostic --time-scale 0.5`;
+Examples:
+  hangbench eval --agent baseline --mode interval,no-output,timeout --interval 1s,3s --repeat 3 --time-scale 0.1
+  OPENAI_API_KEY=… hangbench eval cases/ --agent openai --model gpt-4o-mini --prompt minimal,diagnostic --time-scale 0.5`;
 
 export const VALIDATE_HELP = `Usage: hangbench validate [paths…] [--json]
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { killEverySandboxNow } from '../sandbox/index.js';
+import { ConfigFileSchema } from '../runner/config-file.js';
 import { CaseFileSchema } from '../types/case.js';
 import { HangbenchError } from '../types/errors.js';
 import { checkCasesCommand } from './check-cases.js';
@@ -14,8 +15,10 @@ const COMMANDS: Record<string, (args: readonly string[], io: CliIO) => Promise<n
   validate: validateCommand,
   'check-cases': checkCasesCommand,
   score: scoreCommand,
-  schema: async (_args, io) => {
-    io.stdout.write(`${JSON.stringify(caseJsonSchema(), null, 2)}\n`);
+  schema: async (args, io) => {
+    const [which = 'case'] = args;
+    if (which !== 'case' && which !== 'config') throw new HangbenchError('USAGE', `schema takes case or config, got "${which}"`);
+    io.stdout.write(`${JSON.stringify(which === 'case' ? caseJsonSchema() : configJsonSchema(), null, 2)}\n`);
     return 0;
   },
 };
@@ -42,6 +45,10 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     io.stderr.write(`hangbench ${command}: internal error: ${(error as Error).stack ?? String(error)}\n`);
     return 1;
   }
+}
+
+export function configJsonSchema(): unknown {
+  return { ...(z.toJSONSchema(ConfigFileSchema, { io: 'input', unrepresentable: 'any' }) as object), title: 'hangbench config file (--config)' };
 }
 
 export function caseJsonSchema(): unknown {

@@ -1,3 +1,4 @@
+import { formatBytes, seconds } from '../types/units.js';
 import type { Classification, ProcessSample, TreeSnapshot } from '../types/process.js';
 import { looksLikePrompt, visibleLine } from './prompt.js';
 import type { TerminalWait } from './terminal-waits.js';
@@ -43,7 +44,6 @@ const LEAF_RANK: Partial<Record<WaitKind, number>> = { other: 0, disk: 1, 'pipe-
 
 /** Proposes what the command is doing, in a fixed precedence; the agent may use or ignore it. */
 export function classify(input: ClassifyInput): Verdict {
-  const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
   const silence = `no output for ${seconds(input.sinceOutputMs)}`;
   const rate = input.newBytes / Math.max(input.intervalMs / 1000, 0.001);
   if (rate >= FLOOD_BYTES_PER_SECOND) {
@@ -141,8 +141,3 @@ function waiter(processes: readonly ProcessSample[], child: ProcessSample): stri
   return parent && waitKind(parent) === 'child-wait' ? `; ${parent.command} (pid ${parent.pid}) waits for it` : '';
 }
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${Math.round(bytes)} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}

@@ -4,12 +4,17 @@ import { LogCopy } from './log-copy.js';
 import { createOnsetMatcher } from './onset.js';
 import { OutputIntake } from './output-intake.js';
 import { DEFAULT_WINDOW } from './output-window.js';
-import { DeadlineTimer, monotonicStart } from './schedule.js';
+import { scheduleFor } from './modes/index.js';
+import { monotonicStart, ScheduleTimer } from './schedule.js';
 import { TickBuilder } from './tick-builder.js';
 import type { Monitor, MonitorEvent, MonitorOptions } from './types.js';
 import { createWaiters } from './waiters.js';
 
-/** Watches one command: drains its output, emits a tick at every deadline until it exits, reports the onset. */
+/**
+ * Watches one command: drains its output, reports the onset, and follows its mode — a tick at every deadline of the
+ * schedule (interval, no-output, backoff), a `timeout` event (timeout), or nothing pushed at all (poll and wait-pid,
+ * where the session asks for a status with `status()`).
+ */
 export function createMonitor(options: MonitorOptions): Monitor {
   const child = options.process;
   // Every time here is on the monotonic performance.now() clock; startedAt may come as Date.now() (see monotonicStart).
@@ -51,19 +56,28 @@ export function createMonitor(options: MonitorOptions): Monitor {
           if (trigger !== null) reportOnset(trigger, onset.timedAtMs ?? 0);
         }, Math.max(0, startedAt + onset.timedAtMs - performance.now()));
 
-  const ticker = new DeadlineTimer(startedAt, options.intervalMs, () => {
-    if (state !== 'running') return;
-    const tick = ticks.next();
-    flushOutput();
-    emit({ type: 'tick', tick });
-    waiters.settle({ type: 'tick', tick });
-  });
-  ticker.start();
+  const schedule = scheduleFor(options.mode);
+  const lastOutputMs = (): number | null => (intake.lastOutputAt === null ? null : intake.lastOutputAt - startedAt);
+  const ticker =
+    schedule === null
+      ? null
+      : new ScheduleTimer(startedAt, schedule, lastOutputMs, (dueMs) => {
+          if (state !== 'running') return;
+          if (schedule.action === 'timeout') {
+            emit({ type: 'timeout', elapsedMs: performance.now() - startedAt, afterMs: dueMs });
+            return;
+          }
+          const tick = { ...ticks.next(), dueMs };
+          flushOutput();
+          emit({ type: 'tick', tick });
+          waiters.settle({ type: 'tick', tick });
+        });
+  ticker?.start();
 
   const finish = (exit: ExitInfo): void => {
     if (state !== 'running') return;
     state = 'exited';
-    ticker.stop();
+    ticker?.stop();
     if (onsetTimer) clearTimeout(onsetTimer);
     flushOutput();
     const event = { type: 'exit', exit, tail: intake.tail(), totalBytes: intake.totalBytes } as const;
@@ -85,6 +99,14 @@ export function createMonitor(options: MonitorOptions): Monitor {
       if (state === 'stopped') return Promise.reject(new Error('monitor stopped before the command exited'));
       return waiters.next(signal);
     },
+    status() {
+      const tick = ticks.next();
+      flushOutput();
+      return tick;
+    },
+    get lastOutputMs() {
+      return lastOutputMs();
+    },
     tail(maxBytes) {
       const raw = intake.tail(maxBytes);
       return child.terminal === 'pty' ? foldLines(raw).text : raw;
@@ -101,7 +123,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     stop() {
       if (state !== 'running') return;
       state = 'stopped';
-      ticker.stop();
+      ticker?.stop();
       if (onsetTimer) clearTimeout(onsetTimer);
       intake.detach();
       void log?.close();

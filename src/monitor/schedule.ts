@@ -1,8 +1,4 @@
-/**
- * Tick deadlines at start + n·interval on the performance.now() clock. Each deadline is computed
- * from the start, never chained from the previous tick, so lateness does not accumulate; deadlines
- * missed while the event loop was busy are skipped, so a late tick is never followed by a burst.
- */
+import type { ModeSchedule } from './modes/types.js';
 
 /**
  * `SandboxProcess.startedAt` on the performance.now() clock. The monitor's contract says
@@ -13,37 +9,31 @@ export function monotonicStart(startedAt: number): number {
   return startedAt >= performance.timeOrigin ? startedAt - performance.timeOrigin : startedAt;
 }
 
-export interface Deadline {
-  /** n in start + n·interval. */
-  readonly index: number;
-  readonly at: number;
-}
+/** Node's timers have millisecond resolution and may fire this much before a fractional deadline. */
+const EARLY_MS = 1;
 
-/** The first deadline after both `lastIndex` and `now`. */
-export function nextDeadline(startMs: number, intervalMs: number, nowMs: number, lastIndex: number): Deadline {
-  const due = Math.floor((nowMs - startMs) / intervalMs) + 1;
-  const index = Math.max(lastIndex + 1, due);
-  return { index, at: startMs + index * intervalMs };
-}
-
-/** Calls `onDeadline` at each deadline until stopped; one timer at a time. */
-export class DeadlineTimer {
+/**
+ * Drives a mode's schedule with one timer at a time, on absolute deadlines (ms since `startMs`). When the timer
+ * fires it re-asks the schedule, so output that arrived meanwhile can push a no-output deadline back without any
+ * timer work per chunk of output.
+ */
+export class ScheduleTimer {
   private timer: NodeJS.Timeout | null = null;
-  private lastIndex = 0;
   private stopped = false;
   private readonly startMs: number;
-  private readonly intervalMs: number;
-  private readonly onDeadline: () => void;
+  private readonly schedule: ModeSchedule;
+  private readonly lastOutputMs: () => number | null;
+  private readonly onDeadline: (dueMs: number) => void;
 
-  constructor(startMs: number, intervalMs: number, onDeadline: () => void) {
+  constructor(startMs: number, schedule: ModeSchedule, lastOutputMs: () => number | null, onDeadline: (dueMs: number) => void) {
     this.startMs = startMs;
-    this.intervalMs = intervalMs;
+    this.schedule = schedule;
+    this.lastOutputMs = lastOutputMs;
     this.onDeadline = onDeadline;
-    if (!(intervalMs > 0)) throw new RangeError(`tick interval must be a positive number of ms, got ${intervalMs}`);
   }
 
   start(): void {
-    this.schedule();
+    this.arm(this.elapsed());
   }
 
   stop(): void {
@@ -52,16 +42,26 @@ export class DeadlineTimer {
     this.timer = null;
   }
 
-  private schedule(): void {
+  private elapsed(): number {
+    return performance.now() - this.startMs;
+  }
+
+  private arm(afterMs: number): void {
     if (this.stopped) return;
-    const now = performance.now();
-    const deadline = nextDeadline(this.startMs, this.intervalMs, now, this.lastIndex);
-    this.lastIndex = deadline.index;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      if (this.stopped) return;
-      this.onDeadline();
-      this.schedule();
-    }, Math.max(0, deadline.at - now));
+    const at = this.schedule.next(afterMs, this.lastOutputMs());
+    if (at === null) return;
+    this.timer = setTimeout(() => this.fire(at), Math.max(0, at - this.elapsed()));
+  }
+
+  private fire(armedAt: number): void {
+    this.timer = null;
+    if (this.stopped) return;
+    const now = this.elapsed();
+    const due = this.schedule.next(armedAt - EARLY_MS, this.lastOutputMs());
+    if (due !== null && due <= now + EARLY_MS) {
+      this.schedule.served(due);
+      this.onDeadline(due);
+    }
+    this.arm(now);
   }
 }

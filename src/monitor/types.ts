@@ -1,12 +1,13 @@
 import type { SandboxProcess } from '../sandbox/types.js';
 import type { Onset } from '../types/case.js';
 import type { ExitInfo, Tick } from '../types/process.js';
+import type { MonitorMode } from '../types/variant.js';
 import type { WindowLimits } from './output-window.js';
 
 export interface MonitorOptions {
   readonly process: SandboxProcess;
-  /** ms between ticks, already scaled; ticks are scheduled from absolute deadlines. */
-  readonly intervalMs: number;
+  /** the variant's monitor mode, durations already scaled; deadlines are absolute, from the command's start. */
+  readonly mode: MonitorMode;
   /** ground truth for hang cases run on the repro command; never shown to agents. */
   readonly onset?: Onset | null;
   /** where the full output stream is copied, capped at logCapBytes; omit for none. */
@@ -16,11 +17,13 @@ export interface MonitorOptions {
   readonly window?: WindowLimits;
 }
 
-/** What a monitor reports, in order: output counts, the onset (once), ticks, and finally the exit. */
+/** What a monitor reports, in order: output counts, the onset (once), ticks or the timeout, and finally the exit. */
 export type MonitorEvent =
   | { readonly type: 'output'; readonly bytes: number; readonly totalBytes: number }
   | { readonly type: 'onset'; readonly elapsedMs: number; readonly trigger: string }
   | { readonly type: 'tick'; readonly tick: Tick }
+  /** the `timeout` mode's deadline came with the command still running: the session ends it as a harness kill. */
+  | { readonly type: 'timeout'; readonly elapsedMs: number; readonly afterMs: number }
   | { readonly type: 'exit'; readonly exit: ExitInfo; readonly tail: string; readonly totalBytes: number };
 
 export interface Monitor {
@@ -28,6 +31,10 @@ export interface Monitor {
   on(listener: (event: MonitorEvent) => void): void;
   /** Resolves with the next tick or the exit, whichever comes first after this call; an exit already seen resolves at once. */
   nextTickOrExit(signal?: AbortSignal): Promise<Extract<MonitorEvent, { type: 'tick' | 'exit' }>>;
+  /** A tick sampled now, outside the schedule (the `poll` mode's status): the output since the last tick or status. */
+  status(): Tick;
+  /** ms after the start of the last byte of output; null before any. */
+  readonly lastOutputMs: number | null;
   /** The last bytes of output so far (for action results), bounded; for a pty, as plain text (see stripTerminalControls). */
   tail(maxBytes?: number): string;
   /** The program asked the terminal for application cursor keys (DECCKM): arrows must be sent as `ESC O A`. */

@@ -8,25 +8,32 @@ type Issue = z.core.$ZodIssue;
 type PathKey = string | number;
 
 /** Turns zod issues into problems that name file, line:column, field, what was found and what is expected. */
-export function problemsFromIssues(file: string, doc: Document, lines: LineCounter, issues: readonly Issue[]): CaseProblem[] {
-  return issues.flatMap((issue) => problemFromIssue(file, doc, lines, issue));
+export function problemsFromIssues(file: string, doc: Document, lines: LineCounter, issues: readonly Issue[], knownKeys: KnownKeys = CASE_KEYS): CaseProblem[] {
+  return issues.flatMap((issue) => problemFromIssue(file, doc, lines, issue, knownKeys));
 }
 
-function problemFromIssue(file: string, doc: Document, lines: LineCounter, issue: Issue): CaseProblem | CaseProblem[] {
+/** The fields a mapping may have, keyed by the name of the field that holds it ('' for the top level): for "did you mean". */
+export type KnownKeys = Readonly<Record<string, readonly string[]>>;
+
+function problemFromIssue(file: string, doc: Document, lines: LineCounter, issue: Issue, knownKeys: KnownKeys): CaseProblem | CaseProblem[] {
   const path = issue.path.filter((key): key is PathKey => typeof key !== 'symbol');
   if (issue.code === 'invalid_union' && isHintPath(path)) {
     const diagnosis = diagnoseHint(doc, issue, path);
-    if ('issues' in diagnosis) return problemsFromIssues(file, doc, lines, diagnosis.issues);
+    if ('issues' in diagnosis) return problemsFromIssues(file, doc, lines, diagnosis.issues, knownKeys);
     return located(file, lines, nodeAt(doc, path), path, diagnosis.message);
   }
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
     const keyNode = findKeyNode(doc, path, key);
-    const known = knownKeysAt(path, issue.keys);
+    const known = knownKeysAt(knownKeys, path, issue.keys);
     const hint = closest(key, known);
     return located(file, lines, keyNode ?? nodeAt(doc, path), [...path, key], `unknown field "${key}"${hint ? ` — did you mean "${hint}"?` : ''}; remove it or fix its name`);
   }
   const exact = nodeAt(doc, path, true);
+  // A check that words its whole message (params.complete) says what is wrong and what to do; nothing is appended.
+  if (issue.code === 'custom' && (issue.params as { complete?: boolean } | undefined)?.complete && exact !== undefined) {
+    return located(file, lines, exact, path, issue.message);
+  }
   const message = exact === undefined || (isScalar(exact) && exact.value === null)
     ? `missing required field (expected ${expected(issue).replace(/^expected /, '')})`
     : `${expected(issue)}, found ${isNode(exact) ? describe(exact) : 'nothing'}`;
@@ -89,17 +96,18 @@ function findKeyNode(doc: Document, path: readonly PathKey[], key: string): unkn
   return parent.items.find((pair) => isScalar(pair.key) && pair.key.value === key);
 }
 
-function knownKeysAt(path: readonly PathKey[], unknown: readonly string[]): string[] {
-  const fields: Record<string, string[]> = {
-    '': ['id', 'title', 'kind', 'fixture', 'issue', 'repro', 'hang', 'control', 'terminal', 'budgets', 'verify', 'gates', 'hints', 'tags'],
-    hang: ['class', 'onset'],
-    control: ['class'],
-    budgets: ['tokens', 'wall', 'interrupt'],
-    verify: ['run', 'timeout', 'exit', 'stdout', 'stderr'],
-    gates: ['run', 'timeout', 'exit', 'stdout', 'stderr', 'retries'],
-    hints: ['after', 'ticks', 'onset', 'text'],
-    onset: ['output', 'start', 'after'],
-  };
+const CASE_KEYS: KnownKeys = {
+  '': ['id', 'title', 'kind', 'fixture', 'issue', 'repro', 'hang', 'control', 'terminal', 'budgets', 'verify', 'gates', 'hints', 'tags'],
+  hang: ['class', 'onset'],
+  control: ['class'],
+  budgets: ['tokens', 'wall', 'interrupt'],
+  verify: ['run', 'timeout', 'exit', 'stdout', 'stderr'],
+  gates: ['run', 'timeout', 'exit', 'stdout', 'stderr', 'retries'],
+  hints: ['after', 'ticks', 'onset', 'text'],
+  onset: ['output', 'start', 'after'],
+};
+
+function knownKeysAt(fields: KnownKeys, path: readonly PathKey[], unknown: readonly string[]): string[] {
   const last = path.filter((key) => typeof key === 'string').at(-1) ?? '';
   return (fields[String(last)] ?? []).filter((key) => !unknown.includes(key));
 }

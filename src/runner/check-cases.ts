@@ -13,7 +13,7 @@ import type { AttemptScores } from '../types/scores.js';
 import { checkGates } from './check-gates.js';
 import { checkRepro, type CheckOutcome } from './check-repro.js';
 import { loadCases } from './load-cases.js';
-import { DEFAULTS, resolveOptions, variantsOf } from './options.js';
+import { DEFAULTS, resolveOptions } from './options.js';
 import { applySolutionPatch } from './patch.js';
 import { runPool } from './pool.js';
 import { runAttempt } from './run-attempt.js';
@@ -199,11 +199,12 @@ async function checkVerify(testCase: Case, context: CheckContext, state: 'untouc
 /** A whole attempt through runAttempt, as `eval --agent oracle|nop` would run it. */
 async function checkAgent(testCase: Case, context: CheckContext, agentName: 'oracle' | 'nop'): Promise<CheckOutcome> {
   const options = resolveOptions({ agent: agentName, timeScale: context.timeScale, cwd: context.cwd, runId: context.runId });
-  const [variant] = variantsOf(options);
+  const [variant] = options.variants;
   if (!variant) throw new Error('no variant for the agent');
+  const agent = createAgentFactory(variant.agent, { cwd: options.cwd, timeScale: options.timeScale });
   const scores: AttemptScores | null = await runAttempt(
     { testCase, variant, repeat: 1 },
-    { options, runDir: context.runDir, capabilities: context.capabilities, agent: createAgentFactory(agentName, options), shutdown: context.shutdown },
+    { options, runDir: context.runDir, capabilities: context.capabilities, agent, shutdown: context.shutdown },
   );
   if (scores === null) return { ok: false, reason: 'interrupted' };
   const missed = missedScores(scores);

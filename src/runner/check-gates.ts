@@ -54,7 +54,7 @@ async function gateRound(testCase: Case, context: GateCheckContext, state: 'unto
       if (!patch.ok) return patch.error;
       for (const file of patch.files) await sandbox.writeFile(file.path, file.content);
     }
-    const settings = { timeScale: context.timeScale, floorMs: DEFAULTS.verifyFloorMs, terminal: testCase.terminal, intervalMs: DEFAULTS.intervalMs * context.timeScale, logDir };
+    const settings = { timeScale: context.timeScale, floorMs: DEFAULTS.verifyFloorMs, terminal: testCase.terminal, logDir };
     return await new GateKeeper(testCase.gates, sandbox, trace, settings).onFinish();
   } finally {
     trace.close();

@@ -47,7 +47,7 @@ export async function checkRepro(testCase: Case, context: ReproContext): Promise
     const proc = sandbox.spawn(testCase.repro, { commandId: 1, terminal: testCase.terminal });
     proc.stdin.on('error', () => undefined);
     const onset = testCase.kind === 'hang' ? scaledOnset(testCase.hang.onset, context.timeScale) : null;
-    const monitor = createMonitor({ process: proc, intervalMs: context.intervalMs, onset, logFile: context.logFile });
+    const monitor = createMonitor({ process: proc, mode: { mode: 'interval', everyMs: context.intervalMs }, onset, logFile: context.logFile });
     const wallMs = testCase.budgets.wall * context.timeScale;
     const seen = await watch(monitor, testCase.kind === 'hang', wallMs, context.shutdown);
     if (!proc.done) await proc.kill('harness', 'check-cases: repro checked');

@@ -16,8 +16,6 @@ export interface GateSettings {
   /** floor of a scaled gate timeout, as for verify: process start-up must still fit. */
   readonly floorMs: number;
   readonly terminal: 'pipe' | 'pty';
-  /** the attempt's tick interval (scaled); gates run under a monitor like any command, their ticks go to no one. */
-  readonly intervalMs: number;
   /** where each gate's full output is copied (gate-<round>-<gate>.log). */
   readonly logDir: string;
 }
@@ -94,7 +92,8 @@ export class GateKeeper {
     const started = performance.now();
     const process = this.sandbox.spawn(gate.run, { commandId, terminal: settings.terminal });
     process.stdin.on('error', () => undefined);
-    const monitor = createMonitor({ process, intervalMs: settings.intervalMs, logFile: path.join(settings.logDir, `gate-${this.round}-${index}.log`) });
+    // Under a monitor like any command (output drained, logged, its tail kept), but pushing no ticks: a gate has its timeout.
+    const monitor = createMonitor({ process, mode: { mode: 'wait-pid' }, logFile: path.join(settings.logDir, `gate-${this.round}-${index}.log`) });
     const stdout = collect(process.stdout);
     const stderr = collect(process.stderr);
     const ended = await raceExit(process.exited, timeoutMs, signal);

@@ -11,8 +11,6 @@ export interface LoopFeatureDeps {
   readonly timeScale: number;
   /** floor of a scaled gate timeout (the verify floor). */
   readonly floorMs: number;
-  /** the attempt's tick interval, scaled. */
-  readonly intervalMs: number;
   readonly logDir: string;
   /** the variant's --hints switch: off delivers none (the case still has them, so the attempt counts as unhinted). */
   readonly hints: boolean;
@@ -34,7 +32,6 @@ export class LoopFeatures {
       timeScale: deps.timeScale,
       floorMs: deps.floorMs,
       terminal: testCase.terminal,
-      intervalMs: deps.intervalMs,
       logDir: deps.logDir,
     });
     this.schedule = new HintSchedule(deps.hints ? testCase.hints : [], deps.timeScale);

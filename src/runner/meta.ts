@@ -1,21 +1,67 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import type { HostCapabilities } from '../sandbox/types.js';
-import type { EvalOptions } from './options.js';
+import { z } from 'zod';
+import { HangbenchError } from '../types/errors.js';
+import { VariantSpecSchema } from '../types/variant.js';
 
-export interface RunMeta {
-  readonly metaVersion: 1;
-  readonly runId: string;
-  readonly startedAt: string;
-  readonly options: EvalOptions;
-  readonly cases: ReadonlyArray<{ readonly id: string; readonly file: string; readonly kind: string }>;
-  readonly versions: { readonly hangbench: string; readonly node: string; readonly platform: string; readonly gitSha: string | null };
-  readonly host: HostCapabilities;
+/** meta.json version 2: options carry resolved variants, the seed and the attempt order. */
+export const META_VERSION = 2;
+
+/** The resolved options as meta.json keeps them: what `resume`, `merge`, `compare` and `score` rely on. */
+export const RecordedOptionsSchema = z.strictObject({
+  caseInputs: z.array(z.string()),
+  variants: z.array(VariantSpecSchema).min(1),
+  timeScale: z.number().positive(),
+  concurrency: z.number().int().positive(),
+  repeat: z.number().int().positive(),
+  seed: z.number().int(),
+  out: z.string(),
+  maxTurns: z.number().int().positive(),
+  verifyFloorMs: z.number().nonnegative(),
+  cwd: z.string(),
+  runId: z.string(),
+  config: z.string().optional(),
+});
+
+export const RunMetaSchema = z.strictObject({
+  metaVersion: z.literal(META_VERSION),
+  runId: z.string(),
+  startedAt: z.string(),
+  options: RecordedOptionsSchema,
+  cases: z.array(z.strictObject({ id: z.string(), file: z.string(), kind: z.enum(['hang', 'control']) })),
+  versions: z.strictObject({ hangbench: z.string(), node: z.string(), platform: z.string(), gitSha: z.string().nullable() }),
+  /** what the host offered (kill mechanism, cgroups, namespaces, isolation): recorded as probed, read for display only. */
+  host: z.record(z.string(), z.unknown()),
+  /** attempt ids (case/variant/repeat) in the order they were started: the seeded interleaving, for fairness audits. */
+  order: z.array(z.string()).optional(),
   /** true when the harness was stopped before every attempt ran; `eval --resume` runs the rest into the same folder. */
-  readonly interrupted?: boolean;
+  interrupted: z.boolean().optional(),
   /** when the run was resumed, each time. */
-  readonly resumedAt?: readonly string[];
+  resumedAt: z.array(z.string()).optional(),
+});
+
+export type RunMeta = z.infer<typeof RunMetaSchema>;
+
+/** meta.json of a run folder, validated: a clear error for a missing, unreadable, old or malformed one. */
+export async function readRunMeta(runDir: string): Promise<RunMeta> {
+  const file = path.join(runDir, 'meta.json');
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text === null) throw new HangbenchError('USAGE', `${runDir} has no readable meta.json; pass a run folder such as results/<run-id>`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new HangbenchError('USAGE', `${file}: not valid JSON (${(error as Error).message})`);
+  }
+  const version = (raw as { metaVersion?: unknown } | null)?.metaVersion;
+  if (version !== META_VERSION) {
+    throw new HangbenchError('USAGE', `${file}: metaVersion ${JSON.stringify(version)} is not ${META_VERSION}, the one this hangbench reads; re-run it with this version`);
+  }
+  const parsed = RunMetaSchema.safeParse(raw);
+  if (!parsed.success) throw new HangbenchError('USAGE', `${file}: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
+  return parsed.data;
 }
 
 export async function hangbenchVersion(): Promise<string> {

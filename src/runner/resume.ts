@@ -3,7 +3,7 @@ import path from 'node:path';
 import { AttemptScoresSchema } from '../report/summary-schema.js';
 import { HangbenchError } from '../types/errors.js';
 import type { AttemptScores } from '../types/scores.js';
-import type { RunMeta } from './meta.js';
+import { readRunMeta, type RunMeta } from './meta.js';
 import type { EvalOptionsInput } from './options.js';
 
 /** What may be given again with --resume; every other option comes from the run's meta.json. */
@@ -25,13 +25,9 @@ export async function resumeRun(input: EvalOptionsInput & { readonly resume: str
   if (given.length > 0) {
     throw new HangbenchError('USAGE', `--resume runs with the options recorded in ${path.join(runDir, 'meta.json')}; leave out ${given.join(', ')} (only --concurrency may change)`);
   }
-  const meta = await readFile(path.join(runDir, 'meta.json'), 'utf8').then(
-    (text) => JSON.parse(text) as RunMeta,
-    () => null,
-  );
-  if (meta?.options === undefined || typeof meta.options !== 'object') {
-    throw new HangbenchError('USAGE', `--resume ${input.resume}: ${runDir} has no readable meta.json; pass a run folder such as results/<run-id>`);
-  }
+  const meta = await readRunMeta(runDir).catch((error: unknown) => {
+    throw new HangbenchError('USAGE', `--resume ${input.resume}: ${(error as Error).message}`);
+  });
   return {
     runDir,
     meta,

@@ -9,16 +9,18 @@ import { caseClass } from '../types/case.js';
 import { TRACE_SCHEMA_VERSION, type EventOf } from '../types/events.js';
 import { HangbenchError, LimitExceeded } from '../types/errors.js';
 import type { AttemptScores } from '../types/scores.js';
-import type { EvalOptions, Variant } from './options.js';
+import type { EvalOptions } from './options.js';
 import { applySolutionPatch } from './patch.js';
 import { AttemptSession } from './session.js';
 import { TraceWriter } from './trace-writer.js';
+import { renderTick } from '../monitor/render.js';
+import { scaleMode, type VariantSpec } from '../types/variant.js';
 import { runVerify } from './verify.js';
 import { listWorkspace } from './workspace-files.js';
 
 export interface Attempt {
   readonly testCase: Case;
-  readonly variant: Variant;
+  readonly variant: VariantSpec;
   readonly repeat: number;
 }
 
@@ -26,6 +28,7 @@ export interface AttemptContext {
   readonly options: EvalOptions;
   readonly runDir: string;
   readonly capabilities: HostCapabilities;
+  /** the factory of this attempt's variant (one per variant per run). */
   readonly agent: AgentFactory;
   /** aborted when the harness shuts down (Ctrl-C): kill everything, skip verify. */
   readonly shutdown: AbortSignal;
@@ -50,8 +53,13 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
   const attemptId = `${context.options.runId}.${testCase.id}.${variant.name}.${attempt.repeat}`.replace(/[^A-Za-z0-9_.-]/g, '_');
   const trace = new TraceWriter(path.join(dir, 'trace.jsonl'));
   const scale = options.timeScale;
-  const budgets = { tokens: testCase.budgets.tokens, wallMs: testCase.budgets.wall * scale, interruptMs: testCase.budgets.interrupt * scale };
-  const intervalMs = variant.intervalMs * scale;
+  const override = variant.budgets ?? {};
+  const budgets = {
+    tokens: override.tokens ?? testCase.budgets.tokens,
+    wallMs: (override.wallMs ?? testCase.budgets.wall) * scale,
+    interruptMs: (override.interruptMs ?? testCase.budgets.interrupt) * scale,
+  };
+  const mode = scaleMode(variant.monitor, scale);
   const sandbox = await createSandbox({ attemptId, workspaceSource: path.join(testCase.fixtureDir, 'workspace'), timeScale: scale, capabilities: context.capabilities });
   trace.write({
     type: 'attempt.start',
@@ -62,9 +70,10 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
     class: caseClass(testCase),
     variant: variant.name,
     repeat: attempt.repeat,
-    agent: variant.agent,
+    agent: variant.agent.agent,
     timeScale: scale,
-    intervalMs,
+    variantSpec: variant,
+    monitor: mode,
     budgets,
     mechanism: context.capabilities.mechanism,
     startedAt: new Date().toISOString(),
@@ -82,7 +91,17 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
   context.shutdown.addEventListener('abort', onShutdown, { once: true });
   if (context.shutdown.aborted) onShutdown();
 
-  const session = new AttemptSession({ sandbox, trace, testCase, intervalMs, onset: scaleOnset(testCase, scale), logDir: dir, signal: stop.signal });
+  const tickTemplate = context.agent.tickTemplate;
+  const session = new AttemptSession({
+    sandbox,
+    trace,
+    testCase,
+    mode,
+    renderTick: (tick) => renderTick(tick, tickTemplate),
+    onset: scaleOnset(testCase, scale),
+    logDir: dir,
+    signal: stop.signal,
+  });
   let tokens = 0;
   const agentStart = performance.now();
   let stopReason: StopReason | null = null;
@@ -93,6 +112,8 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
       signal: stop.signal,
       repeat: attempt.repeat,
       budgets,
+      monitor: mode,
+      timeScale: scale,
       reporter: {
         request: (turn, messages) => trace.write({ type: 'agent.request', turn, messages }),
         response: (turn, usage, latencyMs) => {
@@ -100,7 +121,6 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
           tokens += usage.promptTokens + usage.completionTokens;
           if (tokens > budgets.tokens) stop.abort({ kind: 'tokens', value: tokens, limit: budgets.tokens } satisfies StopReason);
         },
-        tickPrompt: (tick) => trace.write({ type: 'tick.prompt', ...tick }),
         note: (kind, message) => trace.write({ type: 'agent.note', kind, message }),
       },
       ...(context.agent.privileged ? { oracle: oracleView(testCase, session) } : {}),

@@ -7,13 +7,14 @@ import { summarize } from '../report/summary.js';
 import { fanOut, type Reporter } from '../report/reporters.js';
 import type { RunSummary } from '../report/summary-schema.js';
 import { probeHost } from '../sandbox/index.js';
+import type { HostCapabilities } from '../sandbox/types.js';
 import type { Case } from '../types/case.js';
 import { caseClass } from '../types/case.js';
 import type { CaseProblem } from '../types/errors.js';
 import type { AttemptScores } from '../types/scores.js';
 import { loadCases } from './load-cases.js';
-import { gitSha, hangbenchVersion, type RunMeta } from './meta.js';
-import { resolveOptions, variantsOf, type EvalOptions, type EvalOptionsInput } from './options.js';
+import { gitSha, hangbenchVersion, META_VERSION, RunMetaSchema, type RunMeta } from './meta.js';
+import { resolveOptions, type EvalOptions, type EvalOptionsInput } from './options.js';
 import { runPool } from './pool.js';
 import { finishedScores, resumeRun, type ResumedRun } from './resume.js';
 import { attemptDir, runAttempt, type Attempt } from './run-attempt.js';
@@ -42,7 +43,8 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
   const startedAt = resumed?.meta.startedAt ?? new Date().toISOString();
   const { cases, problems } = await loadCases(options.caseInputs, options.cwd);
   const capabilities = await probeHost();
-  const agent = createAgentFactory(options.agent, options);
+  // One factory per variant, made once: a bad agent setting fails here, before any attempt starts.
+  const factories = new Map(options.variants.map((variant) => [variant.name, createAgentFactory(variant.agent, { cwd: options.cwd, timeScale: options.timeScale })]));
   const runDir = resumed?.runDir ?? path.resolve(options.cwd, options.out, options.runId);
   await mkdir(runDir, { recursive: true });
   const version = await hangbenchVersion();
@@ -75,7 +77,7 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
       options,
       runDir,
       capabilities,
-      agent,
+      agent: factories.get(attempt.variant.name)!,
       shutdown,
       onTick: reporter ? (_, tick) => void reporter.onTick(info, tick) : undefined,
     }).catch((error: unknown) => harnessErrorScores(attempt, error, path.join(runDir, 'errors.log')));
@@ -105,9 +107,10 @@ function resumedMeta({ meta }: ResumedRun): RunMeta {
   return { ...meta, resumedAt: [...(meta.resumedAt ?? []), new Date().toISOString()] };
 }
 
+/** Attempts = case × variant × repeat. */
 export function expand(cases: readonly Case[], options: EvalOptions): Attempt[] {
   return cases.flatMap((testCase) =>
-    variantsOf(options).flatMap((variant) => Array.from({ length: options.repeat }, (_, index) => ({ testCase, variant, repeat: index + 1 }))),
+    options.variants.flatMap((variant) => Array.from({ length: options.repeat }, (_, index) => ({ testCase, variant, repeat: index + 1 }))),
   );
 }
 
@@ -119,7 +122,7 @@ function attemptInfo(attempt: Attempt) {
     kind: testCase.kind,
     class: caseClass(testCase),
     variant: variant.name,
-    agent: variant.agent,
+    agent: variant.agent.agent,
     repeat,
   };
 }
@@ -167,16 +170,17 @@ function publicOptions(options: EvalOptions): Record<string, unknown> {
   return rest;
 }
 
-async function buildMeta(options: EvalOptions, cases: readonly Case[], startedAt: string, version: string, host: RunMeta['host']): Promise<RunMeta> {
-  return {
-    metaVersion: 1,
+/** Validated on the way out as on the way in, so a run never records a meta.json its own readers would refuse. */
+async function buildMeta(options: EvalOptions, cases: readonly Case[], startedAt: string, version: string, host: HostCapabilities): Promise<RunMeta> {
+  return RunMetaSchema.parse({
+    metaVersion: META_VERSION,
     runId: options.runId,
     startedAt,
     options,
     cases: cases.map((testCase) => ({ id: testCase.id, file: path.relative(options.cwd, testCase.file), kind: testCase.kind })),
     versions: { hangbench: version, node: process.version, platform: `${process.platform}-${process.arch}`, gitSha: await gitSha(options.cwd) },
     host,
-  };
+  });
 }
 
 async function writeJson(file: string, value: unknown): Promise<void> {

@@ -1,35 +1,28 @@
 import path from 'node:path';
-import { createMonitor, renderTick } from '../monitor/index.js';
-import type { Monitor, MonitorEvent } from '../monitor/types.js';
-import type { Sandbox, SandboxProcess } from '../sandbox/types.js';
+import type { Observation, ObservationBody } from '../agents/protocol.js';
 import { countTokens } from '../agents/tokens.js';
-import type { Observation } from '../agents/protocol.js';
+import { createMonitor } from '../monitor/index.js';
+import type { TickRenderer } from '../monitor/render.js';
+import type { MonitorEvent } from '../monitor/types.js';
+import type { Sandbox } from '../sandbox/types.js';
 import { keyBytes, type Action } from '../types/actions.js';
 import type { Case, Onset } from '../types/case.js';
 import { HangbenchError } from '../types/errors.js';
-import type { KillDecider, KillRecord, SignalName, Tick } from '../types/process.js';
+import type { KillDecider, SignalName, Tick } from '../types/process.js';
+import type { MonitorMode } from '../types/variant.js';
+import { formatDuration } from '../types/duration.js';
+import { exitNotice, waitFor, type CommandEntry } from './command-entry.js';
 import { mergeTicks } from './merge-ticks.js';
 import type { TraceWriter } from './trace-writer.js';
-
-interface RunningCommand {
-  readonly id: number;
-  readonly process: SandboxProcess;
-  readonly monitor: Monitor;
-  readonly background: boolean;
-  /** set when a kill is decided, before the tree is gone, so the exit it causes is marked killed. */
-  killing: boolean;
-  kill: KillRecord | null;
-  /** the command is over, but the agent has not been told yet (it exited while the agent was deciding). */
-  exited: boolean;
-  /** ticks that fired since the agent last got one; delivered together so slow agents lose no output. */
-  undelivered: Tick[];
-}
 
 export interface SessionDeps {
   readonly sandbox: Sandbox;
   readonly trace: TraceWriter;
   readonly testCase: Case;
-  readonly intervalMs: number;
+  /** the variant's monitor mode, durations already scaled. */
+  readonly mode: MonitorMode;
+  /** the agent's tick template applied to a tick: what it is shown, recorded as is. */
+  readonly renderTick: TickRenderer;
   /** the case onset with durations scaled; null for controls. */
   readonly onset: Onset | null;
   readonly logDir: string;
@@ -39,11 +32,15 @@ export interface SessionDeps {
 const READ_LIMIT = 64 * 1024;
 const EXIT_OUTPUT_BYTES = 4 * 1024;
 
-/** Carries out agent actions in one attempt's sandbox; every command runs under a monitor. */
+/** Carries out agent actions in one attempt's sandbox; every command runs under a monitor in the variant's mode. */
 export class AttemptSession {
   private readonly deps: SessionDeps;
   /** commands running, or over but with their exit not yet delivered to the agent. */
-  private readonly commands = new Map<number, RunningCommand>();
+  private readonly commands = new Map<number, CommandEntry>();
+  /** exits already delivered or announced, so a later wait or poll of that id is answered the same way. */
+  private readonly done = new Map<number, Extract<ObservationBody, { type: 'exit' }>>();
+  /** background commands that exited while the agent was busy elsewhere: announced with its next observation. */
+  private readonly unannounced = new Set<number>();
   private nextCommandId = 1;
   private edited = false;
   private onsetSeen = false;
@@ -66,6 +63,18 @@ export class AttemptSession {
   }
 
   async perform(action: Action): Promise<Observation> {
+    const body = await this.dispatchSafely(action);
+    const about = body.type === 'exit' ? body.commandId : null;
+    if (about !== null) this.unannounced.delete(about);
+    const notices = [...this.unannounced].flatMap((id) => {
+      const exit = this.takeExited(id);
+      return exit ? [exitNotice(exit)] : [];
+    });
+    this.unannounced.clear();
+    return notices.length > 0 ? { ...body, notices } : body;
+  }
+
+  private async dispatchSafely(action: Action): Promise<ObservationBody> {
     try {
       return await this.dispatch(action);
     } catch (error) {
@@ -75,16 +84,24 @@ export class AttemptSession {
     }
   }
 
-  private async dispatch(action: Action): Promise<Observation> {
+  private async dispatch(action: Action): Promise<ObservationBody> {
     switch (action.type) {
       case 'run':
         return this.run(action.command, action.background ?? false);
       case 'wait': {
-        const target = this.target();
-        return target ? this.awaitNext(target) : failure(action, 'nothing is running; use run to start a command');
+        const target = this.target(action.id);
+        if (target === 'done') return this.done.get(action.id ?? -1)!;
+        if (!target) return failure(action, action.id === undefined ? 'nothing is running; use run to start a command' : `no command #${action.id}`);
+        return this.awaitNext(target, { timeoutMs: seconds(action.timeout), quietMs: seconds(action.until_quiet) });
+      }
+      case 'poll': {
+        const target = this.target(action.id);
+        if (target === 'done') return this.done.get(action.id ?? -1)!;
+        if (!target) return failure(action, action.id === undefined ? 'nothing is running; use run to start a command' : `no command #${action.id}`);
+        return target.exited ? this.awaitExit(target) : this.deliver(target, [...target.undelivered.splice(0), target.monitor.status()], 'status');
       }
       case 'kill':
-        return this.killTarget(action.signal);
+        return this.killTarget(action.id, action.signal);
       case 'input':
         return this.input(action.text, action.keys ?? [], action.eof ?? false);
       case 'read': {
@@ -105,7 +122,9 @@ export class AttemptSession {
     }
   }
 
-  private async run(command: string, background: boolean): Promise<Observation> {
+  private async run(command: string, asked: boolean): Promise<ObservationBody> {
+    // In poll mode every command runs in the background: run returns at once and the agent asks for its status.
+    const background = asked || this.deps.mode.mode === 'poll';
     const foreground = this.live().find((cmd) => !cmd.background);
     if (foreground && !background) {
       return failure({ type: 'run' }, `command #${foreground.id} is still running; wait for it, kill it, or run with background: true`);
@@ -117,17 +136,20 @@ export class AttemptSession {
     this.deps.trace.write({ type: 'command.start', commandId: id, command, pid: process.pid, background, isRepro });
     const monitor = createMonitor({
       process,
-      intervalMs: this.deps.intervalMs,
+      mode: this.deps.mode,
       onset: this.onsetFor(command),
       logFile: path.join(this.deps.logDir, `command-${id}.log`),
     });
     // A previous foreground command that ended unseen is superseded: its exit is in the trace.
-    for (const done of [...this.commands.values()].filter((cmd) => cmd.exited && !cmd.background)) this.commands.delete(done.id);
-    const entry: RunningCommand = { id, process, monitor, background, killing: false, kill: null, exited: false, undelivered: [] };
+    for (const old of [...this.commands.values()].filter((cmd) => cmd.exited && !cmd.background)) this.takeExited(old.id);
+    const entry: CommandEntry = { id, process, monitor, background, killing: false, kill: null, exited: false, exit: null, undelivered: [] };
     monitor.on((event: MonitorEvent) => this.record(entry, event));
     this.commands.set(id, entry);
-    if (background) return { type: 'result', action: 'run', ok: true, message: `started #${id} in the background (pid ${process.pid})` };
-    return this.awaitNext(entry);
+    if (background) {
+      const how = this.deps.mode.mode === 'poll' ? `poll {id: ${id}} for its status, wait {id: ${id}} to wait for it` : 'it runs in the background';
+      return { type: 'result', action: 'run', ok: true, message: `started #${id} (pid ${process.pid}); ${how}` };
+    }
+    return this.awaitNext(entry, {});
   }
 
   /** Output onsets apply to any command; start/after onsets only to the repro itself. None after the first edit. */
@@ -138,7 +160,7 @@ export class AttemptSession {
     return command.includes(this.deps.testCase.repro.trim()) ? onset : null;
   }
 
-  private record(entry: RunningCommand, event: MonitorEvent): void {
+  private record(entry: CommandEntry, event: MonitorEvent): void {
     const trace = this.deps.trace;
     const commandId = entry.id;
     switch (event.type) {
@@ -149,28 +171,17 @@ export class AttemptSession {
         this.onsetSeen = true;
         trace.write({ type: 'onset', commandId, elapsedMs: event.elapsedMs, trigger: event.trigger });
         return;
-      case 'tick': {
-        const { tick } = event;
-        entry.undelivered.push(tick);
-        const rendered = renderTick(tick);
-        trace.write({
-          type: 'tick',
-          commandId,
-          tickSeq: tick.seq,
-          elapsedMs: tick.elapsedMs,
-          sinceOutputMs: tick.sinceOutputMs,
-          totalOutputBytes: tick.totalOutputBytes,
-          output: tick.output,
-          snapshot: tick.snapshot,
-          classification: tick.classification,
-          reason: tick.reason,
-          rendered,
-          renderedTokens: countTokens(rendered),
-        });
+      case 'tick':
+        // Recorded when delivered, as the agent sees it (merged with any others that fired while it was deciding).
+        entry.undelivered.push(event.tick);
         return;
-      }
+      case 'timeout':
+        if (!entry.killing) void this.kill(entry, 'timeout', `timeout mode: still running after ${formatDuration(event.afterMs)}`, 'SIGTERM').catch(() => undefined);
+        return;
       case 'exit':
         entry.exited = true;
+        entry.exit = event.exit;
+        if (entry.background) this.unannounced.add(commandId);
         trace.write({
           type: 'command.exit',
           commandId,
@@ -182,37 +193,61 @@ export class AttemptSession {
     }
   }
 
-  private live(): RunningCommand[] {
+  /** The one place a tick reaches the agent: merged, rendered by the agent's template, and recorded exactly so. */
+  private deliver(entry: CommandEntry, ticks: readonly Tick[], source: 'schedule' | 'status'): ObservationBody {
+    const tick = mergeTicks(ticks);
+    const text = this.deps.renderTick(tick);
+    this.deps.trace.write({
+      type: 'tick',
+      commandId: entry.id,
+      tickSeq: tick.seq,
+      mergedSeqs: ticks.map((one) => one.seq),
+      source,
+      elapsedMs: tick.elapsedMs,
+      ...(tick.dueMs === undefined ? {} : { dueMs: tick.dueMs }),
+      sinceOutputMs: tick.sinceOutputMs,
+      totalOutputBytes: tick.totalOutputBytes,
+      output: tick.output,
+      snapshot: tick.snapshot,
+      classification: tick.classification,
+      reason: tick.reason,
+      rendered: text,
+      renderedTokens: countTokens(text),
+    });
+    return { type: 'tick', tick, text };
+  }
+
+  private live(): CommandEntry[] {
     return [...this.commands.values()].filter((cmd) => !cmd.exited);
   }
 
-  /** The foreground command (running, or with its exit undelivered), else the newest background one. */
-  private target(): RunningCommand | undefined {
+  /** By id; else the foreground command (running, or with its exit undelivered), else the newest background one. */
+  private target(id?: number): CommandEntry | 'done' | undefined {
+    if (id !== undefined) return this.commands.get(id) ?? (this.done.has(id) ? 'done' : undefined);
     const commands = [...this.commands.values()];
     return commands.find((cmd) => !cmd.background) ?? commands.at(-1);
   }
 
-  /** Ticks that already fired are delivered at once (merged); otherwise waits for the next tick or the exit. */
-  private async awaitNext(entry: RunningCommand): Promise<Observation> {
+  /** Ticks that already fired are delivered at once (merged); otherwise waits for a tick, the exit, the timeout or the quiet. */
+  private async awaitNext(entry: CommandEntry, until: { readonly timeoutMs?: number; readonly quietMs?: number }): Promise<ObservationBody> {
     if (entry.undelivered.length === 0 && !entry.exited) {
-      const event = await entry.monitor.nextTickOrExit(this.deps.signal);
-      if (event.type === 'tick' && !entry.undelivered.some((tick) => tick.seq === event.tick.seq)) entry.undelivered.push(event.tick);
+      const woke = await waitFor(entry, until, this.deps.signal);
+      if (woke.type === 'tick' && !entry.undelivered.some((tick) => tick.seq === woke.tick.seq)) entry.undelivered.push(woke.tick);
+      if (woke.type === 'timer' && !entry.exited) return this.deliver(entry, [...entry.undelivered.splice(0), entry.monitor.status()], 'status');
     }
-    if (entry.undelivered.length > 0) {
-      const tick = mergeTicks(entry.undelivered.splice(0));
-      return { type: 'tick', tick, text: renderTick(tick) };
-    }
+    if (entry.undelivered.length > 0) return this.deliver(entry, entry.undelivered.splice(0), 'schedule');
     return this.awaitExit(entry);
   }
 
-  private async killTarget(signal: SignalName | undefined): Promise<Observation> {
-    const target = this.target();
-    if (!target) return failure({ type: 'kill' }, 'nothing is running');
+  private async killTarget(id: number | undefined, signal: SignalName | undefined): Promise<ObservationBody> {
+    const target = this.target(id);
+    if (target === 'done') return this.done.get(id ?? -1)!;
+    if (!target) return failure({ type: 'kill' }, id === undefined ? 'nothing is running' : `no command #${id}`);
     if (!target.exited) await this.kill(target, 'agent', 'kill action', signal ?? 'SIGINT');
     return this.awaitExit(target);
   }
 
-  private async kill(entry: RunningCommand, by: KillDecider, reason: string, signal: SignalName = 'SIGINT'): Promise<void> {
+  private async kill(entry: CommandEntry, by: KillDecider, reason: string, signal: SignalName = 'SIGINT'): Promise<void> {
     const decidedAt = this.deps.trace.now();
     entry.killing = true;
     const record = await entry.process.kill(by, reason, signal);
@@ -221,20 +256,32 @@ export class AttemptSession {
   }
 
   /** After a kill (or an exit already seen) waits, without the attempt's abort signal, for the exit; the agent is then told. */
-  private async awaitExit(entry: RunningCommand): Promise<Observation> {
+  private async awaitExit(entry: CommandEntry): Promise<ObservationBody> {
     for (;;) {
       const event = await entry.monitor.nextTickOrExit();
-      if (event.type === 'exit') {
-        this.commands.delete(entry.id);
-        return { type: 'exit', commandId: entry.id, exit: event.exit, output: entry.monitor.tail(EXIT_OUTPUT_BYTES), kill: entry.kill };
-      }
+      if (event.type === 'exit') return this.takeExited(entry.id) ?? failure({ type: 'wait' }, `command #${entry.id} is gone`);
     }
   }
 
+  /** The exit observation of a command that is over; it leaves the running set, and ticks it never delivered are recorded as dropped. */
+  private takeExited(id: number): Extract<ObservationBody, { type: 'exit' }> | undefined {
+    const entry = this.commands.get(id);
+    if (!entry) return this.done.get(id);
+    if (!entry.exit) return undefined;
+    this.commands.delete(id);
+    if (entry.undelivered.length > 0) {
+      const dropped = entry.undelivered.splice(0);
+      this.deps.trace.write({ type: 'tick.dropped', commandId: id, tickSeqs: dropped.map((tick) => tick.seq), classification: dropped.at(-1)!.classification });
+    }
+    const exit = { type: 'exit', commandId: id, exit: entry.exit, output: entry.monitor.tail(EXIT_OUTPUT_BYTES), kill: entry.kill } as const;
+    this.done.set(id, exit);
+    return exit;
+  }
+
   /** Text, then keys as the terminal sends them, then end of input: closing a pipe, or ^D typed at a pty (which stays open). */
-  private input(text: string | undefined, keys: readonly string[], eof: boolean): Observation {
+  private input(text: string | undefined, keys: readonly string[], eof: boolean): ObservationBody {
     const target = this.target();
-    if (!target || target.exited) return failure({ type: 'input' }, 'nothing is running to send input to');
+    if (!target || target === 'done' || target.exited) return failure({ type: 'input' }, 'nothing is running to send input to');
     if (target.process.stdin.writableEnded) return failure({ type: 'input' }, `stdin of #${target.id} is already closed`);
     const terminal = target.process.terminal ?? 'pipe';
     const context = { terminal, applicationCursor: target.monitor.applicationCursorKeys };
@@ -250,7 +297,7 @@ export class AttemptSession {
     return { type: 'result', action: 'input', ok: true, message: notes.join(' ') };
   }
 
-  private async writeFile(file: string, content: string, via: 'write' | 'edit'): Promise<Observation> {
+  private async writeFile(file: string, content: string, via: 'write' | 'edit'): Promise<ObservationBody> {
     const bytes = await this.deps.sandbox.writeFile(file, content);
     this.edited = true;
     this.deps.trace.write({ type: 'file.write', path: file, bytes, via });
@@ -262,16 +309,21 @@ export class AttemptSession {
     const left = this.live();
     await Promise.all(
       left.map(async (entry) => {
-        await this.kill(entry, by, reason, 'SIGTERM');
+        if (!entry.killing) await this.kill(entry, by, reason, 'SIGTERM');
         await this.awaitExit(entry);
         entry.monitor.stop();
       }),
     );
+    for (const entry of [...this.commands.values()]) this.takeExited(entry.id);
   }
 }
 
-function failure(action: Pick<Action, 'type'>, message: string): Observation {
+function failure(action: Pick<Action, 'type'>, message: string): ObservationBody {
   return { type: 'result', action: action.type, ok: false, message };
+}
+
+function seconds(value: number | undefined): number | undefined {
+  return value === undefined ? undefined : value * 1000;
 }
 
 function isNodeError(error: unknown): error is NodeJS.ErrnoException {

@@ -57,11 +57,22 @@ const KeySchema = z.string().refine(isKeyName, {
   error: (issue) => `unknown key ${JSON.stringify(issue.input)}; use one of ${KEY_NAMES.join(', ')}`,
 });
 
+const CommandId = z.number().int().positive().describe('the command id that run returned (#N); default: the foreground command, else the newest');
+const Seconds = z.number().positive().max(86_400);
+
 /** The agent actions of DESIGN.md. zod because external agents send them as JSON. */
 export const ActionSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('run'), command: z.string().min(1), background: z.boolean().optional() }),
-  z.strictObject({ type: z.literal('wait') }),
-  z.strictObject({ type: z.literal('kill'), signal: z.enum(['SIGINT', 'SIGTERM', 'SIGKILL']).optional() }),
+  z.strictObject({
+    type: z.literal('wait'),
+    id: CommandId.optional(),
+    /** seconds: return with the command's status if it is still running by then. */
+    timeout: Seconds.optional(),
+    /** seconds: return with the status once the output has been still this long. */
+    until_quiet: Seconds.optional(),
+  }),
+  z.strictObject({ type: z.literal('poll'), id: CommandId.optional() }),
+  z.strictObject({ type: z.literal('kill'), id: CommandId.optional(), signal: z.enum(['SIGINT', 'SIGTERM', 'SIGKILL']).optional() }),
   z.strictObject({
     type: z.literal('input'),
     text: z.string().optional(),

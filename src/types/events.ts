@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { ActionSchema } from './actions.js';
 import { CLASSIFICATIONS } from './process.js';
+import { MonitorModeSchema, VariantSpecSchema } from './variant.js';
 
-export const TRACE_SCHEMA_VERSION = 1;
+/** 2: variants (attempt.start has the variant spec), ticks recorded as delivered, tick.dropped, no tick.prompt. */
+export const TRACE_SCHEMA_VERSION = 2;
 
-const KillDeciderSchema = z.enum(['agent', 'budget', 'harness', 'verify-timeout', 'leak-scan']);
+const KillDeciderSchema = z.enum(['agent', 'timeout', 'budget', 'harness', 'verify-timeout', 'leak-scan']);
 const MechanismSchema = z.enum(['cgroup-v2', 'pid-namespace', 'process-group+scan']);
 
 const ProcessSampleSchema = z.object({
@@ -50,7 +52,9 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     repeat: z.number().int(),
     agent: z.string(),
     timeScale: z.number(),
-    intervalMs: z.number(),
+    /** the variant as resolved (durations unscaled), and its monitor mode with durations scaled. */
+    variantSpec: VariantSpecSchema,
+    monitor: MonitorModeSchema,
     /** budgets after --time-scale: wall and interrupt in ms. */
     budgets: z.object({ tokens: z.number(), wallMs: z.number(), interruptMs: z.number() }),
     /** how many gates and hints the case has (absent in traces written before they existed: none). */
@@ -90,10 +94,17 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('onset'), commandId: z.number().int(), elapsedMs: z.number(), trigger: z.string() }),
   z.object({
     ...base,
+    /** a tick as delivered to the agent: ticks that fired while it was deciding arrive merged (mergedSeqs). */
     type: z.literal('tick'),
     commandId: z.number().int(),
+    /** the last tick merged into this one; decisions refer to it. */
     tickSeq: z.number().int(),
+    mergedSeqs: z.array(z.number().int()).min(1),
+    /** schedule: pushed by the mode's schedule; status: asked for (poll, or a wait's timeout / until_quiet). */
+    source: z.enum(['schedule', 'status']),
     elapsedMs: z.number(),
+    /** when the schedule wanted the last merged tick; elapsedMs − dueMs is its lateness. */
+    dueMs: z.number().optional(),
     sinceOutputMs: z.number(),
     totalOutputBytes: z.number(),
     output: z.object({
@@ -106,20 +117,12 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     snapshot: z.object({ source: z.enum(['proc', 'unavailable']), processes: z.array(ProcessSampleSchema) }),
     classification: z.enum(CLASSIFICATIONS),
     reason: z.string(),
+    /** exactly the text the agent was shown (its tick template), and its o200k token count. */
     rendered: z.string(),
     renderedTokens: z.number().int(),
   }),
-  z.object({
-    ...base,
-    type: z.literal('tick.prompt'),
-    commandId: z.number().int(),
-    tickSeq: z.number().int(),
-    /** the prompt (template set) that rendered it. */
-    prompt: z.string(),
-    /** the text the model was shown for this tick, and its o200k token count. */
-    text: z.string(),
-    tokens: z.number().int(),
-  }),
+  /** ticks that fired but never reached the agent: the command exited (or was killed) before the agent asked again. */
+  z.object({ ...base, type: z.literal('tick.dropped'), commandId: z.number().int(), tickSeqs: z.array(z.number().int()), classification: z.enum(CLASSIFICATIONS) }),
   z.object({ ...base, type: z.literal('agent.note'), kind: z.enum(['retry', 'cache', 'divergence', 'agent']), message: z.string() }),
   z.object({
     ...base,

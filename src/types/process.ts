@@ -2,8 +2,8 @@
 
 export type KillMechanism = 'cgroup-v2' | 'pid-namespace' | 'process-group+scan';
 
-/** Who decided a kill: the agent, a budget, the harness shutting down, verify, or the post-attempt leak scan. */
-export type KillDecider = 'agent' | 'budget' | 'harness' | 'verify-timeout' | 'leak-scan';
+/** Who decided a kill: the agent, the `timeout` mode's deadline, a budget, the harness shutting down, verify, or the post-attempt leak scan. */
+export type KillDecider = 'agent' | 'timeout' | 'budget' | 'harness' | 'verify-timeout' | 'leak-scan';
 
 export type SignalName = 'SIGINT' | 'SIGTERM' | 'SIGCONT' | 'SIGKILL' | 'SIGHUP' | 'SIGQUIT';
 
@@ -104,6 +104,8 @@ export interface Tick {
   readonly commandId: number;
   readonly seq: number;
   readonly elapsedMs: number;
+  /** when the schedule wanted it (ms after start; elapsedMs − dueMs is its lateness); absent for a status asked for (poll). */
+  readonly dueMs?: number;
   /** ms since the last byte of output, or since start when there was none. */
   readonly sinceOutputMs: number;
   readonly totalOutputBytes: number;

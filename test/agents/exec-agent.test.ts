@@ -90,7 +90,7 @@ describe('--agent exec end to end', () => {
     const attempt = result.summary.attempts[0];
     expect(attempt?.outcome).toBe('completed');
     expect(attempt?.scores).toMatchObject({ reproduced: true, interrupted: true, fixed: false, clean: true, solved: false });
-    const events = await readTrace(path.join(result.runDir, 'py-pipe-deadlock', 'exec-5s', '1', 'trace.jsonl'));
+    const events = await readTrace(path.join(result.runDir, 'py-pipe-deadlock', 'exec·interval-5s', '1', 'trace.jsonl'));
     const decisions = events.filter((event) => event.type === 'decision').map((event) => event.action);
     expect(decisions.at(-1)).toBe('kill');
     expect(alive(Number(await readFile(pidFile, 'utf8')))).toBe(false);

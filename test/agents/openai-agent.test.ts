@@ -1,12 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { countTokens } from '../../src/agents/tokens.js';
 import { agentContext, exitObservation, output, result, taskObservation, tick } from '../support/agent-fixtures.js';
 import { lastMessage, messagesOf, TEST_KEY, testAgent, useFakeServer } from './openai-helpers.js';
 
 const serve = useFakeServer();
 
 describe('openai agent: the tool-calling loop', () => {
-  test('sends the task with the eight action tools, and turns the tool call into an action', async () => {
+  test('sends the task with the nine action tools, and turns the tool call into an action', async () => {
     const fake = await serve([{ toolCalls: [{ name: 'run', arguments: { command: 'python3 build.py' } }], usage: { prompt: 900, completion: 15, cached: 512 } }]);
     const context = agentContext();
     const session = testAgent(fake).factory.create(context);
@@ -15,7 +14,7 @@ describe('openai agent: the tool-calling loop', () => {
     const [request] = fake.requests;
     expect(request?.headers.authorization).toBe(`Bearer ${TEST_KEY}`);
     expect(request?.body.model).toBe('fake-model');
-    expect(request?.body.tools?.map((tool) => tool.function.name)).toEqual(['run', 'wait', 'kill', 'input', 'read', 'write', 'edit', 'finish']);
+    expect(request?.body.tools?.map((tool) => tool.function.name)).toEqual(['run', 'wait', 'poll', 'kill', 'input', 'read', 'write', 'edit', 'finish']);
     expect(request?.body.tools?.[0]?.function.parameters).toMatchObject({ type: 'object', required: ['command'], additionalProperties: false });
     expect(request?.body.messages.map((message) => message.role)).toEqual(['system', 'user']);
     expect(String(request?.body.messages[1]?.content)).toContain('`python3 build.py` hangs forever.');
@@ -23,38 +22,41 @@ describe('openai agent: the tool-calling loop', () => {
     expect(context.report.responses).toMatchObject([{ turn: 1, usage: { promptTokens: 900, completionTokens: 15, cachedTokens: 512 } }]);
   });
 
-  test('a tick arrives as the result of the pending run call; its rendered text and token count are reported', async () => {
+  test('a tick arrives as the result of the pending run call, exactly as the session rendered it with the prompt\'s template', async () => {
     const fake = await serve([{ toolCalls: [{ name: 'run', arguments: { command: 'python3 build.py' } }] }, { toolCalls: [{ name: 'kill', arguments: {} }] }]);
-    const context = agentContext();
-    const session = testAgent(fake).factory.create(context);
+    const { factory } = testAgent(fake);
+    const session = factory.create(agentContext());
     await session.next(taskObservation());
 
-    const decision = await session.next(tick(2, { output: output('[build] compiling 12 units\n'), sinceOutputMs: 1500 }));
+    const observation = tick(2, { output: output('[build] compiling 12 units\n'), sinceOutputMs: 2500 }, factory.tickTemplate);
+    const decision = await session.next(observation);
 
     expect(decision).toEqual({ type: 'kill' });
     const message = lastMessage(fake);
     expect(message).toMatchObject({ role: 'tool', tool_call_id: 'call_1_1' });
-    expect(message.content).toBe('[command #1 still running after 2.0s; last output 1.5s ago]\nnew output (27 B):\n[build] compiling 12 units');
-    expect(context.report.ticks).toEqual([{ commandId: 1, tickSeq: 2, prompt: 'minimal', text: message.content, tokens: countTokens(String(message.content)) }]);
+    expect(observation.text).toBe('[command #1 still running after 2.0s; no output for 2.5s]\nnew output (27 B):\n| [build] compiling 12 units');
+    expect(message.content).toBe(observation.text);
   });
 
   test('the diagnostic prompt adds the process tree and the classification', async () => {
     const fake = await serve([{ toolCalls: [{ name: 'run', arguments: { command: 'python3 build.py' } }] }, { toolCalls: [{ name: 'wait' }] }]);
-    const session = testAgent(fake, { promptName: 'diagnostic' }).factory.create(agentContext());
+    const { factory } = testAgent(fake, { promptName: 'diagnostic' });
+    const session = factory.create(agentContext());
     await session.next(taskObservation());
-    await session.next(tick(3));
+    await session.next(tick(3, {}, factory.tickTemplate));
 
     const text = String(lastMessage(fake).content);
     expect(text).toContain('monitor report 3');
-    expect(text).toContain('  pid 101, gzcc, state S (pipe_write)');
+    expect(text).toContain('  101 gzcc S pipe_write cpu 0% rss 8MB · python3 gzcc -v');
     expect(text).toContain("monitor's guess: blocked-on-pipe — gzcc is blocked writing to a full pipe");
   });
 
   test('with tickDelivery user-message the tool result is short and the tick follows as a user message', async () => {
     const fake = await serve([{ toolCalls: [{ name: 'run', arguments: { command: 'python3 build.py' } }] }, { toolCalls: [{ name: 'wait' }] }]);
-    const session = testAgent(fake, { promptName: 'minimal-user' }).factory.create(agentContext());
+    const { factory } = testAgent(fake, { promptName: 'minimal-user' });
+    const session = factory.create(agentContext());
     await session.next(taskObservation());
-    await session.next(tick(1));
+    await session.next(tick(1, {}, factory.tickTemplate));
 
     const messages = messagesOf(fake, 1).slice(-2);
     expect(messages[0]).toMatchObject({ role: 'tool', content: 'command #1 is still running; monitor report 1 follows' });
@@ -108,21 +110,15 @@ describe('openai agent: the tool-calling loop', () => {
   });
 });
 
-describe('openai agent: no-output prompt (OpenHands style)', () => {
-  test('ticks while output flows are answered wait without a model call; silence speaks with the held output', async () => {
-    const fake = await serve([{ toolCalls: [{ name: 'run', arguments: { command: 'python3 build.py' } }] }, { toolCalls: [{ name: 'kill' }] }]);
-    const context = agentContext();
-    const session = testAgent(fake, { promptName: 'no-output', timeScale: 0.1 }).factory.create(context);
+describe('openai agent: background exits are announced', () => {
+  test('a notice that came with an observation reaches the model with it', async () => {
+    const fake = await serve([{ toolCalls: [{ name: 'run', arguments: { command: 'python3 build.py' } }] }, { toolCalls: [{ name: 'wait' }] }]);
+    const { factory } = testAgent(fake);
+    const session = factory.create(agentContext());
     await session.next(taskObservation());
+    await session.next({ ...tick(1, {}, factory.tickTemplate), notices: ['background command #2 exited with code 0 after 3s'] });
 
-    await expect(session.next(tick(1, { elapsedMs: 400, sinceOutputMs: 100, output: output('unit 1\n') }))).resolves.toEqual({ type: 'wait' });
-    await expect(session.next(tick(2, { elapsedMs: 800, sinceOutputMs: 300, output: output('unit 2\n') }))).resolves.toEqual({ type: 'wait' });
-    await expect(session.next(tick(3, { elapsedMs: 1200, sinceOutputMs: 700 }))).resolves.toEqual({ type: 'wait' });
-    expect(fake.requests).toHaveLength(1);
-
-    await expect(session.next(tick(4, { elapsedMs: 1800, sinceOutputMs: 1300 }))).resolves.toEqual({ type: 'kill' });
-    expect(lastMessage(fake).content).toBe('new output (14 B):\nunit 1\nunit 2\n[The command has no new output after 1.0s. You may wait longer to see additional output, send input to interact with the current process, or kill it to interrupt it.]');
-    expect(context.report.ticks.map((entry) => entry.tickSeq)).toEqual([4]);
+    expect(String(lastMessage(fake).content)).toMatch(/\n\[background command #2 exited with code 0 after 3s\]$/);
   });
 });
 
@@ -140,7 +136,7 @@ describe('openai agent: malformed tool calls are shown to the model, never a cra
     const errors = [1, 2, 3].map((index) => String(messagesOf(fake, index).at(-1)?.content));
     expect(errors[0]).toMatch(/^error: the arguments of run are not valid JSON/);
     expect(errors[0]).toContain('"required":["command"]');
-    expect(errors[1]).toBe('error: unknown tool "shell"; the tools are run, wait, kill, input, read, write, edit, finish');
+    expect(errors[1]).toBe('error: unknown tool "shell"; the tools are run, wait, poll, kill, input, read, write, edit, finish');
     expect(errors[2]).toMatch(/^error: invalid arguments for edit: .*new/);
     expect(errors[2]).toContain('expected arguments (JSON Schema)');
   });

@@ -67,17 +67,21 @@ describe('--agent openai end to end (local fake endpoint, py-pipe-deadlock at ti
 
     expect(attempt.outcome).toBe('completed');
     expect(attempt.scores).toMatchObject({ reproduced: true, interrupted: true, fixed: true, within_budget: true, clean: true, solved: true });
-    expect(attempt.variant).toBe('openai-diagnostic-1s');
+    expect(attempt.variant).toBe('openai-diagnostic·interval-1s');
+    expect(ofType(events, 'attempt.start')[0]?.variantSpec.agent).toMatchObject({ agent: 'openai', prompt: 'diagnostic' });
     const actions = ofType(events, 'action').map((event) => event.action.type);
     expect(actions.filter((type) => type !== 'wait')).toEqual(['run', 'kill', 'edit', 'run', 'finish']);
-    const prompts = ofType(events, 'tick.prompt');
-    expect(prompts.length).toBeGreaterThan(0);
-    for (const entry of prompts) {
-      expect(entry.prompt).toBe('diagnostic');
-      expect(entry.tokens).toBe(countTokens(entry.text));
+    // Every tick in the trace is one the model was sent, word for word, with its own token count.
+    const ticks = ofType(events, 'tick');
+    expect(ticks.length).toBeGreaterThan(0);
+    const sent = server.requests.flatMap((request) => request.body.messages.map((message) => String(message.content)));
+    for (const tick of ticks) {
+      expect(tick.rendered).toContain('monitor report');
+      expect(tick.renderedTokens).toBe(countTokens(tick.rendered));
+      expect(sent.some((content) => content.includes(tick.rendered))).toBe(true);
     }
     const kill = ofType(events, 'decision').find((decision) => decision.action === 'kill');
-    expect(prompts.map((entry) => entry.tickSeq)).toContain(kill?.tickSeq);
+    expect(ticks.map((tick) => tick.tickSeq)).toContain(kill?.tickSeq);
     expect(ofType(events, 'agent.response').map((event) => event.usage.promptTokens)).toEqual(server.requests.map(() => 100));
     expect(attempt.tokens).toBe(server.requests.length * 120);
 
@@ -126,12 +130,16 @@ describe('--agent openai end to end (local fake endpoint, py-pipe-deadlock at ti
     const { attempt, events, server } = await runWith((request) => solvingModel(fix)(request), `prompt-${prompt}`, { prompt });
 
     expect(attempt.scores.solved).toBe(true);
-    const spoken = ofType(events, 'tick.prompt');
-    expect(spoken.every((entry) => entry.prompt === prompt && entry.tokens === countTokens(entry.text))).toBe(true);
-    // Every model call but the first answers an observation; with no-output most ticks never reach the model.
-    const ticks = ofType(events, 'tick').length;
-    if (prompt === 'no-output') expect(spoken.length).toBeLessThan(ticks);
-    expect(server.requests.length).toBeGreaterThanOrEqual(spoken.length);
+    const ticks = ofType(events, 'tick');
+    expect(ticks.every((tick) => tick.renderedTokens === countTokens(tick.rendered))).toBe(true);
+    expect(server.requests.length).toBeGreaterThanOrEqual(ticks.length);
+  });
+
+  test('two prompts compare in one run: one variant each, the same case under both', async () => {
+    const { result } = await runWith((request) => solvingModel(fix)(request), 'two-prompts', { prompt: ['minimal', 'diagnostic'] });
+
+    expect(result.summary.attempts.map((attempt) => attempt.variant).sort()).toEqual(['openai-diagnostic·interval-1s', 'openai-minimal·interval-1s']);
+    expect(result.summary.attempts.every((attempt) => attempt.scores.solved)).toBe(true);
   });
 
   test('an endpoint that refuses the key ends the attempt as an ERROR that says why, without the key', async () => {

@@ -19,7 +19,6 @@ export function testAgent(server: FakeOpenAI, overrides: Partial<OpenAIAgentConf
     baseURL: server.baseURL,
     apiKey: TEST_KEY,
     prompt: loadPromptSet(promptName ?? 'minimal', process.cwd()),
-    timeScale: 1,
     retry: { maxRetries: 3, baseDelayMs: 10, maxDelayMs: 40, retryAfterCapMs: 100 },
     sleep: async (ms) => {
       pauses.push(ms);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { ResponseCache } from '../../src/agents/openai/cache.js';
 import { listBuiltinPrompts, loadPromptSet } from '../../src/agents/openai/prompt-set.js';
-import { compileTemplate } from '../../src/agents/openai/template.js';
+import { compileTemplate } from '../../src/types/template.js';
 import { HangbenchError } from '../../src/types/errors.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai-server.js';
 import { agentContext, taskObservation } from '../support/agent-fixtures.js';
@@ -37,7 +37,6 @@ describe('prompt sets', () => {
   test('the built-in prompts load: minimal, minimal-user, diagnostic, no-output, heartbeat', () => {
     expect(listBuiltinPrompts()).toEqual(['diagnostic', 'heartbeat', 'minimal', 'minimal-user', 'no-output']);
     for (const name of listBuiltinPrompts()) expect(loadPromptSet(name, process.cwd()).name).toBe(name);
-    expect(loadPromptSet('no-output', process.cwd()).speakAfterSilenceMs).toBe(10_000);
     expect(loadPromptSet('minimal-user', process.cwd()).tickDelivery).toBe('user-message');
   });
 

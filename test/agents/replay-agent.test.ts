@@ -26,7 +26,8 @@ const START = {
   repeat: 1,
   agent: 'openai',
   timeScale: 1,
-  intervalMs: 1000,
+  variantSpec: { name: 'openai-minimal-1s', agent: { agent: 'openai', prompt: 'minimal' }, monitor: { mode: 'interval', everyMs: 1000 } },
+  monitor: { mode: 'interval', everyMs: 1000 },
   budgets: { tokens: 60_000, wallMs: 90_000, interruptMs: 45_000 },
   mechanism: 'process-group+scan',
   startedAt: '2026-01-01T00:00:00.000Z',
@@ -73,7 +74,7 @@ describe('--agent replay', () => {
 
   test('waits also until the command has printed as much as at the recorded tick, so the onset is seen again', async () => {
     const recordedTick = (commandId: number, tickSeq: number, totalOutputBytes: number) => ({
-      type: 'tick', commandId, tickSeq, elapsedMs: tickSeq * 1000, sinceOutputMs: 0, totalOutputBytes,
+      type: 'tick', commandId, tickSeq, mergedSeqs: [tickSeq], source: 'schedule', elapsedMs: tickSeq * 1000, sinceOutputMs: 0, totalOutputBytes,
       output: { text: '', bytes: 0, cutBytes: 0, foldedLines: 0, partialLine: false }, snapshot: { source: 'unavailable', processes: [] },
       classification: 'blocked-on-pipe', reason: 'test', rendered: '', renderedTokens: 0,
     });

@@ -83,7 +83,7 @@ describe('hangbench CLI', () => {
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     // wait until the hang is running (its readiness line is in the command log)
-    const log = path.join(out, 'sigint/py-lock-order/baseline-1m/1/command-1.log');
+    const log = path.join(out, 'sigint/py-lock-order/baseline-k2·interval-1m/1/command-1.log');
     for (;;) {
       const text = await readFile(log, 'utf8').catch(() => '');
       if (text.length > 0) break;
@@ -94,10 +94,10 @@ describe('hangbench CLI', () => {
     expect(await exited).toBe(130);
     expect(attemptMarkerProcesses('sigint.')).toEqual([]);
     // The interrupted attempt keeps its trace but gets no score.json: it did not finish, and `eval --resume` re-runs it.
-    const files = await readdir(path.join(out, 'sigint/py-lock-order/baseline-1m/1'));
+    const files = await readdir(path.join(out, 'sigint/py-lock-order/baseline-k2·interval-1m/1'));
     expect(files).toContain('trace.jsonl');
     expect(files).not.toContain('score.json');
-    const trace = await readFile(path.join(out, 'sigint/py-lock-order/baseline-1m/1/trace.jsonl'), 'utf8');
+    const trace = await readFile(path.join(out, 'sigint/py-lock-order/baseline-k2·interval-1m/1/trace.jsonl'), 'utf8');
     expect(trace).toContain('"by":"harness"');
     const summary = JSON.parse(await readFile(path.join(out, 'sigint/summary.json'), 'utf8')) as { interrupted: boolean; attempts: unknown[] };
     expect(summary).toMatchObject({ interrupted: true, attempts: [] });

@@ -52,9 +52,9 @@ describe('the harness stopped mid-run', () => {
       '--agent', 'baseline', '--hung-ticks', '1000000', '--time-scale', '0.1', '--interval', '2s', '--concurrency', '3', '--out', out, '--run-id', runId,
     ]);
     const run = path.join(out, runId);
-    await until(async () => ((await exists(path.join(run, 'canary/baseline-2s/1/score.json'))) ? true : null), 'the canary to finish');
-    await until(async () => ((await readFile(path.join(run, 'stubborn/baseline-2s/1/command-1.log'), 'utf8').catch(() => '')).includes('ignoring') ? true : null), 'the stubborn program');
-    await until(async () => ((await readFile(path.join(run, 'bomb/baseline-2s/1/command-1.log'), 'utf8').catch(() => '')).includes('forking') ? true : null), 'the fork bomb');
+    await until(async () => ((await exists(path.join(run, 'canary/baseline-k1000000·interval-2s/1/score.json'))) ? true : null), 'the canary to finish');
+    await until(async () => ((await readFile(path.join(run, 'stubborn/baseline-k1000000·interval-2s/1/command-1.log'), 'utf8').catch(() => '')).includes('ignoring') ? true : null), 'the stubborn program');
+    await until(async () => ((await readFile(path.join(run, 'bomb/baseline-k1000000·interval-2s/1/command-1.log'), 'utf8').catch(() => '')).includes('forking') ? true : null), 'the fork bomb');
     // No marker scan while the bomb runs: reading a forking process's environ waits for its mmap lock.
 
     const signalledAt = performance.now();
@@ -70,8 +70,8 @@ describe('the harness stopped mid-run', () => {
     expect(summary.attempts.map((attempt) => [attempt.caseId, attempt.outcome])).toEqual([['canary', 'completed']]);
     expect((await json<{ interrupted: boolean }>(path.join(run, 'meta.json'))).interrupted).toBe(true);
     for (const stopped of ['stubborn', 'bomb']) {
-      expect(await exists(path.join(run, stopped, 'baseline-2s/1/score.json'))).toBe(false);
-      expect(await readFile(path.join(run, stopped, 'baseline-2s/1/trace.jsonl'), 'utf8')).toContain('"by":"harness"');
+      expect(await exists(path.join(run, stopped, 'baseline-k1000000·interval-2s/1/score.json'))).toBe(false);
+      expect(await readFile(path.join(run, stopped, 'baseline-k1000000·interval-2s/1/trace.jsonl'), 'utf8')).toContain('"by":"harness"');
     }
   });
 
@@ -83,9 +83,9 @@ describe('the harness stopped mid-run', () => {
       'eval', path.join(fixtures, 'cases/canary.yaml'), '--agent', 'baseline', '--time-scale', '0.1', '--interval', '2s',
       '--repeat', '3', '--concurrency', '1', '--out', out, '--run-id', runId,
     ]);
-    const firstScore = path.join(run, 'canary/baseline-2s/1/score.json');
+    const firstScore = path.join(run, 'canary/baseline-k2·interval-2s/1/score.json');
     await until(async () => ((await exists(firstScore)) ? true : null), 'the first attempt to finish');
-    await until(async () => ((await exists(path.join(run, 'canary/baseline-2s/2/command-1.log'))) ? true : null), 'the second attempt to start');
+    await until(async () => ((await exists(path.join(run, 'canary/baseline-k2·interval-2s/2/command-1.log'))) ? true : null), 'the second attempt to start');
     first.child.kill('SIGINT');
     expect(await first.exited).toBe(130);
     const before = await json<Summary>(path.join(run, 'summary.json'));
@@ -114,7 +114,7 @@ describe('the harness stopped mid-run', () => {
       'eval', path.join(fixtures, 'special/stubborn.yaml'), '--agent', 'baseline', '--hung-ticks', '1000000', '--time-scale', '0.1',
       '--interval', '2s', '--out', out, '--run-id', runId,
     ]);
-    await until(async () => ((await readFile(path.join(out, runId, 'stubborn/baseline-2s/1/command-1.log'), 'utf8').catch(() => '')).includes('ignoring') ? true : null), 'the stubborn program');
+    await until(async () => ((await readFile(path.join(out, runId, 'stubborn/baseline-k1000000·interval-2s/1/command-1.log'), 'utf8').catch(() => '')).includes('ignoring') ? true : null), 'the stubborn program');
     // The first Ctrl-C starts the escalation (this program ignores INT and TERM: it takes SIGKILL, 600 ms later).
     cli.child.kill('SIGINT');
     await until(() => (cli.output().includes('stopping') ? true : null), 'the first Ctrl-C to be taken');

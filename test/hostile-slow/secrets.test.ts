@@ -69,7 +69,7 @@ describe('no secret from the harness environment reaches a command, a trace, a r
 
     const files = await everyFile(out);
     // The programs really looked: the dump ran (its log shows the sandbox's own variables), the endpoint was called.
-    const dump = files.find((entry) => entry.file.endsWith(path.join('oracle/env-dump/oracle-10s/1/command-1.log')));
+    const dump = files.find((entry) => entry.file.endsWith(path.join('oracle/env-dump/oracle·interval-10s/1/command-1.log')));
     expect(dump?.text).toContain('HANGBENCH_ATTEMPT=oracle.env-dump');
     expect(dump?.text).toContain('dump done');
     expect(endpoint.requests.length).toBeGreaterThan(0);

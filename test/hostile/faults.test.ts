@@ -49,7 +49,7 @@ async function attemptWith(agent: AgentFactory, caseFile: string) {
   const runId = `faults${process.pid}n${++runs}`;
   const options = resolveOptions({ runId, timeScale: 0.1, intervalMs: 2_000, cwd: projectRoot });
   const testCase = await loadCase(caseFile);
-  const attempt: Attempt = { testCase, variant: { name: 'scripted', agent: 'scripted', intervalMs: options.intervalMs }, repeat: 1 };
+  const attempt: Attempt = { testCase, variant: { name: 'scripted', agent: { agent: 'nop' }, monitor: { mode: 'interval', everyMs: 2_000 } }, repeat: 1 };
   const scores = await runAttempt(attempt, { options, runDir, capabilities, agent, shutdown: new AbortController().signal });
   const events = await readTrace(path.join(runDir, testCase.id, 'scripted', '1', 'trace.jsonl'));
   const of = <K extends EventOf<'error'>['type'] | 'verify' | 'kill' | 'attempt.end' | 'action.result'>(type: K) => events.filter((event) => event.type === type) as Array<EventOf<K>>;

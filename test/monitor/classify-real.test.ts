@@ -88,7 +88,7 @@ describe.skipIf(process.platform !== 'linux')('classification of real hangs', ()
   });
 
   it('a line every 100 ms → progressing on every tick', async () => {
-    const { tree, monitor } = watch('python3 ticker.py', { intervalMs: 250 });
+    const { tree, monitor } = watch('python3 ticker.py', { mode: { mode: 'interval', everyMs: 250 } });
     await waitForText(tree, '[1]');
     const ticks: Tick[] = [];
     for (let i = 0; i < 4; i++) {

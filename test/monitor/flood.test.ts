@@ -13,7 +13,7 @@ describe.skipIf(process.platform !== 'linux')('output flood', () => {
     globalThis.gc?.();
     const rssBefore = process.memoryUsage().rss;
     let rssPeak = rssBefore;
-    const { tree, monitor, events } = watch('bash flood.sh', { intervalMs: 200 });
+    const { tree, monitor, events } = watch('bash flood.sh', { mode: { mode: 'interval', everyMs: 200 } });
     const ticks: Tick[] = [];
     for (;;) {
       const event = await monitor.nextTickOrExit();

@@ -30,7 +30,7 @@ async function watchPty(command: string): Promise<{ proc: SandboxProcess; monito
     capabilities: await probeHost(),
   });
   const proc = sandbox.spawn(command, { commandId: 1, terminal: 'pty' });
-  return { proc, monitor: createMonitor({ process: proc, intervalMs: 200 }) };
+  return { proc, monitor: createMonitor({ process: proc, mode: { mode: 'interval', everyMs: 200 } }) };
 }
 
 async function expectClassified(monitor: Monitor, expected: Classification): Promise<Tick> {

@@ -13,7 +13,7 @@ export interface Watched {
 
 export function watch(command: string, options: Partial<Omit<MonitorOptions, 'process'>> = {}): Watched {
   const tree = spawnTree(command);
-  const monitor = createMonitor({ intervalMs: 150, ...options, process: tree });
+  const monitor = createMonitor({ mode: { mode: 'interval', everyMs: 150 }, ...options, process: tree });
   const events: MonitorEvent[] = [];
   monitor.on((event) => events.push(event));
   return { tree, monitor, events };

@@ -21,7 +21,7 @@ async function keeper(gates: readonly Gate[]) {
   open.push(sandbox);
   const dir = await mkdtemp(path.join(tmpdir(), 'hangbench-gates-'));
   const trace = new TraceWriter(path.join(dir, 'trace.jsonl'));
-  const settings = { timeScale: 1, floorMs: 0, terminal: 'pipe' as const, intervalMs: 1000, logDir: dir };
+  const settings = { timeScale: 1, floorMs: 0, terminal: 'pipe' as const, logDir: dir };
   return { sandbox, trace, gates: new GateKeeper(gates, sandbox, trace, settings) };
 }
 

@@ -1,3 +1,4 @@
+import { renderTick } from '../../src/monitor/render.js';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -32,7 +33,8 @@ async function sessionOn(terminal: Case['terminal']): Promise<AttemptSession> {
     sandbox,
     trace: new TraceWriter(path.join(dir, 'trace.jsonl')),
     testCase: { ...loaded, terminal },
-    intervalMs: 200,
+    mode: { mode: 'interval', everyMs: 200 },
+    renderTick: (tick) => renderTick(tick),
     onset: null,
     logDir: dir,
     signal: new AbortController().signal,

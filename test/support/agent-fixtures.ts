@@ -1,3 +1,5 @@
+import { renderTick } from '../../src/monitor/render.js';
+import type { Template } from '../../src/types/template.js';
 import type { AgentContext, AgentNoteKind, Observation, TokenUsage } from '../../src/agents/protocol.js';
 import type { Case } from '../../src/types/case.js';
 import type { Tick, TickOutput } from '../../src/types/process.js';
@@ -32,7 +34,8 @@ export function output(text: string, partialLine = false): TickOutput {
 
 export const NO_OUTPUT: TickOutput = output('');
 
-export function tick(seq: number, fields: Partial<Tick> = {}): Observation & { type: 'tick' } {
+/** A tick observation rendered as the session would: with the agent's tick template (the default one when absent). */
+export function tick(seq: number, fields: Partial<Tick> = {}, template?: Template): Observation & { type: 'tick' } {
   const value: Tick = {
     commandId: 1,
     seq,
@@ -51,7 +54,7 @@ export function tick(seq: number, fields: Partial<Tick> = {}): Observation & { t
     reason: 'gzcc is blocked writing to a full pipe',
     ...fields,
   };
-  return { type: 'tick', tick: value, text: 'default rendering' };
+  return { type: 'tick', tick: value, text: renderTick(value, template) };
 }
 
 export function result(action: 'read' | 'write' | 'edit' | 'run' | 'wait' | 'kill' | 'input', ok: boolean, message: string, content?: string): Observation {
@@ -73,12 +76,11 @@ export function exitObservation(killed: boolean): Observation {
 export interface RecordedReport {
   readonly requests: Array<{ turn: number; messages: number }>;
   readonly responses: Array<{ turn: number; usage: TokenUsage; latencyMs: number }>;
-  readonly ticks: Array<{ commandId: number; tickSeq: number; prompt: string; text: string; tokens: number }>;
   readonly notes: Array<{ kind: AgentNoteKind; message: string }>;
 }
 
 export function agentContext(overrides: Partial<AgentContext> = {}): AgentContext & { report: RecordedReport } {
-  const report: RecordedReport = { requests: [], responses: [], ticks: [], notes: [] };
+  const report: RecordedReport = { requests: [], responses: [], notes: [] };
   return {
     testCase: TEST_CASE,
     signal: new AbortController().signal,
@@ -87,7 +89,6 @@ export function agentContext(overrides: Partial<AgentContext> = {}): AgentContex
     reporter: {
       request: (turn, messages) => report.requests.push({ turn, messages }),
       response: (turn, usage, latencyMs) => report.responses.push({ turn, usage, latencyMs }),
-      tickPrompt: (entry) => report.ticks.push({ ...entry }),
       note: (kind, message) => report.notes.push({ kind, message }),
     },
     ...overrides,

@@ -4,16 +4,13 @@ import type { Action } from '../../types/actions.js';
 import { EndpointError } from '../../types/errors.js';
 import type { Tick } from '../../types/process.js';
 import type { AgentContext, AgentFactory, AgentSession, Observation } from '../protocol.js';
-import { countTokens } from '../tokens.js';
 import type { ResponseCache } from './cache.js';
 import { Conversation } from './conversation.js';
 import { complete, endpointLabel, type Endpoint } from './endpoint.js';
 import { TokenLedger } from './ledger.js';
 import { observationText } from './observation-text.js';
 import type { PromptSet } from './prompt-set.js';
-import { QuietGate } from './quiet-gate.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
-import { tickValues } from './tick-values.js';
 import { ACTION_TOOLS } from './tools.js';
 import { usageOf } from './usage.js';
 
@@ -23,8 +20,6 @@ export interface OpenAIAgentConfig {
   readonly baseURL?: string;
   readonly apiKey: string;
   readonly prompt: PromptSet;
-  /** scales the prompt's speakAfterSilence like every other duration. */
-  readonly timeScale: number;
   readonly cache?: ResponseCache;
   readonly retry?: Partial<RetryPolicy>;
   readonly requestTimeoutMs?: number;
@@ -35,7 +30,7 @@ export interface OpenAIAgentConfig {
 /** Replies in a row without a tool call before the agent gives up, and replies with only invalid calls. */
 const MAX_TEXT_REPLIES = 2;
 const MAX_INVALID_REPLIES = 5;
-const NUDGE = 'Reply with exactly one tool call (run, wait, kill, input, read, write, edit or finish); call finish when you are done.';
+const NUDGE = 'Reply with exactly one tool call (run, wait, poll, kill, input, read, write, edit or finish); call finish when you are done.';
 
 /** A tool-calling loop over chat completions: tools are the actions, ticks are tool results (or user messages). */
 export function openAIAgent(config: OpenAIAgentConfig): AgentFactory {
@@ -46,14 +41,12 @@ export function openAIAgent(config: OpenAIAgentConfig): AgentFactory {
     retry: { ...DEFAULT_RETRY, ...config.retry },
     sleep: config.sleep,
   };
-  return { name: 'openai', create: (context) => new OpenAISession(config, endpoint, context) };
+  return { name: 'openai', tickTemplate: config.prompt.tick, create: (context) => new OpenAISession(config, endpoint, context) };
 }
 
 class OpenAISession implements AgentSession {
   private readonly chat: Conversation;
   private readonly ledger = new TokenLedger();
-  private readonly gate: QuietGate;
-  private readonly silenceMs: number;
   private readonly config: OpenAIAgentConfig;
   private readonly endpoint: Endpoint;
   private readonly context: AgentContext;
@@ -64,27 +57,22 @@ class OpenAISession implements AgentSession {
     this.endpoint = endpoint;
     this.context = context;
     this.chat = new Conversation(config.prompt.system.render({}));
-    const silence = config.prompt.speakAfterSilenceMs;
-    this.silenceMs = silence === null ? 0 : silence * config.timeScale;
-    this.gate = new QuietGate(silence === null ? null : this.silenceMs);
   }
 
   async next(observation: Observation): Promise<Action> {
     if (observation.type === 'tick') {
-      const output = this.gate.offer(observation.tick);
-      if (output === null) return { type: 'wait' };
-      this.deliverTick(observation.tick, this.config.prompt.tick.render(tickValues(observation.tick, output, this.silenceMs)));
+      // The session rendered it with this prompt's tick template and recorded exactly this text.
+      this.deliverTick(observation.tick, withNotices(observation.text, observation.notices));
     } else if (observation.type === 'task') {
       this.chat.user(this.config.prompt.task.render({ issue: observation.issue.trim(), repro: observation.repro, files: observation.files.map((file) => `- ${file}`).join('\n') }));
     } else {
-      this.chat.answer(observationText(observation));
+      this.chat.answer(withNotices(observationText(observation), observation.notices));
     }
     return this.chat.nextQueued(observation.type === 'tick') ?? this.askModel();
   }
 
   private deliverTick(tick: Tick, text: string): void {
     const { prompt } = this.config;
-    this.context.reporter.tickPrompt?.({ commandId: tick.commandId, tickSeq: tick.seq, prompt: prompt.name, text, tokens: countTokens(text) });
     if (prompt.tickDelivery === 'tool-result') {
       this.chat.answer(text);
       return;
@@ -144,4 +132,8 @@ class OpenAISession implements AgentSession {
     if (cache && key) await cache.put(key, body, repeat, response);
     return { response, cached: false };
   }
+}
+
+function withNotices(text: string, notices: readonly string[] | undefined): string {
+  return notices && notices.length > 0 ? `${text}\n${notices.map((notice) => `[${notice}]`).join('\n')}` : text;
 }

@@ -27,7 +27,6 @@ export function openAIAgentFromSettings(settings: OpenAISettings, env: NodeJS.Pr
     baseURL: settings.baseUrl ?? env.OPENAI_BASE_URL,
     apiKey,
     prompt: loadPromptSet(settings.prompt ?? 'minimal', cwd),
-    timeScale: settings.timeScale ?? 1,
     ...(settings.cache ? { cache: new ResponseCache(path.resolve(cwd, settings.cache)) } : {}),
   });
 }

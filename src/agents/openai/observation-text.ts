@@ -1,5 +1,5 @@
 import type { Observation } from '../protocol.js';
-import { seconds } from './tick-values.js';
+import { seconds } from '../../types/units.js';
 
 /** The tool-result text of an action's result or a command's exit (ticks have their own template). */
 export function observationText(observation: Exclude<Observation, { type: 'task' | 'tick' }>): string {

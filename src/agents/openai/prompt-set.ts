@@ -2,10 +2,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { DurationSchema } from '../../types/duration.js';
 import { HangbenchError } from '../../types/errors.js';
-import { compileTemplate, type Template } from './template.js';
-import { TICK_PLACEHOLDERS } from './tick-values.js';
+import { compileTemplate, type Template } from '../../types/template.js';
+import { TICK_PLACEHOLDERS } from '../../monitor/tick-values.js';
 
 /** prompts/ of this package: three levels up from src/agents/openai and from dist/agents/openai alike. */
 export const BUILTIN_PROMPTS_DIR = fileURLToPath(new URL('../../../prompts/', import.meta.url));
@@ -20,8 +19,6 @@ const PromptConfigSchema = z.strictObject({
   tick: z.string().default('tick.md'),
   /** tool-result: a tick is the result of the pending run/wait call; user-message: a short tool result, then the tick as a user message. */
   tickDelivery: z.enum(['tool-result', 'user-message']).default('tool-result'),
-  /** the OpenHands style: ticks reach the model only after this long without output (scaled by --time-scale); null: every tick. */
-  speakAfterSilence: DurationSchema.nullable().default(null),
 });
 
 export interface PromptSet {
@@ -31,8 +28,6 @@ export interface PromptSet {
   readonly task: Template;
   readonly tick: Template;
   readonly tickDelivery: 'tool-result' | 'user-message';
-  /** unscaled ms, or null. */
-  readonly speakAfterSilenceMs: number | null;
 }
 
 /** `--prompt NAME` is a folder of prompts/; a value with a slash is a folder path relative to cwd. */
@@ -58,7 +53,6 @@ export function loadPromptSet(nameOrPath: string, cwd: string): PromptSet {
     task: load(config.task, TASK_PLACEHOLDERS),
     tick: load(config.tick, TICK_PLACEHOLDERS),
     tickDelivery: config.tickDelivery,
-    speakAfterSilenceMs: config.speakAfterSilence,
   };
 }
 

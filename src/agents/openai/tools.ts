@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { ActionSchema, type Action, type ActionType } from '../../types/actions.js';
 
 const DESCRIPTIONS: Record<ActionType, string> = {
-  run: 'Start a shell command in the project folder. While it runs, a monitor report arrives every few seconds as the result of this call (or of your next wait). Only one foreground command at a time; background: true returns at once.',
-  wait: 'Let the running command keep going until the next monitor report or its exit.',
-  kill: 'Interrupt the running command and every process it started (SIGINT by default, escalating to SIGKILL).',
+  run: 'Start a shell command in the project folder. While it runs, monitor reports on it may arrive as the result of this call or of your next wait; where run returns at once with the command id, use poll and wait. Only one foreground command at a time; background: true returns at once.',
+  wait: 'Let a running command keep going: returns at its next monitor report, at its exit, after timeout seconds (with its status), or once its output has been still for until_quiet seconds.',
+  poll: 'Get the status of a running command now: its new output and what its processes are doing.',
+  kill: 'Interrupt a running command and every process it started (SIGINT by default, escalating to SIGKILL).',
   input: 'Type into the running command: text, then named keys (e.g. ["enter"]); eof: true closes its stdin.',
   read: 'Read a file of the project (path relative to the project folder).',
   write: 'Create or overwrite a file of the project with the given content.',

@@ -1,4 +1,4 @@
-import { HangbenchError } from '../../types/errors.js';
+import { HangbenchError } from './errors.js';
 
 /** `{{name}}` placeholders, nothing else: no logic in prompt files, so a prompt diff reads as a wording diff. */
 const PLACEHOLDER = /\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}/gi;

@@ -1,0 +1,171 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { LineCounter, parseDocument } from 'yaml';
+import { z } from 'zod';
+import { DEFAULTS } from '../defaults.js';
+import { DurationSchema } from '../types/duration.js';
+import { formatCaseProblem, HangbenchError, type CaseProblem } from '../types/errors.js';
+import { AGENT_NAMES, MODE_NAMES, type AgentSpec, type MonitorMode, type VariantSpec } from '../types/variant.js';
+import { problemsFromIssues } from './case-problems.js';
+import { assertUniqueNames, monitorMode, variantName } from './variants.js';
+
+/** The issue's message is whole: the error report adds no "found …". */
+const COMPLETE = { complete: true };
+
+const BudgetsSchema = z.strictObject({ tokens: z.number().int().positive().optional(), wall: DurationSchema.optional(), interrupt: DurationSchema.optional() });
+
+/** One variant as a person writes it: the agent and its settings, the mode and its durations, side by side. */
+const ConfigVariantSchema = z
+  .strictObject({
+    name: z.string().regex(/^[\p{L}\p{N}·._+-]+$/u, 'letters, digits and · . _ + - only (it names a folder)').optional(),
+    agent: z.enum(AGENT_NAMES),
+    hungTicks: z.number().int().positive().optional(),
+    prompt: z.string().min(1).optional(),
+    model: z.string().min(1).optional(),
+    baseUrl: z.string().min(1).optional(),
+    cache: z.string().min(1).optional(),
+    cmd: z.string().min(1).optional(),
+    from: z.string().min(1).optional(),
+    mode: z.enum(MODE_NAMES).default(DEFAULTS.mode),
+    /** the mode's period, as --interval: interval's every, no-output's after, backoff's first, timeout's after. */
+    interval: DurationSchema.optional(),
+    /** no-output: the gap between ticks while it stays silent (default: interval). */
+    every: DurationSchema.optional(),
+    factor: z.number().min(1).optional(),
+    max: DurationSchema.optional(),
+    budgets: BudgetsSchema.optional(),
+    hints: z.boolean().optional(),
+  })
+  .superRefine((variant, ctx) => {
+    const takes: Record<string, readonly string[]> = {
+      hungTicks: ['baseline'],
+      prompt: ['openai'],
+      model: ['openai'],
+      baseUrl: ['openai'],
+      cache: ['openai'],
+      cmd: ['exec'],
+      from: ['replay'],
+    };
+    for (const [field, agents] of Object.entries(takes)) {
+      if (variant[field as keyof typeof variant] !== undefined && !agents.includes(variant.agent)) {
+        ctx.addIssue({ code: 'custom', params: COMPLETE, path: [field], message: `${field} applies to agent ${agents.join(' or ')}, not ${variant.agent}; remove it` });
+      }
+    }
+    if (variant.agent === 'exec' && variant.cmd === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: ['cmd'], message: 'agent exec needs cmd: the command that starts the external agent' });
+    if (variant.agent === 'replay' && variant.from === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: ['from'], message: 'agent replay needs from: a results/<run> folder' });
+    const modeTakes: Record<string, readonly string[]> = { interval: ['interval', 'no-output', 'backoff', 'timeout'], every: ['no-output'], factor: ['backoff'], max: ['backoff'] };
+    for (const [field, modes] of Object.entries(modeTakes)) {
+      if (variant[field as keyof typeof variant] !== undefined && !modes.includes(variant.mode)) {
+        ctx.addIssue({ code: 'custom', params: COMPLETE, path: [field], message: `${field} applies to mode ${modes.join(', ')}, not ${variant.mode}; remove it` });
+      }
+    }
+  });
+
+export const ConfigFileSchema = z.strictObject({
+  /** case files, folders or globs, relative to the config file (default: cases/ of the working folder). */
+  cases: z.array(z.string().min(1)).min(1).optional(),
+  repeat: z.number().int().positive().optional(),
+  seed: z.number().int().optional(),
+  timeScale: z.number().positive().optional(),
+  concurrency: z.number().int().positive().optional(),
+  /** budgets for every variant that does not set its own. */
+  budgets: BudgetsSchema.optional(),
+  variants: z.array(ConfigVariantSchema).min(1),
+});
+
+type ConfigVariant = z.infer<typeof ConfigVariantSchema>;
+type Budgets = z.infer<typeof BudgetsSchema>;
+
+export interface LoadedConfig {
+  readonly file: string;
+  readonly caseInputs?: readonly string[];
+  readonly repeat?: number;
+  readonly seed?: number;
+  readonly timeScale?: number;
+  readonly concurrency?: number;
+  readonly variants: readonly VariantSpec[];
+}
+
+const CONFIG_KEYS: Record<string, readonly string[]> = {
+  '': Object.keys(ConfigFileSchema.shape),
+  variants: ['name', 'agent', 'hungTicks', 'prompt', 'model', 'baseUrl', 'cache', 'cmd', 'from', 'mode', 'interval', 'every', 'factor', 'max', 'budgets', 'hints'],
+  budgets: ['tokens', 'wall', 'interrupt'],
+};
+
+/** Reads `hangbench.config.yaml`; every problem is a USAGE error naming file:line:column and the field. */
+export async function loadConfigFile(file: string, cwd: string): Promise<LoadedConfig> {
+  const full = path.resolve(cwd, file);
+  const text = await readFile(full, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new HangbenchError('USAGE', `--config ${file}: cannot read it (${error.code ?? error.message})`);
+  });
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  const problems: CaseProblem[] = doc.errors.map((error) => {
+    const position = lines.linePos(error.pos[0]);
+    return { file: full, line: position.line, column: position.col, field: '', message: `not valid YAML: ${error.message.split('\n')[0]}` };
+  });
+  const parsed = problems.length === 0 ? ConfigFileSchema.safeParse(doc.toJS()) : null;
+  if (parsed && !parsed.success) problems.push(...problemsFromIssues(full, doc, lines, parsed.error.issues, CONFIG_KEYS));
+  if (problems.length > 0 || !parsed?.success) {
+    throw new HangbenchError('USAGE', `invalid config file:\n${problems.map((problem) => `  ${formatCaseProblem(problem)}`).join('\n')}`);
+  }
+  const config = parsed.data;
+  const base = path.dirname(full);
+  return {
+    file: full,
+    ...(config.cases ? { caseInputs: config.cases.map((input) => path.resolve(base, input)) } : {}),
+    ...(config.repeat === undefined ? {} : { repeat: config.repeat }),
+    ...(config.seed === undefined ? {} : { seed: config.seed }),
+    ...(config.timeScale === undefined ? {} : { timeScale: config.timeScale }),
+    ...(config.concurrency === undefined ? {} : { concurrency: config.concurrency }),
+    variants: assertUniqueNames(config.variants.map((variant) => toVariantSpec(variant, config.budgets))),
+  };
+}
+
+function toVariantSpec(variant: ConfigVariant, shared: Budgets | undefined): VariantSpec {
+  const agent = agentSpecOf(variant);
+  const monitor = monitorOf(variant);
+  const hints = variant.hints ?? true;
+  const budgets = { ...shared, ...variant.budgets };
+  const overrides = {
+    ...(budgets.tokens === undefined ? {} : { tokens: budgets.tokens }),
+    ...(budgets.wall === undefined ? {} : { wallMs: budgets.wall }),
+    ...(budgets.interrupt === undefined ? {} : { interruptMs: budgets.interrupt }),
+  };
+  return {
+    name: variant.name ?? variantName(agent, monitor, hints),
+    agent,
+    monitor,
+    ...(Object.keys(overrides).length > 0 ? { budgets: overrides } : {}),
+    ...(hints ? {} : { hints: false }),
+  };
+}
+
+function agentSpecOf(variant: ConfigVariant): AgentSpec {
+  switch (variant.agent) {
+    case 'baseline':
+      return { agent: 'baseline', hungTicks: variant.hungTicks ?? DEFAULTS.hungTicks };
+    case 'openai':
+      return {
+        agent: 'openai',
+        prompt: variant.prompt ?? DEFAULTS.prompt,
+        ...(variant.model === undefined ? {} : { model: variant.model }),
+        ...(variant.baseUrl === undefined ? {} : { baseUrl: variant.baseUrl }),
+        ...(variant.cache === undefined ? {} : { cache: variant.cache }),
+      };
+    case 'exec':
+      return { agent: 'exec', cmd: variant.cmd ?? '' };
+    case 'replay':
+      return { agent: 'replay', from: variant.from ?? '' };
+    case 'oracle':
+    case 'nop':
+      return { agent: variant.agent };
+  }
+}
+
+function monitorOf(variant: ConfigVariant): MonitorMode {
+  const mode = monitorMode(variant.mode, variant.interval ?? DEFAULTS.intervalMs);
+  if (mode.mode === 'no-output' && variant.every !== undefined) return { ...mode, everyMs: variant.every };
+  if (mode.mode === 'backoff') return { ...mode, factor: variant.factor ?? mode.factor, maxMs: variant.max ?? mode.maxMs };
+  return mode;
+}

@@ -1,0 +1,143 @@
+import path from 'node:path';
+import { formatDuration } from '../types/duration.js';
+import { HangbenchError } from '../types/errors.js';
+import { AGENT_NAMES, MODE_NAMES, type AgentName, type AgentSpec, type ModeName, type MonitorMode, type VariantSpec } from '../types/variant.js';
+import { DEFAULTS } from '../defaults.js';
+import type { EvalOptionsInput, OneOrMany } from './options.js';
+
+/**
+ * The cross product of the axes given (`--agent a,b --mode m,n --interval 2s,5s …`). A setting multiplies only
+ * the agents that take it: `--agent baseline,oracle --hung-ticks 1,2` is three variants, not four.
+ */
+export function expandVariants(input: EvalOptionsInput): VariantSpec[] {
+  const agents = checked(listOf(input.agent) ?? [DEFAULTS.agent], AGENT_NAMES, 'agent');
+  const modes = checked(listOf(input.mode) ?? [DEFAULTS.mode], MODE_NAMES, 'mode');
+  const periods = listOf(input.intervalMs) ?? [DEFAULTS.intervalMs];
+  const hintSettings = listOf(input.hints) ?? [true];
+  const monitors = dedupe(modes.flatMap((mode) => (modeTakesPeriod(mode) ? periods.map((period) => monitorMode(mode, period)) : [monitorMode(mode, DEFAULTS.intervalMs)])));
+  const agentList = dedupe(agents.flatMap((agent) => agentSpecsOf(agent, input)));
+  const variants = agentList.flatMap((agent) =>
+    monitors.flatMap((monitor) =>
+      hintSettings.map((hints): VariantSpec => ({
+        name: variantName(agent, monitor, hints),
+        agent,
+        monitor,
+        ...(input.budgets ? { budgets: input.budgets } : {}),
+        ...(hints ? {} : { hints: false }),
+      })),
+    ),
+  );
+  return assertUniqueNames(variants);
+}
+
+function agentSpecsOf(agent: AgentName, input: EvalOptionsInput): AgentSpec[] {
+  switch (agent) {
+    case 'baseline':
+      return (listOf(input.hungTicks) ?? [DEFAULTS.hungTicks]).map((hungTicks) => ({ agent, hungTicks }));
+    case 'openai':
+      return (listOf(input.prompt) ?? [DEFAULTS.prompt]).map((prompt) => ({
+        agent,
+        prompt,
+        ...(input.model === undefined ? {} : { model: input.model }),
+        ...(input.baseUrl === undefined ? {} : { baseUrl: input.baseUrl }),
+        ...(input.cache === undefined ? {} : { cache: input.cache }),
+      }));
+    case 'exec':
+      if (!input.cmd) throw new HangbenchError('USAGE', '--agent exec needs --cmd "COMMAND" (e.g. --cmd "node examples/exec-agent.mjs")');
+      return [{ agent, cmd: input.cmd }];
+    case 'replay':
+      if (!input.from) throw new HangbenchError('USAGE', '--agent replay needs --from RUN_DIR (a results/<run> folder)');
+      return [{ agent, from: input.from }];
+    case 'oracle':
+    case 'nop':
+      return [{ agent }];
+  }
+}
+
+export function monitorMode(mode: ModeName, periodMs: number): MonitorMode {
+  switch (mode) {
+    case 'interval':
+      return { mode, everyMs: periodMs };
+    case 'no-output':
+      return { mode, afterMs: periodMs };
+    case 'backoff':
+      return { mode, firstMs: periodMs, factor: DEFAULTS.backoffFactor, maxMs: Math.max(periodMs, DEFAULTS.backoffMaxMs) };
+    case 'timeout':
+      return { mode, afterMs: periodMs };
+    case 'poll':
+    case 'wait-pid':
+      return { mode };
+  }
+}
+
+function modeTakesPeriod(mode: ModeName): boolean {
+  return mode !== 'poll' && mode !== 'wait-pid';
+}
+
+/** `baseline-k2·interval-10s`, `openai-diagnostic·no-output-5s`, `oracle·poll·hints-off`: built from the spec alone, so stable across runs. */
+export function variantName(agent: AgentSpec, monitor: MonitorMode, hints = true): string {
+  return [agentLabel(agent), modeLabel(monitor), ...(hints ? [] : ['hints-off'])].join('·');
+}
+
+function agentLabel(agent: AgentSpec): string {
+  switch (agent.agent) {
+    case 'baseline':
+      return `baseline-k${agent.hungTicks}`;
+    case 'openai':
+      return `openai-${safe(path.basename(agent.prompt))}`;
+    default:
+      return agent.agent;
+  }
+}
+
+export function modeLabel(monitor: MonitorMode): string {
+  const d = (ms: number) => formatDuration(ms);
+  switch (monitor.mode) {
+    case 'interval':
+      return `interval-${d(monitor.everyMs)}`;
+    case 'no-output':
+      return monitor.everyMs === undefined || monitor.everyMs === monitor.afterMs ? `no-output-${d(monitor.afterMs)}` : `no-output-${d(monitor.afterMs)}-every-${d(monitor.everyMs)}`;
+    case 'backoff':
+      return `backoff-${d(monitor.firstMs)}-x${monitor.factor}-max-${d(monitor.maxMs)}`;
+    case 'timeout':
+      return `timeout-${d(monitor.afterMs)}`;
+    case 'poll':
+    case 'wait-pid':
+      return monitor.mode;
+  }
+}
+
+function safe(text: string): string {
+  return text.replace(/[^A-Za-z0-9._+-]+/g, '-');
+}
+
+function checked<T extends string>(values: readonly string[], known: readonly T[], flag: string): T[] {
+  for (const value of values) {
+    if (!(known as readonly string[]).includes(value)) throw new HangbenchError('USAGE', `unknown ${flag} "${value}"; choose from ${known.join(', ')}`);
+  }
+  return [...new Set(values)] as T[];
+}
+
+function dedupe<T>(items: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const key = JSON.stringify(item);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export function assertUniqueNames(variants: readonly VariantSpec[]): VariantSpec[] {
+  const seen = new Set<string>();
+  for (const variant of variants) {
+    if (seen.has(variant.name)) throw new HangbenchError('USAGE', `two variants are both named "${variant.name}"; give each a unique name`);
+    seen.add(variant.name);
+  }
+  return [...variants];
+}
+
+function listOf<T>(value: OneOrMany<T> | undefined): readonly T[] | undefined {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? (value as readonly T[]) : [value as T];
+}
