@@ -1,10 +1,13 @@
 import path from 'node:path';
+import type { GateFailure } from '../agents/protocol.js';
 import { createMonitor } from '../monitor/index.js';
 import { stripTerminalControls } from '../monitor/terminal-text.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { Gate } from '../types/case.js';
 import type { TraceWriter } from './trace-writer.js';
 import { matches } from './verify.js';
+
+export type { GateFailure } from '../agents/protocol.js';
 
 /** gate commands get ids apart from the agent's (1…) and verify's (10000…), so traces stay unambiguous. */
 export const GATE_COMMAND_BASE = 20_000;
@@ -18,17 +21,6 @@ export interface GateSettings {
   readonly terminal: 'pipe' | 'pty';
   /** where each gate's full output is copied (gate-<round>-<gate>.log). */
   readonly logDir: string;
-}
-
-/** What the agent is told about the gate that failed its finish. */
-export interface GateFailure {
-  readonly gate: number;
-  readonly command: string;
-  readonly exitCode: number | null;
-  readonly timedOut: boolean;
-  readonly reason: string;
-  readonly output: string;
-  readonly retriesLeft: number;
 }
 
 /** passed: the finish stands; failed: the agent hears of it and goes on; accepted: it failed with no retries left, the finish stands. */
