@@ -1,89 +1,56 @@
-// hangbench benchmarks: in-process figures with tinybench, whole-process figures measured side by side.
-// Run: npm run bench   (builds first). Prints percentiles and ratios; asserts nothing.
-import { spawn } from 'node:child_process';
-import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+// hangbench benchmarks: every figure a percentile or a ratio, measured side by side in one run; asserts nothing.
+// Run: npm run bench (builds first). BENCH_ONLY=sampling,kill runs some sections. Writes bench/results/<date>.{json,md}.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { availableParallelism, cpus, totalmem } from 'node:os';
 import path from 'node:path';
-import { Bench } from 'tinybench';
-import { OutputWindow, sampleTree } from '../dist/monitor/index.js';
-import { createSandbox, probeHost } from '../dist/sandbox/index.js';
+import kill from './sections/kill.mjs';
+import memory from './sections/memory.mjs';
+import overhead from './sections/overhead.mjs';
+import sampling from './sections/sampling.mjs';
+import ticks from './sections/ticks.mjs';
+import tokens from './sections/tokens.mjs';
 
-const quantile = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-};
-const fmt = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(2)} ms`);
+/**
+ * The sections, in order. Each is `async () => ({ title, table, notes, data, goals })`.
+ * To add one (e.g. the sandbox start-up cost): import it above and append `{ name: 'sandbox', run: sandboxStartup }`.
+ */
+const SECTIONS = [
+  { name: 'sampling', run: sampling },
+  { name: 'kill', run: kill },
+  { name: 'ticks', run: ticks },
+  { name: 'overhead', run: overhead },
+  { name: 'memory', run: memory },
+  { name: 'tokens', run: tokens },
+];
 
-async function sleepers(count) {
-  const children = Array.from({ length: count }, () => spawn('sleep', ['60'], { stdio: 'ignore' }));
-  return { pids: children.map((child) => child.pid), stop: () => children.forEach((child) => child.kill('SIGKILL')) };
+const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
+const unknown = only?.filter((name) => !SECTIONS.some((section) => section.name === name)) ?? [];
+if (unknown.length > 0) {
+  console.error(`BENCH_ONLY: unknown section ${unknown.join(', ')}; sections: ${SECTIONS.map((section) => section.name).join(', ')}`);
+  process.exit(2);
 }
 
-async function samplingBench() {
-  const bench = new Bench({ time: 1000 });
-  const groups = [];
-  for (const size of [1, 10, 50]) {
-    const group = await sleepers(size);
-    groups.push(group);
-    let previous = null;
-    bench.add(`sampleTree ${size} proc`, () => {
-      previous = sampleTree(group.pids, previous);
-    });
-  }
-  const window = new OutputWindow();
-  const chunk = Buffer.alloc(64 * 1024, 'y\n');
-  bench.add('OutputWindow push 64 KiB', () => window.push(chunk));
-  await bench.run();
-  groups.forEach((group) => group.stop());
-  console.log('\n## In-process (tinybench, latency per call)');
-  console.log('| task | p50 | p99 | samples |');
-  console.log('|---|---|---|---|');
-  for (const task of bench.tasks) {
-    const latency = task.result?.latency;
-    console.log(`| ${task.name} | ${fmt(latency.p50)} | ${fmt(latency.p99)} | ${latency.samples?.length ?? task.result?.samples?.length ?? '?'} |`);
-  }
-  const push = bench.tasks.find((task) => task.name.startsWith('OutputWindow'));
-  console.log(`OutputWindow throughput: ${((64 / 1024) / (push.result.latency.mean / 1000)).toFixed(0)} MiB/s (p50 chunk ${fmt(push.result.latency.p50)})`);
+const host = { node: process.version, platform: `${process.platform}-${process.arch}`, cores: availableParallelism(), cpu: cpus()[0]?.model ?? '?', memoryGb: Math.round(totalmem() / 2 ** 30) };
+const startedAt = new Date();
+console.log(`hangbench bench — node ${host.node}, ${host.platform}, ${host.cores} cores (${host.cpu})`);
+const results = [];
+for (const section of SECTIONS.filter((candidate) => !only || only.includes(candidate.name))) {
+  const started = performance.now();
+  const result = await section.run();
+  const seconds = (performance.now() - started) / 1000;
+  results.push({ name: section.name, seconds, ...result });
+  console.log(`\n## ${result.title}\n\n${result.table}\n\n${result.notes.join('\n')}\n(${seconds.toFixed(0)} s)`);
 }
 
-/** Kill of a tree with a setsid grandchild, a TERM-ignoring child and a stopped child, per mechanism, side by side. */
-async function killBench(trials) {
-  const capabilities = await probeHost();
-  const workspace = await mkdtemp(path.join(tmpdir(), 'hangbench-bench-ws-'));
-  await mkdir(workspace, { recursive: true });
-  await writeFile(path.join(workspace, 'README'), 'bench\n');
-  const tree =
-    "setsid sleep 60 & python3 -c 'import signal,time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(60)' & " +
-    "(sleep 60) & kill -STOP $!; sleep 0.3; echo ready; wait";
-  const mechanisms = [capabilities];
-  if (capabilities.mechanism === 'cgroup-v2') mechanisms.push({ ...capabilities, mechanism: 'process-group+scan', cgroupRoot: null });
-  const results = [];
-  for (const caps of mechanisms) {
-    for (const firstSignal of ['SIGINT', 'SIGKILL']) {
-      const gone = [];
-      for (let trial = 0; trial < trials; trial += 1) {
-        const sandbox = await createSandbox({ attemptId: `bench-${process.pid}-${trial}`, workspaceSource: workspace, timeScale: 1, capabilities: caps });
-        const proc = sandbox.spawn(tree, { commandId: 1 });
-        await new Promise((resolve) => proc.stdout.once('data', resolve));
-        proc.stderr.resume();
-        proc.stdout.resume();
-        const record = await proc.kill('harness', 'bench', firstSignal);
-        await proc.exited;
-        if (record.goneMs !== null) gone.push(record.goneMs);
-        await sandbox.leakScan();
-        await sandbox.dispose();
-      }
-      results.push({ mechanism: caps.mechanism, firstSignal, p50: quantile(gone, 0.5), p90: quantile(gone, 0.9), n: gone.length });
-    }
-  }
-  console.log(`\n## Kill: decision → every process gone (tree of 4 with setsid, TERM-ignoring and stopped children; ${trials} trials each)`);
-  console.log('| mechanism | first signal | p50 | p90 | n |');
-  console.log('|---|---|---|---|---|');
-  for (const row of results) console.log(`| ${row.mechanism} | ${row.firstSignal} | ${fmt(row.p50)} | ${fmt(row.p90)} | ${row.n} |`);
-  const direct = results.filter((row) => row.firstSignal === 'SIGKILL');
-  if (direct.length === 2) console.log(`SIGKILL-first ratio, fallback / cgroup-v2 at p50: ${(direct[1].p50 / direct[0].p50).toFixed(1)}×`);
-}
+const goals = results.flatMap((result) => result.goals.map((goal) => ({ section: result.name, ...goal })));
+const goalTable = ['| figure | measured | goal | met |', '|---|---|---|---|', ...goals.map((goal) => `| ${goal.figure} | ${Number(goal.value).toFixed(goal.value < 10 ? 2 : 1)} | ${goal.goal} | ${goal.met ? 'yes' : '**no**'} |`)].join('\n');
+console.log(`\n## Goals\n\n${goalTable}`);
 
-console.log(`hangbench bench — node ${process.version}, ${process.platform}`);
-await samplingBench();
-await killBench(Number(process.env.BENCH_TRIALS ?? 20));
+const stamp = startedAt.toISOString().replace(/[:.]/g, '-').slice(0, 19);
+const dir = path.join(import.meta.dirname, 'results');
+await mkdir(dir, { recursive: true });
+const totalSeconds = (Date.now() - startedAt.getTime()) / 1000;
+await writeFile(path.join(dir, `${stamp}.json`), `${JSON.stringify({ startedAt: startedAt.toISOString(), totalSeconds, host, sections: results, goals }, null, 2)}\n`);
+const markdown = [`# hangbench bench ${startedAt.toISOString()}`, '', `${host.cores} cores (${host.cpu}), ${host.memoryGb} GB, node ${host.node}; ${totalSeconds.toFixed(0)} s in all.`, '', '`npm run bench`', ...results.flatMap((result) => ['', `## ${result.title}`, '', result.table, '', ...result.notes]), '', '## Goals', '', goalTable, ''].join('\n');
+await writeFile(path.join(dir, `${stamp}.md`), markdown);
+console.log(`\nresults: bench/results/${stamp}.json and .md (${totalSeconds.toFixed(0)} s)`);

@@ -1,14 +1,17 @@
 import {
   createReporters,
-  fanOut,
   isLive,
   renderAttemptTable,
   renderClassTable,
+  renderCaseMatrix,
+  renderComparisonTable,
   renderConfusion,
+  renderPairwiseTable,
   renderSummaryTable,
   shouldUseColor,
 } from '../report/index.js';
 import { loadConfigFile } from '../runner/config-file.js';
+import { fanOut } from '../runner/reporter-hooks.js';
 import type { EvalOptionsInput } from '../runner/options.js';
 import { runEval } from '../runner/run-eval.js';
 import { formatCaseProblem, HangbenchError } from '../types/errors.js';
@@ -67,6 +70,12 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
     io.stdout.write(`${renderAttemptTable(result.summary.attempts, { color })}\n\n`);
     io.stdout.write(`${renderSummaryTable(result.summary, { color })}\n\n`);
     io.stdout.write(`${renderClassTable(result.summary, { color })}\n`);
+    // Side by side, once there is something to compare: one column per variant, paired tests, case × variant.
+    if (result.summary.groups.length > 1) {
+      io.stdout.write(`\n${renderComparisonTable(result.summary, { color })}\n`);
+      io.stdout.write(`\n${renderPairwiseTable(result.summary, { color })}\n`);
+      io.stdout.write(`\n${renderCaseMatrix(result.summary, { color })}\n`);
+    }
     // The monitor's confusion matrix, when a classification was seen at all (a nop run never ticks).
     const confusion = (result.summary.confusion ?? []).filter((matrix) => matrix.columns.some((column) => column !== 'none'));
     if (confusion.length > 0) io.stdout.write(`\n${renderConfusion(confusion, { color })}\n`);

@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readRunMeta } from '../runner/meta.js';
 import { renderAttemptTable, renderClassTable, renderSummaryTable, shouldUseColor, summarize } from '../report/index.js';
 import { renderLoopTable, summarizeLoop } from '../report/gate-hint-summary.js';
 import { readTrace, scoreAttempt } from '../scorers/index.js';
@@ -34,8 +35,8 @@ export async function scoreCommand(args: readonly string[], io: CliIO): Promise<
     const recorded = await readFile(path.join(path.dirname(file), 'score.json'), 'utf8').then((text) => JSON.parse(text) as AttemptScores, () => null);
     if (recorded !== null && JSON.stringify(recorded.scores) !== JSON.stringify(scores.scores)) disagreements.push(path.dirname(trace));
   }
-  const meta = await readFile(path.join(root, 'meta.json'), 'utf8').then((text) => JSON.parse(text) as { runId?: string; startedAt?: string }, () => ({}) as { runId?: string; startedAt?: string });
-  const summary = summarize(attempts, { runId: meta.runId ?? path.basename(root), startedAt: meta.startedAt ?? '' });
+  const meta = await readRunMeta(root);
+  const summary = summarize(attempts, { runId: meta.runId, startedAt: meta.startedAt, seed: meta.options.seed });
   const loop = summarizeLoop(attempts);
   if (parsed.flag('json')) {
     io.stdout.write(`${JSON.stringify({ ...summary, loop, disagreements }, null, 2)}\n`);

@@ -1,4 +1,5 @@
 import { closeSync, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
+import { parseStat } from './proc-parse.js';
 
 /**
  * Synchronous /proc readers that never throw. Sync reads into one preallocated buffer are
@@ -51,4 +52,18 @@ export function listProcDir(path: string): string[] {
 /** True where /proc is mounted and readable (Linux); the monitor classifies from output alone otherwise. */
 export function procAvailable(): boolean {
   return process.platform === 'linux' && readProcFile('/proc/self/stat') !== null;
+}
+
+let pageKb: number | undefined;
+
+/**
+ * The page size in kB (4 on x86-64, 4, 16 or 64 on arm64), from this process's own resident set: Node reports it
+ * in bytes from the same kernel counter that /proc/self/stat gives in pages. A power of two, so rounding is exact.
+ */
+export function pageSizeKb(): number {
+  if (pageKb === undefined) {
+    const pages = parseStat(readProcFile('/proc/self/stat') ?? '')?.rssPages ?? 0;
+    pageKb = pages > 0 ? 2 ** Math.round(Math.log2(process.memoryUsage.rss() / 1024 / pages)) : 4;
+  }
+  return pageKb;
 }

@@ -13,6 +13,8 @@ export interface StatFields {
   readonly threads: number;
   /** clock ticks after boot; tells a reused pid apart from the process seen last time. */
   readonly startTicks: number;
+  /** resident set in pages (field 24), the figure status's VmRSS prints in kB. */
+  readonly rssPages: number;
 }
 
 const STATES = new Set<string>(['R', 'S', 'D', 'T', 't', 'Z', 'X', 'I', 'W', 'P']);
@@ -35,13 +37,8 @@ export function parseStat(text: string): StatFields | null {
     cpuTicks: field(14) + field(15),
     threads: field(20),
     startTicks: field(22),
+    rssPages: field(24),
   };
-}
-
-/** VmRSS in kB from /proc/pid/status (absent for zombies and kernel threads: 0). */
-export function parseRssKb(status: string): number {
-  const match = /^VmRSS:\s+(\d+)/m.exec(status);
-  return match ? Number(match[1]) : 0;
 }
 
 /** rchar/wchar from /proc/pid/io: every byte read or written through read(2)/write(2), pipes included. */

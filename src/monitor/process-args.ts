@@ -13,11 +13,17 @@ const remembered = new Map<string, string>();
  * So in a big tree a running (R) or uninterruptible (D) process — where a lock holder is — shows its last known
  * command line, or its comm, and is read once it sleeps. Small trees read every process, as a busy loop is no risk.
  */
-export function processArgs(pid: number, stat: StatFields, treeSize: number, maxChars: number): string {
+export function processArgs(
+  pid: number,
+  stat: StatFields,
+  treeSize: number,
+  maxChars: number,
+  readCmdline: () => string | null = () => readProcFile(`/proc/${pid}/cmdline`, 'utf8'),
+): string {
   // An exec keeps pid and start time but changes comm (usually), so the key tells a new program apart.
   const key = `${pid}:${stat.startTicks}:${stat.command}`;
   if (treeSize > SMALL_TREE && (stat.state === 'R' || stat.state === 'D')) return remembered.get(key) ?? stat.command;
-  const args = parseCmdline(readProcFile(`/proc/${pid}/cmdline`, 'utf8') ?? '', maxChars);
+  const args = parseCmdline(readCmdline() ?? '', maxChars);
   if (remembered.size >= MAX_REMEMBERED) remembered.clear();
   remembered.set(key, args);
   return args;

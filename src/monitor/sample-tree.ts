@@ -1,7 +1,8 @@
 import type { ProcessSample, TreeSnapshot } from '../types/process.js';
-import { listProcDir, readProcFile, readProcLink } from './proc-files.js';
+import { listProcDir, pageSizeKb, readProcFile, readProcLink } from './proc-files.js';
+import { ProcHandles } from './proc-handles.js';
 import { processArgs } from './process-args.js';
-import { parseIo, parseRssKb, parseStat, parseSyscall, parseUptime, parseWchan } from './proc-parse.js';
+import { parseIo, parseStat, parseSyscall, parseUptime, parseWchan } from './proc-parse.js';
 import { findTerminalWaits, PTY_SLAVE, type TerminalWait } from './terminal-waits.js';
 
 /** Clock ticks per second; `getconf CLK_TCK` is 100 on every Linux we run on, and USER_HZ is fixed ABI. */
@@ -24,6 +25,13 @@ export interface TreeSample {
   readonly stdinTarget: string | null;
   /** pty mode: processes waiting for a key at the terminal (see terminal-waits.ts). */
   readonly terminalWaits: ReadonlyMap<number, TerminalWait>;
+  /** the tree's /proc descriptors, kept open for the next sample; `releaseSample` closes them. */
+  readonly handles: ProcHandles;
+}
+
+/** Closes the descriptors a sample kept open; call it when the command's last sample has been taken. */
+export function releaseSample(sample: TreeSample | null | undefined): void {
+  sample?.handles.close();
 }
 
 /**
@@ -35,10 +43,13 @@ export function sampleTree(pids: readonly number[], previous?: TreeSample | null
   const takenAt = performance.now();
   const uptime = parseUptime(readProcFile('/proc/uptime') ?? '0');
   const stdinTarget = previous?.stdinTarget ?? (previous && terminal === 'pipe' ? null : agentInput(pids, terminal));
+  const handles = previous?.handles ?? new ProcHandles();
   const cpu = new Map<number, { ticks: number; startTicks: number }>();
   const samples: ProcessSample[] = [];
-  for (const pid of new Set(pids)) {
-    const statText = readProcFile(`/proc/${pid}/stat`);
+  const wanted = new Set(pids);
+  for (const pid of wanted) {
+    // A kept descriptor of a process that is gone answers null once and is dropped; the second read opens the pid anew.
+    const statText = handles.read(pid, 'stat') ?? handles.read(pid, 'stat');
     const stat = statText === null ? null : parseStat(statText);
     if (!stat) continue;
     cpu.set(pid, { ticks: stat.cpuTicks, startTicks: stat.startTicks });
@@ -48,29 +59,30 @@ export function sampleTree(pids: readonly number[], previous?: TreeSample | null
       previous && before && before.startTicks === stat.startTicks
         ? percent(stat.cpuTicks - before.ticks, (takenAt - previous.takenAt) / 1000)
         : percent(stat.cpuTicks, uptime - stat.startTicks / CLOCK_TICKS);
-    const fd0 = readProcLink(`/proc/${pid}/fd/0`);
+    const fds = countFds(pid);
     samples.push({
       pid,
       ppid: stat.ppid,
       pgid: stat.pgid,
       sid: stat.sid,
       command: stat.command,
-      args: processArgs(pid, stat, pids.length, MAX_ARGS_CHARS),
+      args: processArgs(pid, stat, pids.length, MAX_ARGS_CHARS, () => handles.read(pid, 'cmdline', 'utf8')),
       state: stat.state,
-      wchan: parseWchan(readProcFile(`/proc/${pid}/wchan`)),
-      threadWchans: threadWchans(pid),
+      wchan: parseWchan(handles.read(pid, 'wchan')),
+      threadWchans: stat.threads > 1 ? threadWchans(pid) : [],
       threads: stat.threads,
       cpuPercent,
-      rssKb: parseRssKb(readProcFile(`/proc/${pid}/status`) ?? ''),
-      ...parseIo(readProcFile(`/proc/${pid}/io`) ?? ''),
-      syscall: parseSyscall(readProcFile(`/proc/${pid}/syscall`) ?? ''),
-      fds: countFds(pid),
-      stdinIsHarnessPipe: stdinTarget !== null && fd0 === stdinTarget,
+      rssKb: stat.rssPages * pageSizeKb(),
+      ...parseIo(handles.read(pid, 'io') ?? ''),
+      syscall: parseSyscall(handles.read(pid, 'syscall') ?? ''),
+      fds: fds.counts,
+      stdinIsHarnessPipe: stdinTarget !== null && fds.stdin === stdinTarget,
       children: [],
     });
   }
+  handles.retain(wanted);
   const terminalWaits = terminal === 'pty' && stdinTarget !== null ? findTerminalWaits(samples, stdinTarget) : new Map<number, TerminalWait>();
-  return { snapshot: { source: 'proc', processes: linkChildren(samples) }, takenAt, cpu, stdinTarget, terminalWaits };
+  return { snapshot: { source: 'proc', processes: linkChildren(samples) }, takenAt, cpu, stdinTarget, terminalWaits, handles };
 }
 
 /**
@@ -108,16 +120,21 @@ function threadWchans(pid: number): string[] {
   return wchans.slice(0, MAX_THREADS);
 }
 
-function countFds(pid: number): ProcessSample['fds'] {
+/** Pipe, socket and total descriptor counts, and where fd 0 points (read in the same pass). */
+function countFds(pid: number): { readonly counts: ProcessSample['fds']; readonly stdin: string | null } {
   const fds = listProcDir(`/proc/${pid}/fd`);
   let pipes = 0;
   let sockets = 0;
+  let stdin: string | null = null;
   for (const fd of fds.slice(0, MAX_FD_LINKS)) {
     const target = readProcLink(`/proc/${pid}/fd/${fd}`) ?? '';
+    if (fd === '0') stdin = target;
     if (target.startsWith('pipe:')) pipes++;
     else if (target.startsWith('socket:')) sockets++;
   }
-  return { pipes, sockets, total: fds.length };
+  // fd 0 past the cap (listing order is numeric, so only with a huge table) is read on its own.
+  if (stdin === null && fds.includes('0')) stdin = readProcLink(`/proc/${pid}/fd/0`);
+  return { counts: { pipes, sockets, total: fds.length }, stdin };
 }
 
 /** Children from the ppid links inside the sample, ordered as sampled. */

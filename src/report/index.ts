@@ -3,7 +3,9 @@ export {
   SUMMARY_VERSION,
   RunSummarySchema,
   AttemptScoresSchema,
+  type CaseMatrixRow,
   type ClassSummary,
+  type Comparison,
   type Confusion,
   type GroupSummary,
   type Rate,
@@ -11,10 +13,13 @@ export {
 } from './summary-schema.js';
 export { renderAttemptTable, renderClassTable, renderSummaryTable, type RenderOptions } from './table.js';
 export { renderConfusion, summarizeConfusion } from './confusion.js';
+export { parseRunSummary, readRunSummary } from './read-summary.js';
+export { renderComparisonTable } from './comparison-table.js';
+export { renderPairwiseTable } from './pairwise-table.js';
+export { renderCaseMatrix } from './case-matrix-table.js';
 export { shouldUseColor } from './format.js';
 export {
   createReporters,
-  fanOut,
   isLive,
   registerReporter,
   reporterNames,

@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import type { AttemptScores } from '../types/scores.js';
 
-/** summary.json is a saved result read back by `compare`, so it has a schema and a version. */
-export const SUMMARY_VERSION = 1;
+/**
+ * summary.json is a saved result read back by `compare`, so it has a schema and a version.
+ * 2: one group per variant name, pass@k, bootstrap latency intervals, tokens per tick, `statistics`, `comparisons`,
+ * `caseMatrix`. Version 1 files are still read (read-summary.ts re-summarizes their attempts).
+ */
+export const SUMMARY_VERSION = 2;
 
 /** `count` of `total`, its rate and 95 % Wilson interval; rate and interval are null when total is 0. */
 export const RateSchema = z.strictObject({
@@ -43,6 +47,15 @@ export const AttemptScoresSchema = z.strictObject({
   classificationAtEnd: z.string().nullable(),
 });
 
+export const PassAtKSchema = z.strictObject({
+  k: z.number().int().positive(),
+  /** cases the estimate averages over */
+  cases: z.number().int().positive(),
+  passAtK: z.number().min(0).max(1),
+  passHatK: z.number().min(0).max(1),
+});
+
+/** One variant: every attempt whose `variant` is this name (attempts = case × variant × repeat). */
 export const GroupSummarySchema = z.strictObject({
   agent: z.string(),
   variant: z.string(),
@@ -63,13 +76,21 @@ export const GroupSummarySchema = z.strictObject({
   fixed: RateSchema,
   clean: RateSchema,
   within_budget: RateSchema,
-  /** nearest-rank percentiles of every agent kill after onset, in budget or not. */
+  /** pass@k (Chen et al. 2021 unbiased estimator) and pass^k (all k solved) per case, averaged over cases; k = 1 … the fewest repeats of a case. */
+  passAtK: z.array(PassAtKSchema),
+  /** nearest-rank percentiles of every agent kill after onset, in budget or not, with seeded percentile-bootstrap 95 % intervals (null without latencies). */
   interruptLatencyMs: z.strictObject({
     count: z.number().int().nonnegative(),
     p50: z.number().nullable(),
+    p50Low: z.number().nullable(),
+    p50High: z.number().nullable(),
     p90: z.number().nullable(),
+    p90Low: z.number().nullable(),
+    p90High: z.number().nullable(),
   }),
   ticksPerAttempt: z.number().nullable(),
+  /** all tokens of the group over all its ticks; null when no attempt ticked. */
+  tokensPerTick: z.number().nullable(),
   tokensPerAttempt: z.number().nullable(),
   wallMsPerAttempt: z.number().nullable(),
 });
@@ -107,6 +128,60 @@ export const ConfusionSchema = z.strictObject({
   falseKills: RateSchema,
 });
 
+/**
+ * Paired tests between variants `a` and `b` (group order, a before b) over the attempts both have for the same
+ * (caseId, repeat). p is two-sided; pAdjusted is Holm-corrected within its family (all `solved` tests of the run form
+ * one family, all `latency` tests another), equal to p when the family has one test, null when p is.
+ *
+ *   { a, b, pairs,
+ *     solved:  { test: 'mcnemar-exact', pairs, both, neither, aOnly, bOnly, p, pAdjusted },
+ *     latency: { test: 'wilcoxon-signed-rank', method: 'exact' | 'normal', pairs, zeros, statistic,
+ *                medianDifferenceMs, p, pAdjusted } | null }
+ */
+export const ComparisonSchema = z.strictObject({
+  a: z.string(),
+  b: z.string(),
+  /** (caseId, repeat) pairs both variants ran */
+  pairs: z.number().int().nonnegative(),
+  solved: z.strictObject({
+    test: z.literal('mcnemar-exact'),
+    pairs: z.number().int().nonnegative(),
+    both: z.number().int().nonnegative(),
+    neither: z.number().int().nonnegative(),
+    /** pairs only `a` solved; only `b` solved */
+    aOnly: z.number().int().nonnegative(),
+    bOnly: z.number().int().nonnegative(),
+    /** null when there are no pairs */
+    p: z.number().min(0).max(1).nullable(),
+    pAdjusted: z.number().min(0).max(1).nullable(),
+  }),
+  /** over the pairs where both variants have an interrupt latency; null when there are none. */
+  latency: z
+    .strictObject({
+      test: z.literal('wilcoxon-signed-rank'),
+      /** exact null distribution (under 50 ranked pairs, no ties, no zero differences), else normal with tie and continuity correction */
+      method: z.enum(['exact', 'normal']),
+      pairs: z.number().int().positive(),
+      /** pairs with equal latencies, dropped before ranking */
+      zeros: z.number().int().nonnegative(),
+      /** V = W+, the rank sum of the pairs where `a` was slower (R's wilcox.test `V`) */
+      statistic: z.number().nonnegative(),
+      /** nearest-rank median of a − b in ms: negative when `a` interrupts sooner */
+      medianDifferenceMs: z.number(),
+      p: z.number().min(0).max(1),
+      pAdjusted: z.number().min(0).max(1),
+    })
+    .nullable(),
+});
+
+/** One case: per variant name, how many of its repeats solved. A variant that never ran the case has no cell. */
+export const CaseMatrixRowSchema = z.strictObject({
+  caseId: z.string(),
+  class: z.string(),
+  kind: z.enum(['hang', 'control']),
+  cells: z.record(z.string(), z.strictObject({ solved: z.number().int().nonnegative(), total: z.number().int().positive() })),
+});
+
 export const RunSummarySchema = z.strictObject({
   summaryVersion: z.literal(SUMMARY_VERSION),
   runId: z.string(),
@@ -125,6 +200,12 @@ export const RunSummarySchema = z.strictObject({
   classes: z.array(ClassSummarySchema),
   /** optional: summaries written before it existed have none. */
   confusion: z.array(ConfusionSchema).optional(),
+  /** how the bootstrap intervals were drawn: the same seed gives the same intervals. */
+  statistics: z.strictObject({ seed: z.number().int(), resamples: z.number().int().positive() }),
+  /** every two variants, paired on (caseId, repeat): see ComparisonSchema. */
+  comparisons: z.array(ComparisonSchema),
+  /** hang cases first, then by caseId. */
+  caseMatrix: z.array(CaseMatrixRowSchema),
   attempts: z.array(AttemptScoresSchema),
 });
 
@@ -133,6 +214,9 @@ export type GroupSummary = z.infer<typeof GroupSummarySchema>;
 export type ClassSummary = z.infer<typeof ClassSummarySchema>;
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 export type Confusion = z.infer<typeof ConfusionSchema>;
+export type PassAtKPoint = z.infer<typeof PassAtKSchema>;
+export type Comparison = z.infer<typeof ComparisonSchema>;
+export type CaseMatrixRow = z.infer<typeof CaseMatrixRowSchema>;
 export type ConfusionRow = z.infer<typeof ConfusionRowSchema>;
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -1,13 +1,14 @@
+import { DEFAULT_BOOTSTRAP, type BootstrapOptions } from '../stats/index.js';
 import type { AttemptScores } from '../types/scores.js';
-import { mean, percentile, wilson } from '../scorers/stats.js';
+import { summarizeCaseMatrix } from './case-matrix.js';
+import { compareVariants } from './comparisons.js';
 import { summarizeConfusion } from './confusion.js';
-import {
-  SUMMARY_VERSION,
-  type ClassSummary,
-  type GroupSummary,
-  type Rate,
-  type RunSummary,
-} from './summary-schema.js';
+import { summarizeGroup } from './group-summary.js';
+import { groupBy } from './group-by.js';
+import { rate } from './rates.js';
+import { SUMMARY_VERSION, type ClassSummary, type RunSummary } from './summary-schema.js';
+
+export { rate };
 
 export interface SummaryMeta {
   readonly runId: string;
@@ -19,61 +20,10 @@ export interface SummaryMeta {
   readonly interrupted?: boolean;
   /** the resolved run options, as they should appear in summary.json. */
   readonly options?: Readonly<Record<string, unknown>>;
-}
-
-type ScoreName = keyof AttemptScores['scores'];
-
-export function rate(attempts: readonly AttemptScores[], score: ScoreName): Rate {
-  const count = attempts.filter((attempt) => attempt.scores[score] === true).length;
-  const interval = wilson(count, attempts.length);
-  return {
-    count,
-    total: attempts.length,
-    rate: attempts.length === 0 ? null : count / attempts.length,
-    low: interval?.low ?? null,
-    high: interval?.high ?? null,
-  };
-}
-
-/** Groups in order of first appearance, keyed by the given fields. */
-function groupBy(attempts: readonly AttemptScores[], key: (attempt: AttemptScores) => string): AttemptScores[][] {
-  const groups = new Map<string, AttemptScores[]>();
-  for (const attempt of attempts) {
-    const k = key(attempt);
-    const group = groups.get(k);
-    if (group) group.push(attempt);
-    else groups.set(k, [attempt]);
-  }
-  return [...groups.values()];
-}
-
-const groupKey = (attempt: AttemptScores): string => JSON.stringify([attempt.agent, attempt.variant]);
-
-function summarizeGroup(attempts: AttemptScores[]): GroupSummary {
-  const [first] = attempts as [AttemptScores];
-  const hangs = attempts.filter((attempt) => attempt.kind === 'hang');
-  const controls = attempts.filter((attempt) => attempt.kind === 'control');
-  const latencies = hangs.flatMap((attempt) => attempt.scores.interrupt_latency ?? []);
-  return {
-    agent: first.agent,
-    variant: first.variant,
-    attempts: attempts.length,
-    hangAttempts: hangs.length,
-    controlAttempts: controls.length,
-    errors: attempts.filter((attempt) => attempt.outcome === 'error').length,
-    solved: rate(attempts, 'solved'),
-    reproduced: rate(hangs, 'reproduced'),
-    interrupted: rate(hangs, 'interrupted'),
-    false_kill: rate(controls, 'false_kill'),
-    completed: rate(controls, 'completed'),
-    fixed: rate(attempts, 'fixed'),
-    clean: rate(attempts, 'clean'),
-    within_budget: rate(attempts, 'within_budget'),
-    interruptLatencyMs: { count: latencies.length, p50: percentile(latencies, 50), p90: percentile(latencies, 90) },
-    ticksPerAttempt: mean(attempts.map((attempt) => attempt.ticks)),
-    tokensPerAttempt: mean(attempts.map((attempt) => attempt.tokens)),
-    wallMsPerAttempt: mean(attempts.map((attempt) => attempt.wallMs)),
-  };
+  /** the run's seed: the bootstrap intervals are drawn from it (default 1). */
+  readonly seed?: number;
+  /** bootstrap resamples per interval (default 2000). */
+  readonly resamples?: number;
 }
 
 function summarizeClass(attempts: AttemptScores[]): ClassSummary {
@@ -99,9 +49,13 @@ function byKindThenClass(a: ClassSummary, b: ClassSummary): number {
   return a.class < b.class ? -1 : a.class > b.class ? 1 : 0;
 }
 
-/** The run's summary.json: per agent/variant rates with Wilson intervals, a per-class breakdown, and every attempt's scores. */
+/**
+ * The run's summary.json: per variant rates with Wilson intervals, pass@k and latency intervals, a per-class
+ * breakdown, paired tests between every two variants, the case × variant matrix, and every attempt's scores.
+ */
 export function summarize(attempts: readonly AttemptScores[], meta: SummaryMeta): RunSummary {
-  const groups = groupBy(attempts, groupKey);
+  const bootstrap: BootstrapOptions = { seed: meta.seed ?? DEFAULT_BOOTSTRAP.seed, resamples: meta.resamples ?? DEFAULT_BOOTSTRAP.resamples };
+  const groups = groupBy(attempts, (attempt) => attempt.variant);
   const classes = groups.flatMap((group) => groupBy(group, (attempt) => attempt.class).map(summarizeClass));
   return {
     summaryVersion: SUMMARY_VERSION,
@@ -116,9 +70,12 @@ export function summarize(attempts: readonly AttemptScores[], meta: SummaryMeta)
       solved: attempts.filter((attempt) => attempt.scores.solved).length,
       errors: attempts.filter((attempt) => attempt.outcome === 'error').length,
     },
-    groups: groups.map(summarizeGroup),
+    groups: groups.map((group) => summarizeGroup(group, bootstrap)),
     classes: classes.sort(byKindThenClass),
     confusion: summarizeConfusion(attempts),
+    statistics: { seed: bootstrap.seed, resamples: bootstrap.resamples },
+    comparisons: compareVariants(groups),
+    caseMatrix: summarizeCaseMatrix(attempts),
     attempts: attempts.map((attempt) => structuredClone(attempt)),
   };
 }

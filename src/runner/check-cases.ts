@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createAgentFactory } from '../agents/registry.js';
-import { countTokens } from '../agents/tokens.js';
+import { loadTokenizer } from '../agents/tokens.js';
 import { missedScores } from '../report/progress.js';
 import { createSandbox, probeHost } from '../sandbox/index.js';
 import type { HostCapabilities } from '../sandbox/types.js';
@@ -17,7 +17,7 @@ import { DEFAULTS, resolveOptions } from './options.js';
 import { applySolutionPatch } from './patch.js';
 import { runPool } from './pool.js';
 import { runAttempt } from './run-attempt.js';
-import { TraceWriter } from './trace-writer.js';
+import { TraceWriter } from '../trace/writer.js';
 import { runVerify } from './verify.js';
 
 export { HANG_TICKS, type CheckOutcome } from './check-repro.js';
@@ -98,9 +98,9 @@ export async function checkCases(input: CheckCasesInput, hooks: CheckHooks = {})
   await mkdir(runDir, { recursive: true });
   const shutdown = hooks.shutdown ?? new AbortController().signal;
   // The tokenizer takes a second or two to load, on the first tick of the process: not inside an attempt's interrupt budget.
-  countTokens('');
+  loadTokenizer();
   const context: CheckContext = { runId, runDir, cwd: options.cwd, timeScale: options.timeScale, capabilities: await probeHost(), shutdown };
-  const results = await runPool(cases, options.concurrency, async (testCase) => {
+  const results = await runPool(cases, options.concurrency ?? DEFAULTS.concurrency, async (testCase) => {
     const result = await checkCase(testCase, context);
     hooks.onCase?.(result);
     return result;

@@ -7,7 +7,7 @@ import type { CheckOutcome } from './check-repro.js';
 import { GateKeeper, type GateVerdict } from './gates.js';
 import { DEFAULTS } from './options.js';
 import { applySolutionPatch } from './patch.js';
-import { TraceWriter } from './trace-writer.js';
+import { TraceWriter } from '../trace/writer.js';
 
 export interface GateCheckContext {
   readonly runDir: string;

@@ -4,7 +4,7 @@ import { createMonitor } from '../monitor/index.js';
 import { stripTerminalControls } from '../monitor/terminal-text.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { Gate } from '../types/case.js';
-import type { TraceWriter } from './trace-writer.js';
+import type { TraceWriter } from '../trace/writer.js';
 import { matches } from './verify.js';
 
 export type { GateFailure } from '../agents/protocol.js';

@@ -2,7 +2,7 @@ import type { Sandbox } from '../sandbox/types.js';
 import type { Case } from '../types/case.js';
 import { GateKeeper, type GateFailure } from './gates.js';
 import { HintSchedule } from './hint-schedule.js';
-import type { TraceWriter } from './trace-writer.js';
+import type { TraceWriter } from '../trace/writer.js';
 
 export interface LoopFeatureDeps {
   readonly testCase: Case;

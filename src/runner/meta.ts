@@ -14,7 +14,8 @@ export const RecordedOptionsSchema = z.strictObject({
   caseInputs: z.array(z.string()),
   variants: z.array(VariantSpecSchema).min(1),
   timeScale: z.number().positive(),
-  concurrency: z.number().int().positive(),
+  /** absent: the scheduler's default, by load. */
+  concurrency: z.number().int().positive().optional(),
   repeat: z.number().int().positive(),
   seed: z.number().int(),
   out: z.string(),

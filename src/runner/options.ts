@@ -9,7 +9,8 @@ export interface EvalOptions {
   /** resolved once: names unique, every agent setting filled in. Attempts are case × variant × repeat. */
   readonly variants: readonly VariantSpec[];
   readonly timeScale: number;
-  readonly concurrency: number;
+  /** at most this many attempts at once; undefined: the scheduler's default (admissionLimits in scheduler.ts). */
+  readonly concurrency?: number;
   readonly repeat: number;
   readonly seed: number;
   readonly out: string;
@@ -61,7 +62,7 @@ export function resolveOptions(input: EvalOptionsInput): EvalOptions {
     caseInputs: input.caseInputs ?? [],
     variants: input.variants ?? expandVariants(input),
     timeScale: input.timeScale ?? DEFAULTS.timeScale,
-    concurrency: input.concurrency ?? DEFAULTS.concurrency,
+    concurrency: input.concurrency,
     repeat: input.repeat ?? DEFAULTS.repeat,
     seed: input.seed ?? DEFAULTS.seed,
     out: input.out ?? DEFAULTS.out,

@@ -12,7 +12,7 @@ import type { AttemptScores } from '../types/scores.js';
 import type { EvalOptions } from './options.js';
 import { applySolutionPatch } from './patch.js';
 import { AttemptSession } from './session.js';
-import { TraceWriter } from './trace-writer.js';
+import { TraceWriter } from '../trace/writer.js';
 import { renderTick } from '../monitor/render.js';
 import { scaleMode, type VariantSpec } from '../types/variant.js';
 import { runVerify } from './verify.js';

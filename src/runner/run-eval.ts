@@ -2,9 +2,9 @@ import { appendFileSync } from 'node:fs';
 import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createAgentFactory } from '../agents/registry.js';
-import { countTokens } from '../agents/tokens.js';
+import { loadTokenizer } from '../agents/tokens.js';
 import { summarize } from '../report/summary.js';
-import { fanOut, type Reporter } from '../report/reporters.js';
+import { fanOut, type Reporter } from './reporter-hooks.js';
 import type { RunSummary } from '../report/summary-schema.js';
 import { probeHost } from '../sandbox/index.js';
 import type { HostCapabilities } from '../sandbox/types.js';
@@ -15,9 +15,11 @@ import type { AttemptScores } from '../types/scores.js';
 import { loadCases } from './load-cases.js';
 import { gitSha, hangbenchVersion, META_VERSION, RunMetaSchema, type RunMeta } from './meta.js';
 import { resolveOptions, type EvalOptions, type EvalOptionsInput } from './options.js';
-import { runPool } from './pool.js';
 import { finishedScores, resumeRun, type ResumedRun } from './resume.js';
 import { attemptDir, runAttempt, type Attempt } from './run-attempt.js';
+import { loadDurationHistory } from './duration-history.js';
+import { admissionLimits, runScheduled } from './scheduler.js';
+import { planAttempts } from './scheduler-order.js';
 
 export interface RunResult {
   readonly runDir: string;
@@ -48,11 +50,6 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
   const runDir = resumed?.runDir ?? path.resolve(options.cwd, options.out, options.runId);
   await mkdir(runDir, { recursive: true });
   const version = await hangbenchVersion();
-  const meta = resumed ? resumedMeta(resumed) : await buildMeta(options, cases, startedAt, version, capabilities);
-  await writeJson(path.join(runDir, 'meta.json'), meta);
-  // Loading the o200k ranks blocks the event loop for about a second: do it now, not at the first tick of every attempt.
-  countTokens('');
-
   const attempts = expand(cases, options);
   const finished: AttemptScores[] = [];
   const pending: Attempt[] = [];
@@ -61,13 +58,21 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
     if (recorded) finished.push(recorded);
     else pending.push(attempt);
   }
+  // The seeded start order (variants of a case interleaved, longest cases first), recorded so a run's fairness can be checked.
+  const plan = planAttempts(pending, options.seed, options.timeScale, await loadDurationHistory(path.resolve(options.cwd, options.out), runDir));
+  const order = plan.map((planned) => attemptInfo(planned.attempt).attemptId);
+  const meta = resumed ? resumedMeta(resumed) : await buildMeta(options, cases, startedAt, version, capabilities, order);
+  await writeJson(path.join(runDir, 'meta.json'), meta);
+
+  // Every delivered tick's token count is recorded: load the tokenizer now, not inside the first attempt's first tick.
+  if (pending.length > 0) loadTokenizer();
   const shutdown = hooks.shutdown ?? new AbortController().signal;
   // A reporter that throws is recorded and the run goes on, whoever built it (the CLI passes a fan-out already).
   const reporter = hooks.reporter
     ? fanOut([hooks.reporter], (failure) => appendFileSync(path.join(runDir, 'errors.log'), `reporter ${failure.reporter} failed in ${failure.hook}: ${String(failure.error)}\n`))
     : undefined;
   await reporter?.onRunStart({ runId: options.runId, startedAt, attempts: pending.length });
-  await runPool(pending, options.concurrency, async (attempt) => {
+  await runScheduled(plan, admissionLimits(options.concurrency), async (attempt) => {
     if (shutdown.aborted) return;
     const info = attemptInfo(attempt);
     await reporter?.onAttemptStart(info);
@@ -87,8 +92,8 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
   });
 
   const interrupted = shutdown.aborted;
-  const order = new Map(attempts.map((attempt, index) => [attemptInfo(attempt).attemptId, index]));
-  finished.sort((a, b) => (order.get(keyOf(a)) ?? 0) - (order.get(keyOf(b)) ?? 0));
+  const caseOrder = new Map(attempts.map((attempt, index) => [attemptInfo(attempt).attemptId, index]));
+  finished.sort((a, b) => (caseOrder.get(keyOf(a)) ?? 0) - (caseOrder.get(keyOf(b)) ?? 0));
   const summary = summarize(finished, {
     runId: options.runId,
     startedAt,
@@ -96,6 +101,7 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
     hangbenchVersion: version,
     interrupted,
     options: publicOptions(options),
+    seed: options.seed,
   });
   await writeJson(path.join(runDir, 'summary.json'), summary);
   await writeJson(path.join(runDir, 'meta.json'), { ...meta, interrupted });
@@ -171,7 +177,7 @@ function publicOptions(options: EvalOptions): Record<string, unknown> {
 }
 
 /** Validated on the way out as on the way in, so a run never records a meta.json its own readers would refuse. */
-async function buildMeta(options: EvalOptions, cases: readonly Case[], startedAt: string, version: string, host: HostCapabilities): Promise<RunMeta> {
+async function buildMeta(options: EvalOptions, cases: readonly Case[], startedAt: string, version: string, host: HostCapabilities, order: readonly string[]): Promise<RunMeta> {
   return RunMetaSchema.parse({
     metaVersion: META_VERSION,
     runId: options.runId,
@@ -180,6 +186,7 @@ async function buildMeta(options: EvalOptions, cases: readonly Case[], startedAt
     cases: cases.map((testCase) => ({ id: testCase.id, file: path.relative(options.cwd, testCase.file), kind: testCase.kind })),
     versions: { hangbench: version, node: process.version, platform: `${process.platform}-${process.arch}`, gitSha: await gitSha(options.cwd) },
     host,
+    order,
   });
 }
 

@@ -13,7 +13,7 @@ import type { MonitorMode } from '../types/variant.js';
 import { formatDuration } from '../types/duration.js';
 import { exitNotice, waitFor, type CommandEntry } from './command-entry.js';
 import { mergeTicks } from './merge-ticks.js';
-import type { TraceWriter } from './trace-writer.js';
+import type { TraceWriter } from '../trace/writer.js';
 
 export interface SessionDeps {
   readonly sandbox: Sandbox;

@@ -1,7 +1,7 @@
 import { stripTerminalControls } from '../monitor/terminal-text.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { VerifyStep } from '../types/case.js';
-import type { TraceWriter } from './trace-writer.js';
+import type { TraceWriter } from '../trace/writer.js';
 
 const COLLECT_LIMIT = 1024 * 1024;
 const TAIL_BYTES = 2048;

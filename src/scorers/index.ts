@@ -18,7 +18,7 @@ export { classificationAtEnd, clean, completed, falseKill, fixed, gates, hints, 
 export type { InterruptScore } from './interrupted.js';
 export type { GateScore } from './gates.js';
 export type { HintScore } from './hints.js';
-export { parseTrace, readTrace } from './read-trace.js';
+export { parseTrace, readTrace } from '../trace/read.js';
 export { mean, percentile, wilson, type WilsonInterval } from './stats.js';
 
 /**

@@ -48,7 +48,7 @@ describe('--agent exec: JSON lines protocol', () => {
 
     const received = await agent.received();
     expect(received.map((line) => line.type)).toEqual(['task', 'error', 'error', 'tick']);
-    expect(received[1]?.message).toMatch(/^not a valid action: .*command.*; send \{"type": …\} with one of run, wait, kill, input, read, write, edit, finish$/);
+    expect(received[1]?.message).toMatch(/^not a valid action: .*command.*; send \{"type": …\} with one of run, wait, poll, kill, input, read, write, edit, finish$/);
     expect(received[2]?.message).toMatch(/^not JSON/);
     expect(context.report.responses).toEqual([{ turn: 1, usage: { promptTokens: 300, completionTokens: 7, cachedTokens: 0 }, latencyMs: 0 }]);
   });

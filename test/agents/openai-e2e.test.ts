@@ -127,9 +127,12 @@ describe('--agent openai end to end (local fake endpoint, py-pipe-deadlock at ti
   });
 
   test.each(['minimal', 'minimal-user', 'no-output'])('the %s prompt style solves it too', async (prompt) => {
-    const { attempt, events, server } = await runWith((request) => solvingModel(fix)(request), `prompt-${prompt}`, { prompt });
+    // The no-output wording is meant for the no-output schedule: a tick only after 0.5 s (5 s scaled) of silence,
+    // longer than python's start-up, so the first one comes once the build has printed and hung.
+    const schedule: EvalOptionsInput = prompt === 'no-output' ? { mode: 'no-output', intervalMs: 5000 } : {};
+    const { attempt, events, server } = await runWith((request) => solvingModel(fix)(request), `prompt-${prompt}`, { prompt, ...schedule });
 
-    expect(attempt.scores.solved).toBe(true);
+    expect(attempt.scores, JSON.stringify(ofType(events, 'action').map((event) => event.action.type))).toMatchObject({ solved: true });
     const ticks = ofType(events, 'tick');
     expect(ticks.every((tick) => tick.renderedTokens === countTokens(tick.rendered))).toBe(true);
     expect(server.requests.length).toBeGreaterThanOrEqual(ticks.length);

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
+import { fanOut } from '../../src/runner/reporter-hooks.js';
 import {
   createReporters,
-  fanOut,
   isLive,
   registerReporter,
   type AttemptInfo,

@@ -24,7 +24,7 @@ describe('summarize', () => {
 
   it('carries the run metadata and a version, and validates against its own schema', () => {
     expect(summary).toMatchObject({
-      summaryVersion: 1,
+      summaryVersion: 2,
       runId: 'run-1',
       startedAt: '2026-01-01T00:00:00.000Z',
       finishedAt: null,
@@ -35,7 +35,7 @@ describe('summarize', () => {
     expect(RunSummarySchema.parse(JSON.parse(JSON.stringify(summary)))).toEqual(summary);
   });
 
-  it('groups by agent and variant in order of first appearance', () => {
+  it('groups by variant name in order of first appearance', () => {
     expect(summary.groups.map((g) => `${g.agent}/${g.variant}`)).toEqual(['baseline/interval-10s', 'baseline/no-output-5s']);
   });
 
@@ -58,8 +58,46 @@ describe('summarize', () => {
   });
 
   it('takes latency percentiles over every agent kill after onset, late ones included', () => {
-    expect(interval?.interruptLatencyMs).toEqual({ count: 3, p50: 3000, p90: 45_000 });
-    expect(noOutput?.interruptLatencyMs).toEqual({ count: 2, p50: 2000, p90: 8000 });
+    expect(interval?.interruptLatencyMs).toMatchObject({ count: 3, p50: 3000, p90: 45_000 });
+    expect(noOutput?.interruptLatencyMs).toMatchObject({ count: 2, p50: 2000, p90: 8000 });
+  });
+
+  it('brackets each latency percentile with a bootstrap interval of observed values', () => {
+    const latency = interval?.interruptLatencyMs;
+    expect(latency?.p50Low).toBeLessThanOrEqual(3000);
+    expect(latency?.p50High).toBeGreaterThanOrEqual(3000);
+    expect(latency?.p90High).toBe(45_000);
+    for (const end of [latency?.p50Low, latency?.p50High, latency?.p90Low, latency?.p90High]) expect([1000, 3000, 45_000]).toContain(end);
+    expect(summary.statistics).toEqual({ seed: 1, resamples: 2000 });
+  });
+
+  it('draws the same intervals for the same seed and records the seed', () => {
+    const again = summarize(attempts, { ...META, seed: 99, resamples: 50 });
+    expect(summarize(attempts, { ...META, seed: 99, resamples: 50 }).groups).toEqual(again.groups);
+    expect(again.statistics).toEqual({ seed: 99, resamples: 50 });
+  });
+
+  it('gives pass@k and pass^k per case over its repeats, averaged over cases', () => {
+    // interval-10s: py-pipe-deadlock solved 2 of 4, quiet-compute 1 of 2 → k = 1, 2
+    expect(interval?.passAtK.map((point) => point.k)).toEqual([1, 2]);
+    expect(interval?.passAtK[0]?.passAtK).toBeCloseTo((2 / 4 + 1 / 2) / 2, 12);
+    // pass@2: 1 − C(2,2)/C(4,2) = 5/6 and 1 − 0 = 1; pass^2: C(2,2)/C(4,2) = 1/6 and 0
+    expect(interval?.passAtK[1]).toMatchObject({ k: 2, cases: 2 });
+    expect(interval?.passAtK[1]?.passAtK).toBeCloseTo((5 / 6 + 1) / 2, 12);
+    expect(interval?.passAtK[1]?.passHatK).toBeCloseTo(1 / 12, 12);
+  });
+
+  it('gives tokens per tick over the whole variant', () => {
+    expect(interval?.tokensPerTick).toBeCloseTo((1200 + 1200 + 3000 + 0 + 800 + 800) / (3 + 3 + 3 + 0 + 5 + 5), 6);
+    const silent = summarize([hangAttempt({ ticks: 0 })], META);
+    expect(silent.groups[0]?.tokensPerTick).toBeNull();
+  });
+
+  it('compares the two variants on their shared (case, repeat) pairs and lists the case matrix', () => {
+    expect(summary.comparisons).toHaveLength(1);
+    expect(summary.comparisons[0]).toMatchObject({ a: 'interval-10s', b: 'no-output-5s', pairs: 1, solved: { both: 1 } });
+    expect(summary.caseMatrix.map((row) => row.caseId)).toEqual(['node-stdin', 'py-pipe-deadlock', 'quiet-compute']);
+    expect(summary.caseMatrix[1]?.cells).toEqual({ 'interval-10s': { solved: 2, total: 4 }, 'no-output-5s': { solved: 1, total: 1 } });
   });
 
   it('averages ticks, tokens and wall time per attempt', () => {

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Observation } from '../../src/agents/protocol.js';
-import { countTokens } from '../../src/agents/tokens.js';
+import { loadTokenizer } from '../../src/agents/tokens.js';
 import { renderTick } from '../../src/monitor/render.js';
 import { loadCaseFile } from '../../src/runner/load-cases.js';
 import { AttemptSession } from '../../src/runner/session.js';
-import { TraceWriter } from '../../src/runner/trace-writer.js';
+import { TraceWriter } from '../../src/trace/writer.js';
 import { createSandbox, probeHost, type Sandbox } from '../../src/sandbox/index.js';
 import type { EventOf } from '../../src/types/events.js';
 import type { MonitorMode } from '../../src/types/variant.js';
@@ -22,7 +22,7 @@ let session: AttemptSession | undefined;
 let trace: TraceWriter | undefined;
 let runs = 0;
 // The runner loads the tokenizer before any attempt (its first load blocks the event loop); so do these tests.
-countTokens('');
+loadTokenizer();
 afterEach(async () => {
   await session?.shutdown('harness', 'test over');
   trace?.close();

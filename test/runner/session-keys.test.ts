@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Observation } from '../../src/agents/protocol.js';
 import { loadCaseFile } from '../../src/runner/load-cases.js';
 import { AttemptSession } from '../../src/runner/session.js';
-import { TraceWriter } from '../../src/runner/trace-writer.js';
+import { TraceWriter } from '../../src/trace/writer.js';
 import { createSandbox, probeHost } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import type { Action } from '../../src/types/actions.js';

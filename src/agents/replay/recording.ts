@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { readTrace } from '../../scorers/index.js';
+import { readTrace } from '../../trace/read.js';
 import type { Action } from '../../types/actions.js';
 import { HangbenchError } from '../../types/errors.js';
 import type { EventOf, TraceEvent } from '../../types/events.js';

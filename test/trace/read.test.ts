@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseTrace, readTrace } from '../../src/scorers/read-trace.js';
+import { parseTrace, readTrace } from '../../src/trace/read.js';
 import { HangbenchError } from '../../src/types/errors.js';
-import { solvedHang } from './trace-builder.js';
+import { solvedHang } from '../scorers/trace-builder.js';
 
 function catchError(run: () => unknown): HangbenchError {
   try {

@@ -1,0 +1,81 @@
+// Tick lateness against the schedule at 1, 16 and 32 attempts at once, two of them spinning a core each, in a real
+// `hangbench eval` process; beside it a bare Node timer scheduled the same way with the same two busy loops.
+import { spawn } from 'node:child_process';
+import { benchCase, caseCopies, runHarness, scratchDir, traceEvents } from '../lib/harness.mjs';
+import { markdownTable, ms, quantile, sleep } from '../lib/stats.mjs';
+
+const INTERVAL_MS = 250;
+const LOADS = [1, 16, 32];
+
+/** Lateness of each tick: how long after the latest deadline start + n·interval it came (deadlines are never chained). */
+function latenesses(runEvents) {
+  const values = [];
+  let skipped = 0;
+  for (const events of runEvents) {
+    let lastIndex = 0;
+    for (const event of events) {
+      if (event.type !== 'tick' || event.commandId !== 1) continue;
+      const index = Math.floor(event.elapsedMs / INTERVAL_MS);
+      values.push(event.elapsedMs - index * INTERVAL_MS);
+      skipped += Math.max(0, index - lastIndex - 1);
+      lastIndex = index;
+    }
+  }
+  return { values, skipped };
+}
+
+async function harnessLoad(attempts) {
+  const dir = await scratchDir(`ticks-${attempts}`);
+  const busy = Math.min(2, attempts - 1);
+  const files = attempts === 1 ? [benchCase('idle')] : await caseCopies(dir, { idle: attempts - busy, busy });
+  const { runDir, wallMs } = await runHarness([...files, '--agent', 'baseline', '--hung-ticks', '100000', '--interval', `${INTERVAL_MS}ms`, '--concurrency', String(attempts)], {
+    out: `${dir}/out`,
+  });
+  return { ...latenesses(await traceEvents(runDir)), busy, wallMs };
+}
+
+/** The floor: a bare timer in this process, re-armed from absolute deadlines, while two nice-10 busy loops run. */
+async function bareTimer(durationMs) {
+  const loops = Array.from({ length: 2 }, () => spawn('nice', ['-n', '10', 'bash', '-c', 'while :; do :; done'], { stdio: 'ignore' }));
+  const values = [];
+  const start = performance.now();
+  let index = 0;
+  await new Promise((resolve) => {
+    const arm = () => {
+      index += 1;
+      setTimeout(() => {
+        const now = performance.now();
+        values.push(now - (start + index * INTERVAL_MS));
+        index = Math.floor((now - start) / INTERVAL_MS);
+        if (now - start < durationMs) arm();
+        else resolve();
+      }, Math.max(0, start + index * INTERVAL_MS - performance.now()));
+    };
+    arm();
+  });
+  loops.forEach((loop) => loop.kill('SIGKILL'));
+  await sleep(100);
+  return values;
+}
+
+export default async function ticks() {
+  const rows = [];
+  const data = [];
+  const bare = await bareTimer(10_000);
+  rows.push(['bare Node timer (this process), 2 busy loops at nice 10', '–', ms(quantile(bare, 0.5)), ms(quantile(bare, 0.99)), bare.length, 0]);
+  data.push({ load: 'bare timer', p50: quantile(bare, 0.5), p99: quantile(bare, 0.99), ticks: bare.length });
+  for (const attempts of LOADS) {
+    const result = await harnessLoad(attempts);
+    const row = { load: attempts, busy: result.busy, p50: quantile(result.values, 0.5), p99: quantile(result.values, 0.99), ticks: result.values.length, skipped: result.skipped };
+    data.push(row);
+    rows.push([`hangbench eval, ${attempts} attempt${attempts === 1 ? '' : 's'} at once`, result.busy, ms(row.p50), ms(row.p99), row.ticks, row.skipped]);
+  }
+  const at32 = data.find((row) => row.load === 32);
+  return {
+    title: `Tick lateness against the deadline schedule (interval ${INTERVAL_MS} ms, 12 s attempts)`,
+    table: markdownTable(['load', 'busy loops among them', 'p50', 'p99', 'ticks', 'deadlines skipped'], rows),
+    notes: ['Goal: p99 ≤ 10 ms at 32 attempts.'],
+    data,
+    goals: [{ figure: 'tick lateness p99 at 32 attempts (ms)', value: at32.p99, goal: 10, met: at32.p99 <= 10 }],
+  };
+}

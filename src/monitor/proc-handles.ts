@@ -1,0 +1,129 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+
+/** The per-process files a tick reads; statm gives the resident set as cheaply as status's VmRSS line, unparsed. */
+export type ProcFileName = 'stat' | 'statm' | 'io' | 'wchan' | 'syscall' | 'cmdline';
+
+// Big enough for every file above; cmdline beyond it is cut (the sampler shows 200 characters).
+const buffer = Buffer.allocUnsafe(16 * 1024);
+/** Past this many processes in one tree (a fork loop) the rest are read by path: descriptors stay bounded. */
+const MAX_CACHED_PIDS = 256;
+/** A set whose command stopped being sampled (it exited, or its monitor stopped) is closed this long after. */
+const IDLE_CLOSE_MS = 60_000;
+
+interface Entry {
+  readonly fds: Map<ProcFileName, number>;
+}
+
+const everySet = new Set<ProcHandles>();
+
+/**
+ * Open /proc/<pid>/… descriptors of one command's tree, kept between ticks and re-read with pread at offset 0
+ * (each read regenerates the file). A kept descriptor belongs to the process it was opened for: once that one is
+ * gone it answers ESRCH, even if the pid was reused, and the entry is dropped and opened afresh by path.
+ */
+export class ProcHandles {
+  private readonly entries = new Map<number, Entry>();
+  private lastUsed = performance.now();
+
+  constructor() {
+    everySet.add(this);
+    sweepIdle(this.lastUsed);
+  }
+
+  /** The file's text, or null when the process is gone or the file unreadable. */
+  read(pid: number, file: ProcFileName, encoding: BufferEncoding = 'latin1'): string | null {
+    this.lastUsed = performance.now();
+    const entry = this.entry(pid);
+    if (!entry) return readOnce(`/proc/${pid}/${file}`, encoding);
+    let fd = entry.fds.get(file) ?? null;
+    if (fd === null) {
+      fd = openOrNull(`/proc/${pid}/${file}`);
+      if (fd === null) return null;
+      entry.fds.set(file, fd);
+    }
+    const text = preadAll(fd, encoding);
+    if (text === null) this.drop(pid);
+    return text;
+  }
+
+  /** Closes every pid's descriptors except `keep`'s: called after each sample with the pids just sampled. */
+  retain(keep: ReadonlySet<number>): void {
+    for (const pid of [...this.entries.keys()]) if (!keep.has(pid)) this.drop(pid);
+  }
+
+  close(): void {
+    for (const pid of [...this.entries.keys()]) this.drop(pid);
+    everySet.delete(this);
+  }
+
+  get openDescriptors(): number {
+    let count = 0;
+    for (const entry of this.entries.values()) count += entry.fds.size;
+    return count;
+  }
+
+  idleSince(): number {
+    return this.lastUsed;
+  }
+
+  private entry(pid: number): Entry | null {
+    const known = this.entries.get(pid);
+    if (known) return known;
+    if (this.entries.size >= MAX_CACHED_PIDS) return null;
+    const entry: Entry = { fds: new Map() };
+    this.entries.set(pid, entry);
+    return entry;
+  }
+
+  private drop(pid: number): void {
+    const entry = this.entries.get(pid);
+    if (!entry) return;
+    for (const fd of entry.fds.values()) closeQuietly(fd);
+    this.entries.delete(pid);
+  }
+}
+
+/** Closes sets nobody sampled for a minute, so a monitor that ends without closing its set leaks nothing for long. */
+function sweepIdle(now: number): void {
+  for (const set of everySet) if (now - set.idleSince() > IDLE_CLOSE_MS) set.close();
+}
+
+function preadAll(fd: number, encoding: BufferEncoding): string | null {
+  try {
+    let length = 0;
+    while (length < buffer.length) {
+      const read = readSync(fd, buffer, length, buffer.length - length, length);
+      if (read === 0) break;
+      length += read;
+    }
+    return buffer.toString(encoding, 0, length);
+  } catch {
+    return null;
+  }
+}
+
+function readOnce(path: string, encoding: BufferEncoding): string | null {
+  const fd = openOrNull(path);
+  if (fd === null) return null;
+  try {
+    return preadAll(fd, encoding);
+  } finally {
+    closeQuietly(fd);
+  }
+}
+
+function openOrNull(path: string): number | null {
+  try {
+    return openSync(path, 'r');
+  } catch {
+    return null;
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed: nothing to release
+  }
+}

@@ -1,0 +1,54 @@
+import { bootstrapPercentiles, hashString, mean, passAtKCurve, percentile, type BootstrapOptions } from '../stats/index.js';
+import type { AttemptScores } from '../types/scores.js';
+import { groupBy } from './group-by.js';
+import { rate } from './rates.js';
+import type { GroupSummary } from './summary-schema.js';
+
+/** One variant's rates with Wilson intervals, pass@k, latency percentiles with bootstrap intervals, and cost. */
+export function summarizeGroup(attempts: readonly AttemptScores[], bootstrap: BootstrapOptions): GroupSummary {
+  const [first] = attempts as [AttemptScores];
+  const hangs = attempts.filter((attempt) => attempt.kind === 'hang');
+  const controls = attempts.filter((attempt) => attempt.kind === 'control');
+  const latencies = hangs.flatMap((attempt) => attempt.scores.interrupt_latency ?? []);
+  // Seeded per variant name, so a variant's intervals do not change when other variants join the run.
+  const [p50Interval, p90Interval] = bootstrapPercentiles(latencies, [50, 90], {
+    seed: (bootstrap.seed ^ hashString(first.variant)) >>> 0,
+    resamples: bootstrap.resamples,
+  });
+  const ticks = attempts.reduce((sum, attempt) => sum + attempt.ticks, 0);
+  const tokens = attempts.reduce((sum, attempt) => sum + attempt.tokens, 0);
+  const perCase = groupBy(attempts, (attempt) => attempt.caseId).map((runs) => ({
+    attempts: runs.length,
+    solved: runs.filter((attempt) => attempt.scores.solved).length,
+  }));
+  return {
+    agent: first.agent,
+    variant: first.variant,
+    attempts: attempts.length,
+    hangAttempts: hangs.length,
+    controlAttempts: controls.length,
+    errors: attempts.filter((attempt) => attempt.outcome === 'error').length,
+    solved: rate(attempts, 'solved'),
+    reproduced: rate(hangs, 'reproduced'),
+    interrupted: rate(hangs, 'interrupted'),
+    false_kill: rate(controls, 'false_kill'),
+    completed: rate(controls, 'completed'),
+    fixed: rate(attempts, 'fixed'),
+    clean: rate(attempts, 'clean'),
+    within_budget: rate(attempts, 'within_budget'),
+    passAtK: passAtKCurve(perCase),
+    interruptLatencyMs: {
+      count: latencies.length,
+      p50: percentile(latencies, 50),
+      p50Low: p50Interval?.low ?? null,
+      p50High: p50Interval?.high ?? null,
+      p90: percentile(latencies, 90),
+      p90Low: p90Interval?.low ?? null,
+      p90High: p90Interval?.high ?? null,
+    },
+    ticksPerAttempt: mean(attempts.map((attempt) => attempt.ticks)),
+    tokensPerTick: ticks === 0 ? null : tokens / ticks,
+    tokensPerAttempt: mean(attempts.map((attempt) => attempt.tokens)),
+    wallMsPerAttempt: mean(attempts.map((attempt) => attempt.wallMs)),
+  };
+}

@@ -1,0 +1,89 @@
+import { availableParallelism } from 'node:os';
+import type { PlannedAttempt, SchedulableAttempt } from './scheduler-order.js';
+
+/**
+ * How many attempts may run at once. Most attempts sit idle beside a hung program, so the cap is far above the
+ * core count; the few that keep cores busy take CPU slots (their cpuWeight), and the slots leave one core free.
+ */
+export interface AdmissionLimits {
+  readonly maxRunning: number;
+  /** cores the CPU-heavy attempts may fill together; an attempt heavier than this runs alone. */
+  readonly cpuSlots: number;
+  /** ms between two starts: sandbox set-up and program start-up are CPU bursts that would otherwise all coincide. */
+  readonly startGapMs: number;
+}
+
+/** Idle attempts per core: at 16 a 2-core host runs 32 at once, the load `npm run bench` checks tick lateness at. */
+const IDLE_PER_CORE = 16;
+const START_GAP_MS = 100;
+
+/**
+ * The default limits, or with `--concurrency N` at most N at once. Busy attempts fill at most cores − 1: with every
+ * core taken by busy loops (at 2 cores, a ts 0.5 run) idle attempts' start-up and compute starved — R at 0 % CPU for
+ * a whole tick — and the baseline killed two healthy controls that a --concurrency 1 run let finish.
+ */
+export function admissionLimits(concurrency?: number, cores = availableParallelism()): AdmissionLimits {
+  const cpuSlots = Math.max(1, cores - 1);
+  if (concurrency !== undefined) return { maxRunning: concurrency, cpuSlots: Math.min(concurrency, cpuSlots), startGapMs: concurrency > 1 ? START_GAP_MS : 0 };
+  return { maxRunning: IDLE_PER_CORE * cores, cpuSlots, startGapMs: START_GAP_MS };
+}
+
+/**
+ * Runs the planned attempts in plan order as far as the limits allow: a heavy attempt waiting for CPU slots lets
+ * the light ones behind it start. Results keep the plan's order; a task that throws rejects the whole run.
+ */
+export async function runScheduled<A extends SchedulableAttempt, R>(
+  plan: readonly PlannedAttempt<A>[],
+  limits: AdmissionLimits,
+  task: (attempt: A, planned: PlannedAttempt<A>) => Promise<R>,
+): Promise<R[]> {
+  if (!(limits.maxRunning >= 1) || !(limits.cpuSlots >= 1)) throw new RangeError(`concurrency must be at least 1, got ${limits.maxRunning} (CPU slots ${limits.cpuSlots})`);
+  const results = new Array<R>(plan.length);
+  const indexOf = new Map(plan.map((planned, index) => [planned, index]));
+  const waiting = [...plan];
+  let running = 0;
+  let cpuInUse = 0;
+  const weightOf = (planned: PlannedAttempt<A>): number => Math.min(planned.cpuWeight, limits.cpuSlots);
+  let lastStart = -Infinity;
+  let gapTimer: NodeJS.Timeout | null = null;
+  return new Promise<R[]>((resolve, reject) => {
+    let failed = false;
+    const admit = (): void => {
+      if (failed || gapTimer) return;
+      if (waiting.length === 0 && running === 0) return resolve(results);
+      while (running < limits.maxRunning) {
+        const index = waiting.findIndex((planned) => cpuInUse + weightOf(planned) <= limits.cpuSlots);
+        if (index < 0) return;
+        const wait = lastStart + limits.startGapMs - performance.now();
+        if (wait > 0) {
+          gapTimer = setTimeout(() => {
+            gapTimer = null;
+            admit();
+          }, wait);
+          return;
+        }
+        const [planned] = waiting.splice(index, 1);
+        start(planned!);
+      }
+    };
+    const start = (planned: PlannedAttempt<A>): void => {
+      running += 1;
+      cpuInUse += weightOf(planned);
+      lastStart = performance.now();
+      task(planned.attempt, planned).then(
+        (result) => {
+          results[indexOf.get(planned)!] = result;
+          running -= 1;
+          cpuInUse -= weightOf(planned);
+          admit();
+        },
+        (error: unknown) => {
+          failed = true;
+          if (gapTimer) clearTimeout(gapTimer);
+          reject(error);
+        },
+      );
+    };
+    admit();
+  });
+}

@@ -1,0 +1,10 @@
+export { wilson, Z95, type Interval } from './wilson.js';
+export { mean, percentile, percentileOfSorted } from './descriptive.js';
+export { mulberry32, hashString } from './random.js';
+export { bootstrapPercentiles, DEFAULT_BOOTSTRAP, type BootstrapOptions } from './bootstrap.js';
+export { passAtK, passHatK, passAtKCurve, type PassAtK } from './pass-at-k.js';
+export { binomialHalfCdf } from './binomial.js';
+export { mcnemarExact, type McNemarResult } from './mcnemar.js';
+export { wilcoxonSignedRank, type WilcoxonResult } from './wilcoxon.js';
+export { holm } from './holm.js';
+export { erfc, normalUpperTail } from './normal.js';

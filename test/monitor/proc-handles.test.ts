@@ -1,0 +1,102 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ProcHandles } from '../../src/monitor/proc-handles.js';
+import { parseStat } from '../../src/monitor/proc-parse.js';
+import { releaseSample, sampleTree } from '../../src/monitor/sample-tree.js';
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+
+function sleeper(): { child: ChildProcess; pid: number; gone: Promise<void> } {
+  const child = spawn('sleep', ['600'], { stdio: 'ignore' });
+  children.push(child);
+  if (child.pid === undefined) throw new Error('could not spawn sleep');
+  return { child, pid: child.pid, gone: new Promise((resolve) => child.on('exit', () => resolve())) };
+}
+
+/** Our own descriptors that point into /proc/<pid>/. */
+function openInto(pid: number): number {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`).startsWith(`/proc/${pid}/`);
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+describe.skipIf(process.platform !== 'linux')('ProcHandles', () => {
+  it('keeps a descriptor per file open and re-reads fresh content through it', async () => {
+    const { pid } = sleeper();
+    const handles = new ProcHandles();
+    const first = parseStat(handles.read(pid, 'stat') ?? '');
+    expect(first?.command).toBe('sleep');
+    handles.read(pid, 'io');
+    expect(openInto(pid)).toBe(2);
+    const again = parseStat(handles.read(pid, 'stat') ?? '');
+    expect(again?.startTicks).toBe(first?.startTicks);
+    expect(openInto(pid)).toBe(2);
+    handles.close();
+    expect(openInto(pid)).toBe(0);
+  });
+
+  it('regenerates the content at each read through the kept descriptor', () => {
+    const handles = new ProcHandles();
+    const rchar = () => Number(/^rchar:\s+(\d+)/m.exec(handles.read(process.pid, 'io') ?? '')?.[1]);
+    const before = rchar();
+    readFileSync('/proc/self/status');
+    expect(rchar()).toBeGreaterThan(before);
+    expect(openInto(process.pid)).toBe(1);
+    handles.close();
+  });
+
+  it('answers null once the process is gone, drops its descriptors, and never serves the dead one again', async () => {
+    const { child, pid, gone } = sleeper();
+    const handles = new ProcHandles();
+    expect(handles.read(pid, 'stat')).not.toBeNull();
+    child.kill('SIGKILL');
+    await gone;
+    expect(handles.read(pid, 'stat')).toBeNull();
+    expect(handles.openDescriptors).toBe(0);
+    handles.close();
+  });
+
+  it('closes the descriptors of pids a sample no longer names', () => {
+    const a = sleeper();
+    const b = sleeper();
+    const handles = new ProcHandles();
+    handles.read(a.pid, 'stat');
+    handles.read(b.pid, 'stat');
+    handles.retain(new Set([a.pid]));
+    expect(openInto(a.pid)).toBe(1);
+    expect(openInto(b.pid)).toBe(0);
+    handles.close();
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('sampleTree with kept descriptors', () => {
+  it('passes its descriptors from sample to sample and releases them at the end', () => {
+    const { pid } = sleeper();
+    const first = sampleTree([pid]);
+    const second = sampleTree([pid], first);
+    expect(second.handles).toBe(first.handles);
+    expect(second.snapshot.processes[0]).toMatchObject({ pid, command: 'sleep', args: 'sleep 600' });
+    expect(second.snapshot.processes[0]?.rssKb).toBeGreaterThan(0);
+    expect(openInto(pid)).toBeGreaterThan(0);
+    releaseSample(second);
+    expect(openInto(pid)).toBe(0);
+  });
+
+  it('reports the resident set that status reports (stat pages × page size)', () => {
+    const sample = sampleTree([process.pid]);
+    const status = /^VmRSS:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    const rss = sample.snapshot.processes[0]?.rssKb ?? 0;
+    // this process allocates between the two reads; a page-size error would be off by 4x or more
+    expect(rss / Number(status)).toBeGreaterThan(0.8);
+    expect(rss / Number(status)).toBeLessThan(1.25);
+    releaseSample(sample);
+  });
+});

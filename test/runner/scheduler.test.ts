@@ -1,0 +1,148 @@
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cpuWeight, expectedDurationMs, historyKey } from '../../src/runner/expected-duration.js';
+import { loadCases } from '../../src/runner/load-cases.js';
+import { admissionLimits, runScheduled } from '../../src/runner/scheduler.js';
+import { planAttempts, type SchedulableAttempt } from '../../src/runner/scheduler-order.js';
+import type { Case } from '../../src/types/case.js';
+
+const projectRoot = path.resolve(import.meta.dirname, '../..');
+let cases: readonly Case[];
+const baseline = (name = 'baseline-10s') => ({ name, agent: 'baseline', intervalMs: 10_000 });
+
+beforeAll(async () => {
+  const loaded = await loadCases([path.join(projectRoot, 'cases')], projectRoot);
+  expect(loaded.problems).toEqual([]);
+  cases = loaded.cases;
+});
+
+const byId = (id: string): Case => {
+  const found = cases.find((testCase) => testCase.id === id);
+  if (!found) throw new Error(`no case ${id} in cases/`);
+  return found;
+};
+
+describe('expectedDurationMs', () => {
+  it('puts a hang whose verify steps run to long timeouts before a short control, scaled by the time scale', () => {
+    const long = expectedDurationMs(byId('py-capture-grandchild'), baseline(), 1);
+    const short = expectedDurationMs(byId('ctl-block-buffered'), baseline(), 1);
+    expect(long).toBeGreaterThan(short);
+    expect(expectedDurationMs(byId('py-capture-grandchild'), baseline(), 0.1)).toBeLessThan(long / 5);
+  });
+
+  it('uses the median of earlier durations when history has the case and variant', () => {
+    const history = new Map([[historyKey('ctl-block-buffered', 'baseline-10s'), [100_000, 200_000, 400_000]]]);
+    const learned = expectedDurationMs(byId('ctl-block-buffered'), baseline(), 0.5, history);
+    expect(learned).toBeGreaterThan(100_000);
+    expect(learned).toBeLessThan(110_000);
+    expect(expectedDurationMs(byId('ctl-block-buffered'), baseline('other'), 0.5, history)).toBe(expectedDurationMs(byId('ctl-block-buffered'), baseline('other'), 0.5));
+  });
+
+  it('reads a VariantSpec too: the monitor interval and the baseline hungTicks lengthen a hang', () => {
+    const testCase = byId('py-lock-order');
+    const quick = expectedDurationMs(testCase, { name: 'b', agent: { agent: 'baseline', hungTicks: 1 }, monitor: { mode: 'interval', everyMs: 2_000 } }, 1);
+    const slow = expectedDurationMs(testCase, { name: 'b', agent: { agent: 'baseline', hungTicks: 4 }, monitor: { mode: 'interval', everyMs: 10_000 } }, 1);
+    expect(slow).toBeGreaterThan(quick);
+  });
+
+  it('weighs only the classes that keep cores busy: a flood two (program and harness), a busy program one', () => {
+    const heavy = cases.filter((testCase) => cpuWeight(testCase) > 0).map((testCase) => [testCase.id, cpuWeight(testCase)]);
+    expect(Object.fromEntries(heavy)).toEqual({ 'ctl-quiet-optimizer': 1, 'node-busy-loop': 1, 'perl-regex-flood': 2, 'py-livelock': 1 });
+  });
+});
+
+describe('planAttempts', () => {
+  const attemptsOf = (ids: readonly string[], variants: readonly string[], repeats: number): SchedulableAttempt[] =>
+    ids.flatMap((id) => variants.flatMap((variant) => Array.from({ length: repeats }, (_, index) => ({ testCase: byId(id), variant: baseline(variant), repeat: index + 1 }))));
+
+  it('orders cases longest-expected first and keeps a case’s attempts together, repeat by repeat', () => {
+    const plan = planAttempts(attemptsOf(['ctl-block-buffered', 'py-capture-grandchild', 'py-lock-order'], ['a', 'b'], 2), 7, 1);
+    const expected = plan.map((planned) => planned.expectedMs);
+    const caseOrder = [...new Set(plan.map((planned) => planned.attempt.testCase.id))];
+    expect(caseOrder[0]).toBe('py-capture-grandchild');
+    expect(caseOrder.at(-1)).toBe('ctl-block-buffered');
+    expect(expected[0]).toBe(Math.max(...expected));
+    expect(plan.slice(0, 4).map((planned) => planned.attempt.repeat)).toEqual([1, 1, 2, 2]);
+    expect(plan.map((planned) => planned.position)).toEqual(plan.map((_, index) => index));
+  });
+
+  it('gives the same order for the same seed, and lets no variant always go first', () => {
+    const attempts = attemptsOf(cases.map((testCase) => testCase.id), ['a', 'b'], 1);
+    const names = (seed: number) => planAttempts(attempts, seed, 1).map((planned) => `${planned.attempt.testCase.id}/${planned.attempt.variant.name}`);
+    expect(names(42)).toEqual(names(42));
+    expect(names(42)).not.toEqual(names(43));
+    const firstOfCase = new Map<string, string>();
+    for (const planned of planAttempts(attempts, 42, 1)) if (!firstOfCase.has(planned.attempt.testCase.id)) firstOfCase.set(planned.attempt.testCase.id, planned.attempt.variant.name);
+    const aFirst = [...firstOfCase.values()].filter((name) => name === 'a').length;
+    expect(aFirst).toBeGreaterThan(10);
+    expect(aFirst).toBeLessThan(cases.length - 10);
+  });
+});
+
+describe('runScheduled', () => {
+  const plannedAll = () => planAttempts(cases.map((testCase) => ({ testCase, variant: baseline(), repeat: 1 })), 1, 1);
+
+  it('never fills more CPU slots than it has, nor runs more attempts than the cap, and runs each once', async () => {
+    const plan = plannedAll();
+    let running = 0;
+    let cpu = 0;
+    let maxRunning = 0;
+    let maxCpu = 0;
+    let floodBesideHeavy = false;
+    const heavyIds = new Set<string>();
+    const results = await runScheduled(plan, { maxRunning: 6, cpuSlots: 2, startGapMs: 0 }, async (attempt, planned) => {
+      running += 1;
+      cpu += planned.cpuWeight;
+      if (planned.cpuWeight > 0) heavyIds.add(attempt.testCase.id);
+      if (planned.cpuWeight === 2 && cpu > 2) floodBesideHeavy = true;
+      maxRunning = Math.max(maxRunning, running);
+      maxCpu = Math.max(maxCpu, cpu);
+      // heavy attempts last longer, so the light ones behind them must be let past
+      await new Promise((resolve) => setTimeout(resolve, planned.cpuWeight > 0 ? 30 : 5));
+      running -= 1;
+      cpu -= planned.cpuWeight;
+      return attempt.testCase.id;
+    });
+    expect(results).toEqual(plan.map((planned) => planned.attempt.testCase.id));
+    expect(maxRunning).toBe(6);
+    expect(maxCpu).toBe(2);
+    expect(floodBesideHeavy).toBe(false);
+    expect(heavyIds.size).toBe(4);
+  });
+
+  it('lets light attempts past a heavy one that waits for a slot', async () => {
+    const plan = plannedAll();
+    const started: string[] = [];
+    await runScheduled(plan, { maxRunning: 3, cpuSlots: 1, startGapMs: 0 }, async (attempt, planned) => {
+      started.push(attempt.testCase.id);
+      await new Promise((resolve) => setTimeout(resolve, planned.cpuWeight > 0 ? 40 : 2));
+    });
+    const heavyIds = plan.filter((planned) => planned.cpuWeight > 0).map((planned) => planned.attempt.testCase.id);
+    const secondHeavy = started.indexOf(heavyIds[1]!);
+    // the second heavy attempt in plan order could not start before the first had finished: light ones filled in
+    expect(secondHeavy).toBeGreaterThan(plan.findIndex((planned) => planned.attempt.testCase.id === heavyIds[1]));
+  });
+
+  it('with --concurrency 1 runs the plan strictly in order, one at a time', async () => {
+    const plan = plannedAll();
+    const started: number[] = [];
+    let running = 0;
+    await runScheduled(plan, admissionLimits(1, 2), async (_, planned) => {
+      running += 1;
+      expect(running).toBe(1);
+      started.push(planned.position);
+      await Promise.resolve();
+      running -= 1;
+    });
+    expect(started).toEqual(plan.map((planned) => planned.position));
+  });
+
+  it('defaults to CPU slots for all cores but one and 16 idle attempts per core; refuses a cap below 1', async () => {
+    expect(admissionLimits(undefined, 2)).toMatchObject({ maxRunning: 32, cpuSlots: 1 });
+    expect(admissionLimits(undefined, 8)).toMatchObject({ maxRunning: 128, cpuSlots: 7 });
+    expect(admissionLimits(undefined, 1)).toMatchObject({ maxRunning: 16, cpuSlots: 1 });
+    expect(admissionLimits(8, 2)).toMatchObject({ maxRunning: 8, cpuSlots: 1 });
+    expect(admissionLimits(1, 4)).toMatchObject({ maxRunning: 1, cpuSlots: 1, startGapMs: 0 });
+    await expect(runScheduled(plannedAll(), admissionLimits(0, 2), async () => undefined)).rejects.toThrow(/at least 1/);
+  });
+});
