@@ -20,6 +20,9 @@ function decide(observation) {
     case 'tick':
       quietTicks = observation.tick.output.bytes === 0 ? quietTicks + 1 : 0;
       return quietTicks >= QUIET_TICKS_BEFORE_KILL ? { type: 'kill' } : { type: 'wait' };
+    case 'gate':
+      // A gate failed our finish; this agent cannot fix anything, so it finishes again (accepted once retries run out).
+      return { type: 'finish', summary: `gate ${observation.gate + 1} failed: ${observation.reason}` };
     case 'exit':
       return { type: 'finish', summary: observation.kill ? `killed the command after ${QUIET_TICKS_BEFORE_KILL} quiet ticks` : 'the command exited by itself' };
     case 'error':
@@ -32,5 +35,9 @@ function decide(observation) {
 }
 
 for await (const line of createInterface({ input: process.stdin })) {
-  if (line.trim() !== '') act(decide(JSON.parse(line)));
+  if (line.trim() === '') continue;
+  const message = JSON.parse(line);
+  // A hint from "the user" is not answered: the observation on the next line is. Log it for whoever reads stderr.
+  if (message.type === 'hint') process.stderr.write(`hint: ${message.text}\n`);
+  else act(decide(message));
 }

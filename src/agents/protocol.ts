@@ -15,7 +15,20 @@ export type ObservationBody =
   | { readonly type: 'result'; readonly action: Action['type']; readonly ok: boolean; readonly message: string; readonly content?: string }
   /** a tick as the agent's tick template rendered it; `text` is exactly what the trace's tick event records. */
   | { readonly type: 'tick'; readonly tick: Tick; readonly text: string }
-  | { readonly type: 'exit'; readonly commandId: number; readonly exit: ExitInfo; readonly output: string; readonly kill: KillRecord | null };
+  | { readonly type: 'exit'; readonly commandId: number; readonly exit: ExitInfo; readonly output: string; readonly kill: KillRecord | null }
+  /** a case gate failed the agent's finish: the attempt goes on (docs/agent-protocol.md, "Gates"). */
+  | ({ readonly type: 'gate' } & GateFailure);
+
+/** Which gate failed, how, the end of its output, and how many more failed rounds of it the agent will be told about. */
+export interface GateFailure {
+  readonly gate: number;
+  readonly command: string;
+  readonly exitCode: number | null;
+  readonly timedOut: boolean;
+  readonly reason: string;
+  readonly output: string;
+  readonly retriesLeft: number;
+}
 
 export interface TokenUsage {
   readonly promptTokens: number;
@@ -66,6 +79,8 @@ export interface AgentContext {
 /** One protocol: an observation in, one action out. */
 export interface AgentSession {
   next(observation: Observation): Promise<Action>;
+  /** a message from "the user" (a case hint), given just before the observation it rides on; agents without it ignore hints. */
+  hint?(text: string): void;
   close?(): Promise<void>;
 }
 

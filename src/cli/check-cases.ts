@@ -11,6 +11,7 @@ const HEADINGS: Record<CheckName, string> = {
   repro: 'repro',
   verifyUntouched: 'verify untouched',
   verifyPatched: 'verify patched',
+  gates: 'gates',
   oracle: 'oracle',
   nop: 'nop',
 };

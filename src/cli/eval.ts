@@ -10,6 +10,7 @@ import {
   renderSummaryTable,
   shouldUseColor,
 } from '../report/index.js';
+import { renderLoopTable } from '../report/loop-table.js';
 import { loadConfigFile } from '../runner/config-file.js';
 import { fanOut } from '../runner/reporter-hooks.js';
 import type { EvalOptionsInput } from '../runner/options.js';
@@ -89,6 +90,9 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
       io.stdout.write(`\n${renderPairwiseTable(result.summary, { color })}\n`);
       io.stdout.write(`\n${renderCaseMatrix(result.summary, { color })}\n`);
     }
+    // Gates and hints, when a case had them: the gate pass rate, and solved with a hint against without.
+    const loop = renderLoopTable(result.summary.loop ?? [], { color });
+    if (loop !== '') io.stdout.write(`\n${loop}\n`);
     // The monitor's confusion matrix, when a classification was seen at all (a nop run never ticks).
     const confusion = (result.summary.confusion ?? []).filter((matrix) => matrix.columns.some((column) => column !== 'none'));
     if (confusion.length > 0) io.stdout.write(`\n${renderConfusion(confusion, { color })}\n`);

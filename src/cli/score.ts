@@ -2,7 +2,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readRunMeta } from '../runner/meta.js';
 import { renderAttemptTable, renderClassTable, renderSummaryTable, shouldUseColor } from '../report/index.js';
-import { summarize } from '../summary/index.js';
+import { renderLoopTable } from '../report/loop-table.js';
+import { summarize, summarizeLoop } from '../summary/index.js';
 import { readTrace, scoreAttempt } from '../scorers/index.js';
 import { HangbenchError } from '../types/errors.js';
 import type { AttemptScores } from '../types/scores.js';
@@ -37,11 +38,14 @@ export async function scoreCommand(args: readonly string[], io: CliIO): Promise<
   }
   const meta = await readRunMeta(root);
   const summary = summarize(attempts, { runId: meta.runId, startedAt: meta.startedAt, seed: meta.options.seed });
+  const loop = summarizeLoop(attempts);
   if (parsed.flag('json')) {
-    io.stdout.write(`${JSON.stringify({ ...summary, disagreements }, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify({ ...summary, loop, disagreements }, null, 2)}\n`);
   } else {
     const color = shouldUseColor(io.stdout, io.env);
     io.stdout.write(`${renderAttemptTable(summary.attempts, { color })}\n\n${renderSummaryTable(summary, { color })}\n\n${renderClassTable(summary, { color })}\n`);
+    const loopTable = renderLoopTable(loop, { color });
+    if (loopTable !== '') io.stdout.write(`\n${loopTable}\n`);
     io.stdout.write(
       disagreements.length === 0
         ? `\nrescored ${attempts.length} attempt(s) from their traces: every recorded score.json agrees\n`

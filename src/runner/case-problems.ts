@@ -2,20 +2,26 @@ import type { Document, LineCounter, Node as YamlNode } from 'yaml';
 import { isMap, isNode, isPair, isScalar } from 'yaml';
 import type { z } from 'zod';
 import type { CaseProblem } from '../types/errors.js';
+import { diagnoseHint, isHintPath } from './hint-problems.js';
 
 type Issue = z.core.$ZodIssue;
 type PathKey = string | number;
 
 /** Turns zod issues into problems that name file, line:column, field, what was found and what is expected. */
 export function problemsFromIssues(file: string, doc: Document, lines: LineCounter, issues: readonly Issue[], knownKeys: KnownKeys = CASE_KEYS): CaseProblem[] {
-  return issues.map((issue) => problemFromIssue(file, doc, lines, issue, knownKeys));
+  return issues.flatMap((issue) => problemFromIssue(file, doc, lines, issue, knownKeys));
 }
 
 /** The fields a mapping may have, keyed by the name of the field that holds it ('' for the top level): for "did you mean". */
 export type KnownKeys = Readonly<Record<string, readonly string[]>>;
 
-function problemFromIssue(file: string, doc: Document, lines: LineCounter, issue: Issue, knownKeys: KnownKeys): CaseProblem {
+function problemFromIssue(file: string, doc: Document, lines: LineCounter, issue: Issue, knownKeys: KnownKeys): CaseProblem | CaseProblem[] {
   const path = issue.path.filter((key): key is PathKey => typeof key !== 'symbol');
+  if (issue.code === 'invalid_union' && isHintPath(path)) {
+    const diagnosis = diagnoseHint(doc, issue, path);
+    if ('issues' in diagnosis) return problemsFromIssues(file, doc, lines, diagnosis.issues, knownKeys);
+    return located(file, lines, nodeAt(doc, path), path, diagnosis.message);
+  }
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
     const keyNode = findKeyNode(doc, path, key);
@@ -43,7 +49,7 @@ function expected(issue: Issue): string {
       return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'invalid_union':
       if ('discriminator' in issue && issue.discriminator) return `expected ${issue.discriminator} to be one of ${(issue as { options?: unknown[] }).options?.map((o) => JSON.stringify(o)).join(', ') ?? 'a known value'}`;
-      return issue.path.at(-1) === 'onset'
+      return issue.path.at(-1) === 'onset' && issue.path[0] === 'hang'
         ? 'expected one of {output: "text"}, {start: true}, {after: 2s}'
         : durationLike(issue.path) ? 'expected a duration such as 250ms, 30s, 5m or a number of seconds' : 'expected a value of another shape';
     case 'too_small':
@@ -59,7 +65,7 @@ function expected(issue: Issue): string {
 
 function durationLike(path: readonly PropertyKey[]): boolean {
   const last = path.at(-1);
-  return last === 'wall' || last === 'interrupt' || last === 'timeout' || last === 'after';
+  return last === 'wall' || last === 'interrupt' || last === 'timeout' || last === 'after' || (last === 'onset' && path[0] === 'hints');
 }
 
 function describe(node: YamlNode): string {
@@ -91,11 +97,13 @@ function findKeyNode(doc: Document, path: readonly PathKey[], key: string): unkn
 }
 
 const CASE_KEYS: KnownKeys = {
-  '': ['id', 'title', 'kind', 'fixture', 'issue', 'repro', 'hang', 'control', 'terminal', 'budgets', 'verify', 'tags'],
+  '': ['id', 'title', 'kind', 'fixture', 'issue', 'repro', 'hang', 'control', 'terminal', 'budgets', 'verify', 'gates', 'hints', 'tags'],
   hang: ['class', 'onset'],
   control: ['class'],
   budgets: ['tokens', 'wall', 'interrupt'],
   verify: ['run', 'timeout', 'exit', 'stdout', 'stderr'],
+  gates: ['run', 'timeout', 'exit', 'stdout', 'stderr', 'retries'],
+  hints: ['after', 'ticks', 'onset', 'text'],
   onset: ['output', 'start', 'after'],
 };
 

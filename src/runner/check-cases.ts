@@ -10,6 +10,7 @@ import { caseClass } from '../types/case.js';
 import { formatDuration } from '../types/duration.js';
 import type { CaseProblem } from '../types/errors.js';
 import type { AttemptScores } from '../types/scores.js';
+import { checkGates } from './check-gates.js';
 import { checkRepro, type CheckOutcome } from './check-repro.js';
 import { loadCases } from './load-cases.js';
 import { DEFAULTS, resolveOptions } from './options.js';
@@ -25,7 +26,7 @@ export { HANG_TICKS, type CheckOutcome } from './check-repro.js';
 export const CHECK_TIME_SCALE = 0.1;
 
 /** The checks, in the order they run and are shown. */
-export const CHECK_NAMES = ['repro', 'verifyUntouched', 'verifyPatched', 'oracle', 'nop'] as const;
+export const CHECK_NAMES = ['repro', 'verifyUntouched', 'verifyPatched', 'gates', 'oracle', 'nop'] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];
 const TIMED_CHECKS: readonly CheckName[] = ['repro', 'oracle'];
 
@@ -78,7 +79,8 @@ interface CheckContext {
 
 /**
  * Proves each case sound, reusing the runner: the repro hangs (or a control finishes), the hidden verify fails on
- * the untouched workspace (hangs) and passes after solution.patch, the oracle solves it and nop does not.
+ * the untouched workspace (hangs) and passes after solution.patch, so do the gates, the oracle solves it (passing
+ * every gate) and nop does not.
  */
 export async function checkCases(input: CheckCasesInput, hooks: CheckHooks = {}): Promise<CheckCasesResult> {
   const started = performance.now();
@@ -133,6 +135,7 @@ async function checkCase(testCase: Case, context: CheckContext): Promise<CaseSou
     verifyUntouched: () =>
       testCase.kind === 'hang' ? checkVerify(testCase, context, 'untouched') : Promise.resolve({ ok: null, reason: 'control' }),
     verifyPatched: () => checkVerify(testCase, context, 'patched'),
+    gates: () => checkGates(testCase, { ...context, attemptId: (check) => attemptIdOf(context, testCase, check) }),
     oracle: () => checkAgent(testCase, context, 'oracle'),
     nop: () => checkAgent(testCase, context, 'nop'),
   };
@@ -209,6 +212,7 @@ async function checkAgent(testCase: Case, context: CheckContext, agentName: 'ora
   if (agentName === 'oracle') {
     const latency = scores.scores.interrupt_latency === null ? '' : `, killed ${formatDuration(scores.scores.interrupt_latency)} after onset`;
     if (!scores.scores.solved) return { ok: false, reason: why };
+    if (scores.scores.gates_passed === false) return { ok: false, reason: `solved, but a gate failed at its finish (${scores.scores.gate_rounds} rounds)` };
     return scores.scores.clean ? { ok: true, reason: `solved${latency}` } : { ok: false, reason: 'solved, but left processes running' };
   }
   return scores.scores.solved ? { ok: false, reason: 'nop solved it: the case tests nothing' } : { ok: true, reason: 'unsolved' };

@@ -17,6 +17,7 @@ import { renderTick } from '../monitor/render.js';
 import { scaleMode, type VariantSpec } from '../types/variant.js';
 import { runVerify } from './verify.js';
 import { listWorkspace } from './workspace-files.js';
+import { LoopFeatures } from './loop-features.js';
 
 export interface Attempt {
   readonly testCase: Case;
@@ -75,6 +76,8 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
     variantSpec: variant,
     monitor: mode,
     budgets,
+    gates: testCase.gates.length,
+    hints: testCase.hints.length,
     mechanism: context.capabilities.mechanism,
     isolation: context.capabilities.isolation,
     startedAt: new Date().toISOString(),
@@ -103,6 +106,7 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
     logDir: dir,
     signal: stop.signal,
   });
+  const loop = new LoopFeatures({ testCase, sandbox, trace, timeScale: scale, floorMs: options.verifyFloorMs, logDir: dir, hints: variant.hints ?? true });
   let tokens = 0;
   const agentStart = performance.now();
   let stopReason: StopReason | null = null;
@@ -126,7 +130,7 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
       },
       ...(context.agent.privileged ? { oracle: oracleView(testCase, session) } : {}),
     });
-    stopReason = await agentLoop(agent, session, trace, stop.signal, options.maxTurns, await listWorkspace(sandbox.workspace));
+    stopReason = await agentLoop(agent, session, loop, trace, stop.signal, options.maxTurns, await listWorkspace(sandbox.workspace));
   } catch (error) {
     stopReason = stop.signal.aborted ? (stop.signal.reason as StopReason) : stopReasonOf(error);
   } finally {
@@ -167,6 +171,7 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
 async function agentLoop(
   agent: AgentSession,
   session: AttemptSession,
+  loop: LoopFeatures,
   trace: TraceWriter,
   signal: AbortSignal,
   maxTurns: number,
@@ -174,12 +179,19 @@ async function agentLoop(
 ): Promise<StopReason | null> {
   let observation: Observation = { type: 'task', issue: session.testCase.issue, repro: session.testCase.repro, files };
   for (let turn = 1; turn <= maxTurns; turn += 1) {
+    for (const text of loop.hintsWith(observation)) agent.hint?.(text);
     const action = await abortable(agent.next(observation), signal);
     if (observation.type === 'tick') {
       trace.write({ type: 'decision', commandId: observation.tick.commandId, tickSeq: observation.tick.seq, action: action.type });
     }
     trace.write({ type: 'action', turn, action });
-    if (action.type === 'finish') return null;
+    if (action.type === 'finish') {
+      // A failed gate answers the finish and the attempt goes on; passed, none, or retries spent: the finish stands.
+      const failure = await loop.finish(signal);
+      if (failure === null) return null;
+      observation = { type: 'gate', ...failure };
+      continue;
+    }
     observation = await session.perform(action);
     if (observation.type === 'result') trace.write({ type: 'action.result', turn, ok: observation.ok, message: observation.message });
   }

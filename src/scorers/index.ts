@@ -5,6 +5,8 @@ import { clean } from './clean.js';
 import { completed } from './completed.js';
 import { falseKill } from './false-kill.js';
 import { fixed } from './fixed.js';
+import { gates } from './gates.js';
+import { hints } from './hints.js';
 import { interrupted } from './interrupted.js';
 import { reproduced } from './reproduced.js';
 import { solved } from './solved.js';
@@ -12,8 +14,10 @@ import { traceTokens } from './tokens.js';
 import { attemptEnd, attemptStart, ofType } from './trace-query.js';
 import { withinBudget } from './within-budget.js';
 
-export { classificationAtEnd, clean, completed, falseKill, fixed, interrupted, reproduced, solved, withinBudget };
+export { classificationAtEnd, clean, completed, falseKill, fixed, gates, hints, interrupted, reproduced, solved, withinBudget };
 export type { InterruptScore } from './interrupted.js';
+export type { GateScore } from './gates.js';
+export type { HintScore } from './hints.js';
 export { parseTrace, readTrace } from '../trace/read.js';
 export { mean, percentile, wilson, type WilsonInterval } from './stats.js';
 
@@ -42,7 +46,7 @@ export function scoreAttempt(events: readonly TraceEvent[]): AttemptScores {
     agent: start.agent,
     repeat: start.repeat,
     outcome,
-    scores: { ...parts, solved: solved(start.kind, outcome, parts) },
+    scores: { ...parts, solved: solved(start.kind, outcome, parts), ...gates(events), ...hints(events) },
     ticks: ofType(events, 'tick').length,
     tokens: traceTokens(events),
     wallMs: end?.wallMs ?? events.at(-1)?.t ?? 0,

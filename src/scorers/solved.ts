@@ -1,6 +1,6 @@
 import type { AttemptScores } from '../types/scores.js';
 
-type Parts = Omit<AttemptScores['scores'], 'solved' | 'interrupt_latency' | 'clean'>;
+type Parts = Pick<AttemptScores['scores'], 'reproduced' | 'interrupted' | 'fixed' | 'false_kill' | 'completed' | 'within_budget'>;
 
 /**
  * hang: reproduced ∧ interrupted ∧ fixed ∧ within_budget; control: ¬false_kill ∧ completed ∧ within_budget.

@@ -9,8 +9,10 @@ export {
   type Comparison,
   type Confusion,
   type GroupSummary,
+  type LoopSummary,
   type Rate,
   type RunSummary,
 } from './schema.js';
 export { summarizeConfusion } from './confusion.js';
 export { parseRunSummary, readRunSummary } from './read.js';
+export { summarizeLoop } from './loop.js';

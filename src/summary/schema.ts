@@ -35,6 +35,11 @@ export const AttemptScoresSchema = z.strictObject({
     within_budget: z.boolean(),
     clean: z.boolean(),
     solved: z.boolean(),
+    /** issue 12; absent from score.json written before gates and hints existed. */
+    gates_passed: z.boolean().nullable().default(null),
+    gate_rounds: z.number().int().nonnegative().nullable().default(null),
+    hint_given: z.boolean().nullable().default(null),
+    hint_to_action: z.number().nullable().default(null),
   }),
   ticks: z.number().int().nonnegative(),
   tokens: z.number().nonnegative(),
@@ -177,6 +182,21 @@ export const CaseMatrixRowSchema = z.strictObject({
   cells: z.record(z.string(), z.strictObject({ solved: z.number().int().nonnegative(), total: z.number().int().positive() })),
 });
 
+/** Per agent/variant: how the attempts of gated and hinted cases went (issue 12). */
+export const LoopSummarySchema = z.strictObject({
+  agent: z.string(),
+  variant: z.string(),
+  /** over attempts of cases with gates: all gates passed at the accepted finish. */
+  gates_passed: RateSchema,
+  gateRoundsPerAttempt: z.number().nullable(),
+  /** over attempts of cases with hints: a hint reached the agent. */
+  hint_given: RateSchema,
+  /** solved, over hinted-case attempts where a hint fired, and where none did (hints off, or the trigger never came). */
+  solved_after_hint: RateSchema,
+  solved_without_hint: RateSchema,
+  hintToActionMs: z.strictObject({ count: z.number().int().nonnegative(), p50: z.number().nullable(), p90: z.number().nullable() }),
+});
+
 export const RunSummarySchema = z.strictObject({
   summaryVersion: z.literal(SUMMARY_VERSION),
   runId: z.string(),
@@ -201,6 +221,8 @@ export const RunSummarySchema = z.strictObject({
   comparisons: z.array(ComparisonSchema),
   /** hang cases first, then by caseId. */
   caseMatrix: z.array(CaseMatrixRowSchema),
+  /** gates and hints (cases that have them), per variant; absent or [] when no case had either. */
+  loop: z.array(LoopSummarySchema).optional(),
   attempts: z.array(AttemptScoresSchema),
 });
 
@@ -218,3 +240,4 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assert<T extends true> = T;
 /** Fails to compile when AttemptScoresSchema drifts from the shared AttemptScores interface. */
 type _AttemptScoresSchemaMatches = Assert<Same<z.infer<typeof AttemptScoresSchema>, AttemptScores>>;
+export type LoopSummary = z.infer<typeof LoopSummarySchema>;

@@ -3,6 +3,7 @@ import type { AttemptScores } from '../types/scores.js';
 import { summarizeCaseMatrix } from './case-matrix.js';
 import { compareVariants } from './comparisons.js';
 import { summarizeConfusion } from './confusion.js';
+import { summarizeLoop } from './loop.js';
 import { summarizeGroup } from './group-summary.js';
 import { groupBy } from './group-by.js';
 import { rate } from './rates.js';
@@ -76,6 +77,7 @@ export function summarize(attempts: readonly AttemptScores[], meta: SummaryMeta)
     statistics: { seed: bootstrap.seed, resamples: bootstrap.resamples },
     comparisons: compareVariants(groups),
     caseMatrix: summarizeCaseMatrix(attempts),
+    loop: summarizeLoop(attempts),
     attempts: attempts.map((attempt) => structuredClone(attempt)),
   };
 }

@@ -52,6 +52,21 @@ export const VerifyStepSchema = z.strictObject({
   stderr: StdoutMatchSchema.optional(),
 });
 
+/** A visible check run when the agent says finish (Hermes `/goal gate`); unlike verify, the agent sees its result. */
+export const GateSchema = z.strictObject({
+  ...VerifyStepSchema.shape,
+  retries: z.number().int().min(0).max(10).default(2).describe('failed rounds the agent may answer before its finish is accepted anyway'),
+});
+
+const HintText = z.string().min(1).describe('what "the user" says; delivered with the first observation after the trigger');
+const AfterHint = z.strictObject({ after: DurationSchema.describe('this long after the attempt starts (scaled by --time-scale)'), text: HintText });
+const TicksHint = z.strictObject({ ticks: z.number().int().min(1).describe('once this many ticks have reached the agent'), text: HintText });
+const OnsetHint = z.strictObject({ onset: DurationSchema.describe('this long after the ground-truth onset (scaled by --time-scale)'), text: HintText });
+
+/** A control has no onset, so its hints trigger on time or ticks only. */
+export const HangHintSchema = z.union([AfterHint, TicksHint, OnsetHint]);
+export const ControlHintSchema = z.union([AfterHint, TicksHint]);
+
 const BudgetsSchema = z.strictObject({
   tokens: z.number().int().positive().default(60_000).describe('prompt + completion tokens over all model calls'),
   wall: DurationSchema.default(300_000).describe('the whole attempt, agent phase'),
@@ -72,6 +87,7 @@ const CommonFields = {
   budgets: BudgetsSchema.default({ tokens: 60_000, wall: 300_000, interrupt: 30_000 }),
   verify: z.array(VerifyStepSchema).min(1, 'give at least one hidden verify step'),
   tags: z.array(z.string()).default([]),
+  gates: z.array(GateSchema).default([]).describe('visible checks that must pass when the agent says finish'),
 };
 
 export const CaseFileSchema = z.discriminatedUnion('kind', [
@@ -79,11 +95,13 @@ export const CaseFileSchema = z.discriminatedUnion('kind', [
     ...CommonFields,
     kind: z.literal('hang'),
     hang: z.strictObject({ class: z.enum(HANG_CLASSES), onset: OnsetSchema }),
+    hints: z.array(HangHintSchema).default([]).describe('messages from "the user" mid-run'),
   }),
   z.strictObject({
     ...CommonFields,
     kind: z.literal('control'),
     control: z.strictObject({ class: z.enum(CONTROL_CLASSES) }),
+    hints: z.array(ControlHintSchema).default([]).describe('messages from "the user" mid-run'),
   }),
 ]);
 
@@ -91,6 +109,8 @@ export type CaseFile = z.infer<typeof CaseFileSchema>;
 export type Onset = z.infer<typeof OnsetSchema>;
 export type VerifyStep = z.infer<typeof VerifyStepSchema>;
 export type Budgets = z.infer<typeof BudgetsSchema>;
+export type Gate = z.infer<typeof GateSchema>;
+export type Hint = z.infer<typeof HangHintSchema>;
 
 /** A validated case, with its id resolved and its fixture path made absolute. */
 export type Case = CaseFile & {

@@ -57,6 +57,9 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     monitor: MonitorModeSchema,
     /** budgets after --time-scale: wall and interrupt in ms. */
     budgets: z.object({ tokens: z.number(), wallMs: z.number(), interruptMs: z.number() }),
+    /** how many gates and hints the case has (absent in traces written before they existed: none). */
+    gates: z.number().int().nonnegative().optional(),
+    hints: z.number().int().nonnegative().optional(),
     mechanism: MechanismSchema,
     /** how the attempt's commands were isolated: a bubblewrap jail, or the harness's own user (the fallback). */
     isolation: z.enum(['bubblewrap', 'host-user']),
@@ -172,6 +175,43 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     /** why it failed, or '' */
     reason: z.string(),
     outputTail: z.string(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('gate.start'),
+    /** 1-based: the agent's nth finish that ran the gates. */
+    round: z.number().int().positive(),
+    gate: z.number().int().nonnegative(),
+    commandId: z.number().int(),
+    command: z.string(),
+    timeoutMs: z.number(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('gate.result'),
+    round: z.number().int().positive(),
+    gate: z.number().int().nonnegative(),
+    passed: z.boolean(),
+    exitCode: z.number().nullable(),
+    signal: z.string().nullable(),
+    timedOut: z.boolean(),
+    durationMs: z.number(),
+    /** why it failed, or '' */
+    reason: z.string(),
+    outputTail: z.string(),
+    /** this gate's failed rounds so far, and the case's allowance: failures > retries accepts the finish. */
+    failures: z.number().int().nonnegative(),
+    retries: z.number().int().nonnegative(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('hint'),
+    /** index in the case's hints; written when the hint reached the agent, with the observation after its trigger. */
+    hint: z.number().int().nonnegative(),
+    trigger: z.string(),
+    text: z.string(),
+    /** ms since attempt start when the trigger came due. */
+    dueMs: z.number(),
   }),
   z.object({
     ...base,

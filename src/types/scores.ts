@@ -24,6 +24,12 @@ export interface AttemptScores {
     readonly within_budget: boolean;
     readonly clean: boolean;
     readonly solved: boolean;
+    /** (cases with gates) every gate passed at the accepted finish, and how many gate rounds the finishes ran. */
+    readonly gates_passed: boolean | null;
+    readonly gate_rounds: number | null;
+    /** (cases with hints) a hint reached the agent; ms from the first hint to its next kill, input or edit. */
+    readonly hint_given: boolean | null;
+    readonly hint_to_action: number | null;
   };
   readonly ticks: number;
   readonly tokens: number;

@@ -34,8 +34,8 @@ describe('templates', () => {
 });
 
 describe('prompt sets', () => {
-  test('the built-in prompts load: minimal, minimal-user, diagnostic, no-output', () => {
-    expect(listBuiltinPrompts()).toEqual(['diagnostic', 'minimal', 'minimal-user', 'no-output']);
+  test('the built-in prompts load: minimal, minimal-user, diagnostic, no-output, heartbeat', () => {
+    expect(listBuiltinPrompts()).toEqual(['diagnostic', 'heartbeat', 'minimal', 'minimal-user', 'no-output']);
     for (const name of listBuiltinPrompts()) expect(loadPromptSet(name, process.cwd()).name).toBe(name);
     expect(loadPromptSet('minimal-user', process.cwd()).tickDelivery).toBe('user-message');
   });
@@ -49,7 +49,7 @@ describe('prompt sets', () => {
     expect(() => loadPromptSet(dir, '/')).toThrow(/tick\.md: unknown placeholder \{\{classificaton\}\}/);
     await writeFile(path.join(dir, 'tick.md'), '{{elapsed}}');
     expect(loadPromptSet(dir, '/').tick.placeholders).toEqual(['elapsed']);
-    expect(() => loadPromptSet('nope', process.cwd())).toThrow(/--prompt nope: no .*prompt\.json; built-in prompts: diagnostic, minimal, minimal-user, no-output/);
+    expect(() => loadPromptSet('nope', process.cwd())).toThrow(/--prompt nope: no .*prompt\.json; built-in prompts: diagnostic, heartbeat, minimal, minimal-user, no-output/);
   });
 });
 

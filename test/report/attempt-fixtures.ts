@@ -12,6 +12,10 @@ const HANG_SOLVED: Scores = {
   within_budget: true,
   clean: true,
   solved: true,
+  gates_passed: null,
+  gate_rounds: null,
+  hint_given: null,
+  hint_to_action: null,
 };
 
 const CONTROL_SOLVED: Scores = {
@@ -24,6 +28,10 @@ const CONTROL_SOLVED: Scores = {
   within_budget: true,
   clean: true,
   solved: true,
+  gates_passed: null,
+  gate_rounds: null,
+  hint_given: null,
+  hint_to_action: null,
 };
 
 export function hangAttempt(fields: Partial<Omit<AttemptScores, 'scores'>> = {}, scores: Partial<Scores> = {}): AttemptScores {

@@ -34,7 +34,8 @@ describe.skipIf(process.platform !== 'linux')('check-cases', () => {
     expect(confirm).toMatchObject({ kind: 'hang', class: 'stdin-wait', terminal: 'pipe', sound: true });
     expect(confirm?.checks.repro.reason).toMatch(/^hangs \(blocked-on-stdin at /);
     expect(confirm?.checks.verifyUntouched.reason).toMatch(/^fails: step 1 timed out/);
-    expect(Object.values(confirm?.checks ?? {}).map((check) => check.ok)).toEqual([true, true, true, true, true]);
+    expect(Object.values(confirm?.checks ?? {}).map((check) => check.ok)).toEqual([true, true, true, null, true, true]);
+    expect(confirm?.checks.gates).toEqual({ ok: null, reason: 'no gates' });
   });
 
   it('runs a terminal: pty case end to end: the pager hangs on a pty, the oracle kills it, verify runs on a pty too', () => {
@@ -58,7 +59,7 @@ describe.skipIf(process.platform !== 'linux')('check-cases', () => {
 
   it('renders a table with a mark and a reason per check, the failures in full, and saves the result', async () => {
     const text = renderCheckCases(result, false);
-    expect(text).toMatch(/^case\s+kind\s+class\s+repro\s+verify untouched\s+verify patched\s+oracle\s+nop$/m);
+    expect(text).toMatch(/^case\s+kind\s+class\s+repro\s+verify untouched\s+verify patched\s+gates\s+oracle\s+nop$/m);
     expect(text).toMatch(/^pager\s+hang \(pty\)\s+tty-prompt\s+✓ hangs/m);
     expect(text).toContain('✗ no-hang verify untouched: passes without the fix (1 step)');
     expect(text).toMatch(/1 of 3 case\(s\) unsound · time scale 0\.1 · /);

@@ -23,6 +23,10 @@ describe('scoreAttempt', () => {
         within_budget: true,
         clean: true,
         solved: true,
+        gates_passed: null,
+        gate_rounds: null,
+        hint_given: null,
+        hint_to_action: null,
       },
       ticks: 1,
       tokens: 1000,
@@ -56,6 +60,10 @@ describe('scoreAttempt', () => {
       within_budget: true,
       clean: true,
       solved: true,
+      gates_passed: null,
+      gate_rounds: null,
+      hint_given: null,
+      hint_to_action: null,
     });
     expect(result.classificationAtEnd).toBe('busy-no-output');
   });

@@ -13,6 +13,9 @@ export interface StartOptions {
   readonly agent?: string;
   readonly repeat?: number;
   readonly budgets?: Partial<Start['budgets']>;
+  /** the case's gate and hint counts (attempt.start fields); omitted: as in traces from before they existed. */
+  readonly gates?: number;
+  readonly hints?: number;
 }
 
 /**
@@ -40,6 +43,8 @@ export class TraceBuilder {
       variantSpec: { name: options.variant ?? 'interval-10s', agent: { agent: 'baseline', hungTicks: 2 }, monitor: { mode: 'interval', everyMs: 10_000 } },
       monitor: { mode: 'interval', everyMs: 10_000 },
       budgets: { tokens: 60_000, wallMs: 300_000, interruptMs: 30_000, ...options.budgets },
+      ...(options.gates === undefined ? {} : { gates: options.gates }),
+      ...(options.hints === undefined ? {} : { hints: options.hints }),
       mechanism: 'process-group+scan',
       isolation: 'host-user',
       startedAt: '2026-01-01T00:00:00.000Z',
@@ -147,6 +152,42 @@ export class TraceBuilder {
       reason: passed ? '' : 'exit 1, expected 0',
       outputTail: '',
     });
+  }
+
+  action(type: 'run' | 'wait' | 'kill' | 'input' | 'edit' | 'finish', turn = 1): this {
+    const action = {
+      run: { type: 'run', command: 'python3 build.py' },
+      wait: { type: 'wait' },
+      kill: { type: 'kill' },
+      input: { type: 'input', text: 'y' },
+      edit: { type: 'edit', path: 'build.py', old: 'a', new: 'b' },
+      finish: { type: 'finish', summary: 'done' },
+    }[type];
+    return this.push({ type: 'action', turn, action });
+  }
+
+  /** One gate's start and result in a round; the gate's command id is 20000 + round * 100 + gate. */
+  gate(round: number, gate: number, passed: boolean, options: { failures?: number; retries?: number; timedOut?: boolean } = {}): this {
+    const commandId = 20_000 + round * 100 + gate;
+    this.push({ type: 'gate.start', round, gate, commandId, command: 'node test.js', timeoutMs: 20_000 });
+    return this.push({
+      type: 'gate.result',
+      round,
+      gate,
+      passed,
+      exitCode: passed ? 0 : options.timedOut ? null : 1,
+      signal: options.timedOut ? 'SIGTERM' : null,
+      timedOut: options.timedOut ?? false,
+      durationMs: 300,
+      reason: passed ? '' : 'exit code 1 (expected 0)',
+      outputTail: '',
+      failures: options.failures ?? (passed ? 0 : round),
+      retries: options.retries ?? 2,
+    });
+  }
+
+  hint(hint = 0, dueMs?: number): this {
+    return this.push({ type: 'hint', hint, trigger: 'after 20s', text: 'is it waiting for something?', dueMs: dueMs ?? this.t });
   }
 
   leak(pid = 4242): this {

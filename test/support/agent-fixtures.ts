@@ -17,6 +17,8 @@ export const TEST_CASE = {
   budgets: { tokens: 60_000, wall: 90_000, interrupt: 45_000 },
   verify: [{ run: 'python3 build.py', timeout: 20_000, exit: 0 }],
   tags: [],
+  gates: [],
+  hints: [],
   hang: { class: 'pipe-write-block', onset: { output: 'compiling' } },
   file: '/cases/py-pipe-deadlock.yaml',
   fixtureDir: '/fixtures/py-pipe-deadlock',

@@ -34,14 +34,21 @@ class ExecSession implements AgentSession {
   private readonly context: AgentContext;
   private process: AgentProcess | null = null;
   private turn = 0;
+  private readonly hints: string[] = [];
 
   constructor(settings: ExecSettings, context: AgentContext) {
     this.settings = settings;
     this.context = context;
   }
 
+  /** Sent as a `hint` line just before the observation it rides on, and not answered (docs/agent-protocol.md). */
+  hint(text: string): void {
+    this.hints.push(text);
+  }
+
   async next(observation: Observation): Promise<Action> {
     const agent = (this.process ??= this.start());
+    for (const text of this.hints.splice(0)) agent.send({ type: 'hint', text });
     agent.send(observation);
     for (let invalid = 0; invalid < MAX_INVALID_LINES; ) {
       const line = (await agent.nextLine()).trim();

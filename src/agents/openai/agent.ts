@@ -51,12 +51,18 @@ class OpenAISession implements AgentSession {
   private readonly endpoint: Endpoint;
   private readonly context: AgentContext;
   private turn = 0;
+  private readonly hints: string[] = [];
 
   constructor(config: OpenAIAgentConfig, endpoint: Endpoint, context: AgentContext) {
     this.config = config;
     this.endpoint = endpoint;
     this.context = context;
     this.chat = new Conversation(config.prompt.system.render({}));
+  }
+
+  /** Hints wait for the observation they ride on: a user message may not come between a tool call and its result. */
+  hint(text: string): void {
+    this.hints.push(text);
   }
 
   async next(observation: Observation): Promise<Action> {
@@ -67,6 +73,11 @@ class OpenAISession implements AgentSession {
       this.chat.user(this.config.prompt.task.render({ issue: observation.issue.trim(), repro: observation.repro, files: observation.files.map((file) => `- ${file}`).join('\n') }));
     } else {
       this.chat.answer(withNotices(observationText(observation), observation.notices));
+    }
+    if (this.hints.length > 0) {
+      this.chat.dropQueued('not run: the user sent a message first; call it again if you still want it');
+      for (const text of this.hints.splice(0)) this.chat.user(text);
+      return this.askModel();
     }
     return this.chat.nextQueued(observation.type === 'tick') ?? this.askModel();
   }

@@ -39,6 +39,11 @@ export class Conversation {
     return calls.length;
   }
 
+  /** Answers every queued call with `why` instead of running it. */
+  dropQueued(why: string): void {
+    for (const call of this.queue.splice(0)) this.messages.push({ role: 'tool', tool_call_id: call.id, content: why });
+  }
+
   /** The next queued call to carry out; invalid ones are answered with their error on the way. */
   nextQueued(reportArrived: boolean): Action | null {
     for (let call = this.queue.shift(); call; call = this.queue.shift()) {

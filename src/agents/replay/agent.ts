@@ -94,5 +94,5 @@ class ReplaySession implements AgentSession {
 }
 
 function describe(followUp: FollowUp): string {
-  return { ok: 'a successful result', failed: 'a failed result', tick: 'a tick', exit: 'an exit' }[followUp];
+  return { ok: 'a successful result', failed: 'a failed result', tick: 'a tick', exit: 'an exit', gate: 'a failed gate' }[followUp];
 }

@@ -6,8 +6,8 @@ import type { Action } from '../../types/actions.js';
 import { HangbenchError } from '../../types/errors.js';
 import type { EventOf, TraceEvent } from '../../types/events.js';
 
-/** What followed an action in a trace: its result, a tick of the command, or the command's exit. */
-export type FollowUp = 'ok' | 'failed' | 'tick' | 'exit';
+/** What followed an action in a trace: its result, a tick of the command, the command's exit, or a gate that failed a finish. */
+export type FollowUp = 'ok' | 'failed' | 'tick' | 'exit' | 'gate';
 
 export interface RecordedCall {
   readonly turn: number;
@@ -75,6 +75,7 @@ export function parseRecording(events: readonly TraceEvent[], file: string): Rec
       afterTick = null;
     }
     if (event.type === 'action.result') followUps[followUps.length - 1] = event.ok ? 'ok' : 'failed';
+    if (event.type === 'gate.result' && !event.passed && event.failures <= event.retries) followUps[followUps.length - 1] = 'gate';
   }
   // An action answered a tick exactly when the previous one was followed by that tick.
   steps.forEach((step, index) => {

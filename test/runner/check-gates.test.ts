@@ -1,0 +1,48 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { checkGates, type GateCheckContext } from '../../src/runner/check-gates.js';
+import { loadCases } from '../../src/runner/load-cases.js';
+import { probeHost } from '../../src/sandbox/index.js';
+import type { Case } from '../../src/types/case.js';
+import { attemptMarkerProcesses } from '../support/proc-scan.js';
+
+const DIR = path.resolve(import.meta.dirname, '../fixtures/check-gates');
+const prefix = `check-gates-${process.pid}`;
+
+describe.skipIf(process.platform !== 'linux')('the gates check of check-cases', () => {
+  let cases: Map<string, Case>;
+  let context: GateCheckContext;
+  beforeAll(async () => {
+    const loaded = await loadCases([DIR], DIR);
+    expect(loaded.problems).toEqual([]);
+    cases = new Map(loaded.cases.map((testCase) => [testCase.id, testCase]));
+    const runDir = await mkdtemp(path.join(tmpdir(), 'hangbench-check-gates-'));
+    context = { runDir, timeScale: 1, capabilities: await probeHost(), attemptId: (check) => `${prefix}-${check}` };
+  });
+  const check = (id: string) => {
+    const testCase = cases.get(id);
+    if (!testCase) throw new Error(`no case ${id}`);
+    return checkGates(testCase, context);
+  };
+
+  it('is sound when a gate fails on the untouched workspace (here it hangs) and every gate passes after the patch', async () => {
+    await expect(check('gated')).resolves.toEqual({ ok: true, reason: 'gate 2 hangs → pass patched' });
+    expect(attemptMarkerProcesses(prefix)).toEqual([]);
+  });
+
+  it('is unsound when the gates pass without the fix', async () => {
+    await expect(check('checks-nothing')).resolves.toEqual({ ok: false, reason: '1 gate pass without the fix' });
+  });
+
+  it('is unsound when the fix cannot pass a gate', async () => {
+    await expect(check('fails-patched')).resolves.toEqual({ ok: false, reason: 'patched: gate 1 fails' });
+  });
+
+  it('does not apply to a case without gates', async () => {
+    const [plain] = (await loadCases([path.resolve(DIR, '../check-cases/cases/confirm.yaml')], DIR)).cases;
+    if (!plain) throw new Error('confirm.yaml did not load');
+    await expect(checkGates(plain, context)).resolves.toEqual({ ok: null, reason: 'no gates' });
+  });
+});
