@@ -5,6 +5,7 @@ import { formatDuration } from '../types/duration.js';
 import { formatCaseProblem } from '../types/errors.js';
 import { numberFlag, parse } from './args.js';
 import { CHECK_CASES_HELP } from './help.js';
+import { checkIsolation } from './isolation.js';
 import type { CliIO } from './io.js';
 
 const HEADINGS: Record<CheckName, string> = {
@@ -25,11 +26,14 @@ export async function checkCasesCommand(args: readonly string[], io: CliIO): Pro
     out: { type: 'string' },
     'run-id': { type: 'string' },
     json: { type: 'boolean' },
+    isolation: { type: 'string' },
   });
   if (parsed.help) {
     io.stdout.write(`${CHECK_CASES_HELP}\n`);
     return 0;
   }
+  const refused = await checkIsolation(parsed, io, 'check-cases');
+  if (refused !== null) return refused;
   const json = parsed.flag('json');
   const progressColor = shouldUseColor(io.stderr, io.env);
   const result = await checkCases(

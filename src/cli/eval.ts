@@ -15,10 +15,10 @@ import { loadConfigFile } from '../runner/config-file.js';
 import { fanOut } from '../runner/reporter-hooks.js';
 import type { EvalOptionsInput } from '../runner/options.js';
 import { runEval } from '../runner/run-eval.js';
-import { isolationWarning, probeHost, requireIsolation } from '../sandbox/index.js';
 import { formatCaseProblem, HangbenchError } from '../types/errors.js';
 import { durationList, listFlag, numberFlag, numberList, parse, rateFlag, type ParsedArgs } from './args.js';
 import { EVAL_HELP } from './help.js';
+import { checkIsolation } from './isolation.js';
 import type { CliIO } from './io.js';
 
 /** Flags that make variants; a config file's variants and these do not mix. */
@@ -54,17 +54,8 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
     io.stdout.write(`${EVAL_HELP}\n`);
     return 0;
   }
-  const isolation = parsed.string('isolation') ?? 'auto';
-  if (isolation !== 'auto' && isolation !== 'strict') throw new HangbenchError('USAGE', `--isolation must be auto or strict, got "${isolation}"`);
-  const host = await probeHost();
-  try {
-    requireIsolation(host, isolation);
-  } catch (error) {
-    io.stderr.write(`hangbench eval: ${(error as Error).message}\n`);
-    return 1;
-  }
-  const warning = isolationWarning(host);
-  if (warning !== null) io.stderr.write(`${warning}\n`);
+  const refused = await checkIsolation(parsed, io, 'eval');
+  if (refused !== null) return refused;
   const failUnder = rateFlag('fail-under', parsed.string('fail-under'));
   const json = parsed.flag('json');
   const color = !json && shouldUseColor(io.stdout, io.env);

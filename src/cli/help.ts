@@ -97,6 +97,8 @@ Options:
   --out DIR             results folder (default: ${DEFAULTS.out})
   --run-id ID           name of the check's folder (default: check-<timestamp>)
   --json                print the result as JSON on stdout (progress still goes to stderr)
+  --isolation MODE      auto (default): bubblewrap when the host has it, else the host-user fallback with a warning;
+                        strict: refuse to run without bubblewrap (exit 1)
   -h, --help            this help
 
 Exit codes: 0 every case is sound · 2 a case is unsound or invalid · 1 harness error · 130 interrupted`;

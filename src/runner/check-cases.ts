@@ -179,9 +179,10 @@ async function checkVerify(testCase: Case, context: CheckContext, state: 'untouc
       if (!patch.ok) return { ok: false, reason: patch.error };
       for (const file of patch.files) await sandbox.writeFile(file.path, file.content);
     }
-    await sandbox.overlay(path.join(testCase.fixtureDir, 'hidden'));
+    // As eval does: verify in a fresh sandbox with hidden/ laid over a copy of the workspace.
+    const verifier = await sandbox.forVerify(path.join(testCase.fixtureDir, 'hidden'));
     const settings = { timeScale: context.timeScale, floorMs: DEFAULTS.verifyFloorMs, terminal: testCase.terminal };
-    const passed = await runVerify(sandbox, testCase.verify, trace, settings);
+    const passed = await runVerify(verifier, testCase.verify, trace, settings);
     const steps = trace.events.flatMap((event) => (event.type === 'verify' ? [event] : []));
     const failed = steps.find((step) => !step.passed);
     const count = `${steps.length} step${steps.length === 1 ? '' : 's'}`;
