@@ -10,9 +10,9 @@ import { A, B, CONTROLS } from '../report/variant-fixtures.js';
 
 const current = summarize([...A, ...B, ...CONTROLS], { ...META, seed: 5 });
 
-/** The same run as version 1 wrote it: no statistics, comparisons, case matrix, pass@k or latency intervals. */
+/** The same run as version 1 wrote it: no statistics, comparisons, case matrix, gate/hint rows, pass@k or latency intervals. */
 function asVersion1(): Record<string, unknown> {
-  const { statistics: _s, comparisons: _c, caseMatrix: _m, ...rest } = structuredClone(current);
+  const { statistics: _s, comparisons: _c, caseMatrix: _m, loop: _l, ...rest } = structuredClone(current);
   return {
     ...rest,
     summaryVersion: 1,
