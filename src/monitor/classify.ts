@@ -107,7 +107,7 @@ export function classify(input: ClassifyInput): Verdict {
   const root = processes.find((p) => p.pid === input.rootPid);
   if (!root || kinds.get(root.pid) === 'zombie') {
     const holder = leavesFirst(processes).find((p) => kinds.get(p.pid) !== 'zombie');
-    if (holder) return verdict('zombie', `the command's root (pid ${input.rootPid}) exited but ${describeProcess(holder)} still runs, holding the output open`, holder);
+    if (holder) return verdict('zombie', `the command's root exited but ${describeProcess(holder)} still runs, holding the output open`, holder);
   }
   const rank = (p: ProcessSample): number => LEAF_RANK[kinds.get(p.pid) ?? 'other'] ?? 5;
   // sort is stable: within a rank the deepest leaf stays first
@@ -138,6 +138,6 @@ function leavesFirst(processes: readonly ProcessSample[]): ProcessSample[] {
 
 function waiter(processes: readonly ProcessSample[], child: ProcessSample): string {
   const parent = parentOf(processes, child);
-  return parent && waitKind(parent) === 'child-wait' ? `; ${parent.command} (pid ${parent.pid}) waits for it` : '';
+  return parent && waitKind(parent) === 'child-wait' ? `; ${parent.command} (pid ${parent.innerPid ?? parent.pid}) waits for it` : '';
 }
 

@@ -1,3 +1,4 @@
+import { innerPid } from '../sandbox/proc.js';
 import type { SandboxProcess } from '../sandbox/types.js';
 import type { Tick, TreeSnapshot } from '../types/process.js';
 import { classify } from './classify.js';
@@ -16,6 +17,7 @@ export class TickBuilder {
   private readonly terminal: 'pipe' | 'pty';
   private sample: TreeSample | null;
   private seq = 0;
+  private readonly innerPids = new Map<number, number | null>();
   private lastTickAt: number;
 
   /** `startedAt` on the performance.now() clock. Samples at once, while the root surely lives: its fd 0 is the harness's stdin. */
@@ -32,7 +34,7 @@ export class TickBuilder {
     const now = performance.now();
     const output = this.intake.window.take();
     this.sample = this.useProc ? sampleTree(this.livePids(), this.sample, this.terminal) : null;
-    const snapshot = this.sample?.snapshot ?? UNAVAILABLE;
+    const snapshot = this.withInnerPids(this.sample?.snapshot ?? UNAVAILABLE);
     const sinceOutputMs = now - (this.intake.lastOutputAt ?? this.startedAt);
     const verdict = classify({
       snapshot,
@@ -59,6 +61,23 @@ export class TickBuilder {
       classification: verdict.classification,
       reason: verdict.reason,
     };
+  }
+
+  /**
+   * Each process's pid as the command sees it (its PID namespace under bubblewrap), read once per process: a tick
+   * that says "pid 4711" must name a pid the agent's own `kill` can reach.
+   */
+  private withInnerPids(snapshot: TreeSnapshot): TreeSnapshot {
+    if (snapshot.processes.length === 0) return snapshot;
+    const processes = snapshot.processes.map((process) => {
+      let inner = this.innerPids.get(process.pid);
+      if (inner === undefined) {
+        inner = innerPid(process.pid);
+        this.innerPids.set(process.pid, inner);
+      }
+      return inner === null || inner === process.pid ? process : { ...process, innerPid: inner };
+    });
+    return { ...snapshot, processes };
   }
 
   /** The root first (sampleTree reads the harness's stdin from it), then every live pid the sandbox knows. */

@@ -73,7 +73,7 @@ export function processTree(processes: readonly ProcessSample[]): string {
 }
 
 function processLine(process: ProcessSample): string {
-  const parts = [String(process.pid), process.command, process.state + (process.wchan ? ` ${process.wchan}` : '')];
+  const parts = [String(process.innerPid ?? process.pid), process.command, process.state + (process.wchan ? ` ${process.wchan}` : '')];
   if (process.syscall && process.wchan) parts.push(describeSyscall(process.syscall));
   parts.push(`cpu ${Math.round(process.cpuPercent)}%`, `rss ${(process.rssKb / 1024).toFixed(0)}MB`);
   if (process.threads > 1) parts.push(`threads ${process.threads}: ${summarize(process.threadWchans)}`);

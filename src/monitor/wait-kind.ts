@@ -76,5 +76,5 @@ export function allThreadsInFutex(process: ProcessSample): boolean {
 /** One short phrase for a reason line: `python3 (pid 42) blocked in anon_pipe_write`. */
 export function describeProcess(process: ProcessSample): string {
   const where = process.wchan ? ` in ${process.wchan}` : '';
-  return `${process.command} (pid ${process.pid}, ${process.state}${where})`;
+  return `${process.command} (pid ${process.innerPid ?? process.pid}, ${process.state}${where})`;
 }

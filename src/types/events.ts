@@ -11,6 +11,7 @@ const MechanismSchema = z.enum(['cgroup-v2', 'pid-namespace', 'process-group+sca
 
 const ProcessSampleSchema = z.object({
   pid: z.number(),
+  innerPid: z.number().optional(),
   ppid: z.number(),
   pgid: z.number(),
   sid: z.number(),

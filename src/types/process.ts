@@ -37,7 +37,10 @@ export interface ExitInfo {
 export type ProcState = 'R' | 'S' | 'D' | 'T' | 't' | 'Z' | 'X' | 'I' | 'W' | 'P' | '?';
 
 export interface ProcessSample {
+  /** the host pid: what the harness samples and kills. */
   readonly pid: number;
+  /** the pid as the command itself sees it, inside the sandbox's PID namespace; absent when it is the same. */
+  readonly innerPid?: number;
   readonly ppid: number;
   readonly pgid: number;
   readonly sid: number;

@@ -84,6 +84,18 @@ describe('monitor modes on real processes', () => {
     }
   });
 
+  it('a tick names each process by the pid the command itself sees (its PID namespace under bubblewrap)', async () => {
+    const { session } = await sessionIn({ mode: 'interval', everyMs: 300 });
+    const observation = await session.perform({ type: 'run', command: 'echo "my pid is $$"; exec sleep 30' });
+
+    expect(observation.type).toBe('tick');
+    if (observation.type !== 'tick') return;
+    const seen = /my pid is (\d+)/.exec(observation.tick.output.text)?.[1];
+    expect(seen).toBeDefined();
+    // `exec` keeps the pid: the sleep is the process the command printed the pid of.
+    expect(observation.text).toMatch(new RegExp(`^\\s*${seen} sleep `, 'm'));
+  });
+
   it('no-output: no tick while output flows; the first once the period passed in silence, then one each period', async () => {
     const { session, trace } = await sessionIn({ mode: 'no-output', afterMs: 300 });
     let observation = await session.perform({ type: 'run', command: CHATTY_THEN_SILENT });
