@@ -9,6 +9,7 @@ import {
   shouldUseColor,
 } from '../report/index.js';
 import { runEval } from '../runner/run-eval.js';
+import { parseShard } from '../runner/shard.js';
 import { formatCaseProblem } from '../types/errors.js';
 import { durationFlag, numberFlag, parse, rateFlag } from './args.js';
 import { EVAL_HELP } from './help.js';
@@ -34,6 +35,7 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
     cache: { type: 'string' },
     from: { type: 'string' },
     cmd: { type: 'string' },
+    shard: { type: 'string' },
   });
   if (parsed.help) {
     io.stdout.write(`${EVAL_HELP}\n`);
@@ -67,6 +69,7 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
       cmd: parsed.string('cmd'),
       cwd: io.cwd,
       resume: parsed.string('resume'),
+      shard: parsed.string('shard') === undefined ? undefined : parseShard(parsed.string('shard') ?? ''),
     },
     { reporter, shutdown: io.shutdown },
   );

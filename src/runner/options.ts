@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { formatDuration } from '../types/duration.js';
+import type { Shard } from './shard.js';
 
 /** Every default in one place; options are resolved once from all-optional to readonly. */
 export const DEFAULTS = {
@@ -42,6 +43,8 @@ export interface EvalOptions {
   readonly from?: string;
   /** exec: the command that starts an external agent. */
   readonly cmd?: string;
+  /** run only this slice of the attempts (`--shard i/n`); `hangbench merge` joins the slices. */
+  readonly shard?: Shard;
 }
 
 /** `resume`: a run folder whose unfinished attempts to run, with the options recorded in its meta.json. */
@@ -67,6 +70,7 @@ export function resolveOptions(input: EvalOptionsInput): EvalOptions {
     cache: input.cache,
     from: input.from,
     cmd: input.cmd,
+    shard: input.shard,
   };
 }
 

@@ -1,5 +1,5 @@
 import { appendFileSync } from 'node:fs';
-import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { createAgentFactory } from '../agents/registry.js';
 import { countTokens } from '../agents/tokens.js';
@@ -16,7 +16,10 @@ import { gitSha, hangbenchVersion, type RunMeta } from './meta.js';
 import { resolveOptions, variantsOf, type EvalOptions, type EvalOptionsInput } from './options.js';
 import { runPool } from './pool.js';
 import { finishedScores, resumeRun, type ResumedRun } from './resume.js';
+import { writeJsonAtomic } from './atomic-write.js';
 import { attemptDir, runAttempt, type Attempt } from './run-attempt.js';
+import { writeRunReports } from './run-reports.js';
+import { attemptShardKey, attemptWeight, shardOf } from './shard.js';
 
 export interface RunResult {
   readonly runDir: string;
@@ -51,7 +54,8 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
   // Loading the o200k ranks blocks the event loop for about a second: do it now, not at the first tick of every attempt.
   countTokens('');
 
-  const attempts = expand(cases, options);
+  const expanded = expand(cases, options);
+  const attempts = options.shard ? shardOf(expanded, options.shard, attemptWeight, attemptShardKey) : expanded;
   const finished: AttemptScores[] = [];
   const pending: Attempt[] = [];
   for (const attempt of attempts) {
@@ -97,6 +101,8 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
   });
   await writeJson(path.join(runDir, 'summary.json'), summary);
   await writeJson(path.join(runDir, 'meta.json'), { ...meta, interrupted });
+  // The reports are a view of the results: one that fails to render is recorded, the results stand.
+  await writeRunReports(runDir).catch((error: unknown) => appendFile(path.join(runDir, 'errors.log'), `reports: ${(error as Error).stack ?? String(error)}\n`));
   await reporter?.onRunEnd(summary);
   return { runDir, summary, problems, interrupted };
 }
@@ -176,5 +182,5 @@ async function buildMeta(options: EvalOptions, cases: readonly Case[], startedAt
 }
 
 async function writeJson(file: string, value: unknown): Promise<void> {
-  await writeFile(file, `${JSON.stringify(value, null, 2)}\n`);
+  await writeJsonAtomic(file, value);
 }

@@ -1,0 +1,206 @@
+import type { EventOf, TraceEvent } from '../../types/events.js';
+import type { AttemptScores } from '../../types/scores.js';
+
+/** What one attempt's timeline shows, taken from its trace alone (times in ms since the attempt started). */
+export interface TimelineCommand {
+  readonly id: number;
+  readonly command: string;
+  readonly start: number;
+  /** null while it is still running (a live view) or when the trace was cut short. */
+  readonly end: number | null;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly isRepro: boolean;
+  readonly background: boolean;
+}
+
+export interface TimelineTick {
+  readonly t: number;
+  readonly commandId: number;
+  readonly tickSeq: number;
+  readonly classification: string;
+  readonly reason: string;
+  /** the tick exactly as delivered: the trace's `rendered`, or the model's `tick.prompt` text when there is one. */
+  readonly text: string;
+  readonly prompt: string | null;
+  /** the agent's answer to this tick (the `decision` event that followed), or null. */
+  readonly decision: string | null;
+}
+
+export interface TimelineKill {
+  readonly t: number;
+  readonly commandId: number;
+  readonly by: string;
+  readonly reason: string;
+  /** ms from the onset in the same command, when there was one before the kill. */
+  readonly sinceOnsetMs: number | null;
+  readonly goneMs: number | null;
+}
+
+export interface TimelineMark {
+  readonly t: number;
+  readonly label: string;
+  readonly ok?: boolean;
+}
+
+export interface TranscriptLine {
+  readonly t: number;
+  readonly type: string;
+  readonly text: string;
+}
+
+export interface AttemptTimeline {
+  /** `case/variant/repeat`: the permalink. */
+  readonly key: string;
+  readonly durationMs: number;
+  readonly running: boolean;
+  readonly commands: readonly TimelineCommand[];
+  readonly ticks: readonly TimelineTick[];
+  readonly onsets: readonly TimelineMark[];
+  readonly kills: readonly TimelineKill[];
+  readonly edits: readonly TimelineMark[];
+  readonly verify: readonly TimelineMark[];
+  readonly transcript: readonly TranscriptLine[];
+}
+
+export const attemptKey = (scores: Pick<AttemptScores, 'caseId' | 'variant' | 'repeat'>): string => `${scores.caseId}/${scores.variant}/${scores.repeat}`;
+
+function decisionsByTick(events: readonly TraceEvent[]): Map<string, string> {
+  const decisions = new Map<string, string>();
+  for (const event of events) if (event.type === 'decision') decisions.set(`${event.commandId}:${event.tickSeq}`, event.action);
+  return decisions;
+}
+
+function promptsByTick(events: readonly TraceEvent[]): Map<string, EventOf<'tick.prompt'>> {
+  const prompts = new Map<string, EventOf<'tick.prompt'>>();
+  for (const event of events) if (event.type === 'tick.prompt') prompts.set(`${event.commandId}:${event.tickSeq}`, event);
+  return prompts;
+}
+
+/** Builds the timeline of one attempt; a trace without attempt.end (still running) is drawn up to its last event. */
+export function buildTimeline(events: readonly TraceEvent[], key: string): AttemptTimeline {
+  const decisions = decisionsByTick(events);
+  const prompts = promptsByTick(events);
+  const exits = new Map<number, EventOf<'command.exit'>>();
+  const onsetAt = new Map<number, number>();
+  for (const event of events) {
+    if (event.type === 'command.exit') exits.set(event.commandId, event);
+    if (event.type === 'onset' && !onsetAt.has(event.commandId)) onsetAt.set(event.commandId, event.t);
+  }
+  const end = events.findLast((event) => event.type === 'attempt.end');
+  const commands: TimelineCommand[] = [];
+  const ticks: TimelineTick[] = [];
+  const onsets: TimelineMark[] = [];
+  const kills: TimelineKill[] = [];
+  const edits: TimelineMark[] = [];
+  const verify: TimelineMark[] = [];
+  for (const event of events) {
+    if (event.type === 'command.start') {
+      const exit = exits.get(event.commandId);
+      commands.push({
+        id: event.commandId,
+        command: event.command,
+        start: event.t,
+        end: exit ? exit.t : null,
+        exitCode: exit?.exitCode ?? null,
+        signal: exit?.signal ?? null,
+        isRepro: event.isRepro,
+        background: event.background,
+      });
+    } else if (event.type === 'tick') {
+      const id = `${event.commandId}:${event.tickSeq}`;
+      const prompt = prompts.get(id);
+      ticks.push({
+        t: event.t,
+        commandId: event.commandId,
+        tickSeq: event.tickSeq,
+        classification: event.classification,
+        reason: event.reason,
+        text: prompt?.text ?? event.rendered,
+        prompt: prompt?.prompt ?? null,
+        decision: decisions.get(id) ?? null,
+      });
+    } else if (event.type === 'onset') {
+      onsets.push({ t: event.t, label: `onset: ${event.trigger}` });
+    } else if (event.type === 'kill') {
+      const onset = onsetAt.get(event.commandId);
+      kills.push({
+        t: event.t,
+        commandId: event.commandId,
+        by: event.by,
+        reason: event.reason,
+        sinceOnsetMs: onset !== undefined && onset <= event.t ? event.t - onset : null,
+        goneMs: event.goneMs,
+      });
+    } else if (event.type === 'file.write') {
+      edits.push({ t: event.t, label: `${event.via} ${event.path} (${event.bytes} bytes)` });
+    } else if (event.type === 'verify') {
+      const why = event.passed ? 'passed' : `failed: ${event.reason}`;
+      verify.push({ t: event.t, label: `verify ${event.step}: ${event.command} — ${why}`, ok: event.passed });
+    }
+  }
+  return {
+    key,
+    durationMs: end?.wallMs ?? events.at(-1)?.t ?? 0,
+    running: end === undefined,
+    commands,
+    ticks,
+    onsets,
+    kills,
+    edits,
+    verify,
+    transcript: events.flatMap((event) => transcriptLine(event) ?? []),
+  };
+}
+
+const clip = (text: string, max = 400): string => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+/** One readable line per event a person follows; the bulky ones (output chunks, ticks) are left to the timeline. */
+function transcriptLine(event: TraceEvent): TranscriptLine | undefined {
+  const line = (text: string): TranscriptLine => ({ t: event.t, type: event.type, text });
+  switch (event.type) {
+    case 'attempt.start':
+      return line(`${event.agent} on ${event.caseId} (${event.kind}, ${event.class}) · ${event.mechanism} · budgets ${event.budgets.tokens} tokens, ${Math.round(event.budgets.wallMs)} ms wall, ${Math.round(event.budgets.interruptMs)} ms to interrupt`);
+    case 'action':
+      return line(`${event.action.type} ${clip(JSON.stringify(Object.fromEntries(Object.entries(event.action).filter(([name]) => name !== 'type'))))}`);
+    case 'action.result':
+      return line(`${event.ok ? 'ok' : 'refused'}: ${clip(event.message)}`);
+    case 'command.start':
+      return line(`#${event.commandId} started: ${event.command}${event.background ? ' (background)' : ''}`);
+    case 'command.exit':
+      return line(`#${event.commandId} exited ${event.exitCode ?? event.signal ?? '?'} after ${Math.round(event.durationMs)} ms${event.killed ? ' (killed)' : ''}`);
+    case 'onset':
+      return line(`onset in #${event.commandId}: ${event.trigger}`);
+    case 'tick':
+      return line(`tick ${event.tickSeq} of #${event.commandId}: ${event.classification}`);
+    case 'decision':
+      return line(`decided on tick ${event.tickSeq}: ${event.action}`);
+    case 'kill':
+      return line(`#${event.commandId} killed by ${event.by}: ${event.reason}`);
+    case 'file.write':
+      return line(`${event.via} ${event.path}`);
+    case 'verify':
+      return line(`verify ${event.step} ${event.passed ? 'passed' : `failed: ${event.reason}`}`);
+    case 'agent.response':
+      return line(`model turn ${event.turn}: ${event.usage.promptTokens}+${event.usage.completionTokens} tokens, ${Math.round(event.latencyMs)} ms`);
+    case 'agent.note':
+      return line(`${event.kind}: ${clip(event.message)}`);
+    case 'limit':
+      return line(`limit ${event.kind}: ${event.value} of ${event.limit}`);
+    case 'leak':
+      return line(`left running: ${event.processes.map((p) => `${p.pid} ${p.command}`).join(', ')}`);
+    case 'error':
+      return line(`error in ${event.where}: ${clip(event.message)}`);
+    case 'attempt.end':
+      return line(`attempt ${event.outcome}${event.clean ? '' : ', not clean'}`);
+    case 'output':
+    case 'agent.request':
+    case 'tick.prompt':
+      return undefined;
+    default: {
+      // events added after this renderer (gates, hints …) still show, as their fields
+      const { seq: _seq, t: _t, type, ...fields } = event as { seq: number; t: number; type: string } & Record<string, unknown>;
+      return { t: event.t, type, text: `${type} ${clip(JSON.stringify(fields))}` };
+    }
+  }
+}
