@@ -52,7 +52,7 @@ ${header(report)}
 <figure>${renderTradeoffChart(summary.groups)}<figcaption>per variant: hangs interrupted against controls falsely killed, intervals as bars; ${latencyNote}</figcaption></figure></div>
 <h2>Variant comparison</h2>${renderComparisons(summary)}
 ${renderCaseMatrix(summary)}
-<h2>Classes</h2>${renderClassTable(summary)}
+<details class="classes"><summary><h2>Classes</h2></summary>${renderClassTable(summary)}</details>
 <h2>Attempts</h2>
 <div class="filters">${filterSelect('case', 'case', attempts.map((a) => a.scores.caseId))}${filterSelect('variant', 'variant', attempts.map((a) => a.scores.variant))}${filterSelect('class', 'class', attempts.map((a) => a.scores.class))}${filterSelect('outcome', 'outcome', attempts.map(outcomeOf))}<span id="shown" class="muted"></span><span class="muted">ticks: green progressing, orange looks hung · click a tick for the text the agent saw · total wall ${shortTime(attempts.reduce((sum, a) => sum + a.scores.wallMs, 0))}</span></div>
 <div id="attempts">

@@ -3,6 +3,7 @@ export const STYLES = `
 :root { --fg:#1f2328; --muted:#656d76; --line:#d0d7de; --bg:#fff; --soft:#f6f8fa; --good:#1a7f37; --bad:#cf222e; --warn:#9a6700; }
 * { box-sizing: border-box; }
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); margin: 0 24px 48px; }
+details.classes > summary { cursor: pointer; } details.classes > summary h2 { display: inline-block; border: 0; }
 h1 { font-size: 22px; margin: 20px 0 4px; } h2 { font-size: 17px; margin: 28px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
 .muted { color: var(--muted); } .na { color: var(--muted); }
 table { border-collapse: collapse; margin: 6px 0; font-variant-numeric: tabular-nums; }

@@ -57,7 +57,9 @@ export function renderTimelineSvg(timeline: AttemptTimeline): string {
     parts.push(`<g class="onset"><line x1="${x(onset.t)}" x2="${x(onset.t)}" y1="${AXIS - 6}" y2="${height - 4}"/><title>${esc(`${onset.label} at ${shortTime(onset.t)}`)}</title></g>`);
   }
   for (const kill of timeline.kills) {
-    const y = yOf(rowOf.get(kill.commandId) ?? 0);
+    // a kill of a command the agent did not start is the harness ending a verify step
+    const row = rowOf.get(kill.commandId);
+    const y = row === undefined ? verifyRow : yOf(row);
     const latency = kill.sinceOnsetMs === null ? '' : ` +${shortTime(kill.sinceOnsetMs)} after onset`;
     const label = `killed by ${kill.by}${latency}`;
     const anchor = x(kill.t) > WIDTH - 190 ? 'end' : 'start';
