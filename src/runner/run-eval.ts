@@ -15,7 +15,7 @@ import { loadCases } from './load-cases.js';
 import { gitSha, hangbenchVersion, type RunMeta } from './meta.js';
 import { resolveOptions, variantsOf, type EvalOptions, type EvalOptionsInput } from './options.js';
 import { runPool } from './pool.js';
-import { finishedScores, resumeRun, type ResumedRun } from './resume.js';
+import { checkResumable, finishedScores, resumeRun, type ResumedRun } from './resume.js';
 import { writeJsonAtomic } from './atomic-write.js';
 import { attemptDir, runAttempt, type Attempt } from './run-attempt.js';
 import { writeRunReports } from './run-reports.js';
@@ -49,6 +49,7 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
   const runDir = resumed?.runDir ?? path.resolve(options.cwd, options.out, options.runId);
   await mkdir(runDir, { recursive: true });
   const version = await hangbenchVersion();
+  if (resumed) checkResumable(resumed, cases, version);
   const meta = resumed ? resumedMeta(resumed) : await buildMeta(options, cases, startedAt, version, capabilities);
   await writeJson(path.join(runDir, 'meta.json'), meta);
   // Loading the o200k ranks blocks the event loop for about a second: do it now, not at the first tick of every attempt.
