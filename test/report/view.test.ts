@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startViewServer, type ViewServer } from '../../src/report/html/view-server.js';
 import type { TraceChange } from '../../src/report/html/trace-watch.js';
-import { evalRun } from '../cli/run-helpers.js';
+import { execa } from 'execa';
+import { evalRun, root } from '../cli/run-helpers.js';
 
 const fetchText = async (url: string) => {
   const response = await fetch(url);
@@ -93,5 +94,28 @@ describe('hangbench view', () => {
     expect((await fetchText(`${server.url}/run/nope/`)).status).toBe(404);
     expect((await fetchText(`${server.url}/run/live/attempt?key=${encodeURIComponent('../../etc/passwd')}`)).status).toBe(404);
     expect((await fetchText(`${server.url}/run/..%2F..%2Fetc/`)).status).toBe(404);
+  });
+});
+
+describe('hangbench view (the command)', () => {
+  it('prints its loopback URL, serves, and stops with exit 0 on SIGTERM', async () => {
+    const results = await mkdtemp(path.join(tmpdir(), 'hangbench-view-cli-'));
+    const child = execa('node', [path.join(root, 'bin/hangbench.js'), 'view', results], { reject: false });
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout?.on('data', (chunk: Buffer) => {
+        const match = /(http:\/\/127\.0\.0\.1:\d+)\//.exec(chunk.toString());
+        if (match) resolve(match[1]!);
+      });
+      void child.then((result) => reject(new Error(`view exited ${result.exitCode}: ${result.stderr}`)));
+    });
+    expect((await fetchText(`${url}/`)).text).toContain('no runs yet');
+    child.kill('SIGTERM');
+    expect((await child).exitCode).toBe(0);
+  });
+
+  it('refuses a host that is not loopback', async () => {
+    const result = await execa('node', [path.join(root, 'bin/hangbench.js'), 'view', '--host', '0.0.0.0'], { reject: false });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('loopback only');
   });
 });

@@ -6,7 +6,7 @@ body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: 
 details.classes > summary { cursor: pointer; } details.classes > summary h2 { display: inline-block; border: 0; }
 h1 { font-size: 22px; margin: 20px 0 4px; } h2 { font-size: 17px; margin: 28px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
 .muted { color: var(--muted); } .na { color: var(--muted); }
-table.variants td, table.comparisons td { white-space: nowrap; }
+table.variants td, table.variants th, table.comparisons td { white-space: nowrap; }
 table { border-collapse: collapse; margin: 6px 0; font-variant-numeric: tabular-nums; }
 th, td { border: 1px solid var(--line); padding: 3px 8px; text-align: left; vertical-align: top; }
 thead th { background: var(--soft); font-weight: 600; }

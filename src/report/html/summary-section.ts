@@ -1,9 +1,10 @@
 import { fraction, percentWithInterval } from '../format.js';
-import { caseMatrixOf, comparisonsOf, formatP, type ReportSummary } from '../stats-view.js';
+import { caseMatrixOf, comparisonsOf, formatP as formatPText, type ReportSummary } from '../stats-view.js';
 import type { Rate } from '../summary-schema.js';
 import { escapeHtml as esc, shortTime } from './escape.js';
 import { variantColor } from './charts.js';
 
+const formatP = (p: number | null | undefined): string => esc(formatPText(p));
 const rateCell = (rate: Rate): string => (rate.total === 0 ? '<td class="na">–</td>' : `<td title="${esc(percentWithInterval(rate))}">${fraction(rate)} <span class="muted">${esc(percentWithInterval(rate))}</span></td>`);
 const ms = (value: number | null): string => (value === null ? '–' : shortTime(value));
 const num = (value: number | null): string => (value === null ? '–' : value < 10 ? value.toFixed(1) : String(Math.round(value)));
