@@ -1,67 +1,48 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../src/report/summary-schema.js';
 import { parseTrace } from '../../src/scorers/index.js';
 import { evalRun, hangbench, root } from '../cli/run-helpers.js';
+import { openBrowser, type Browser } from './chromium.js';
 
 interface XmlDocument {
   querySelector(selector: string): { readonly textContent: string | null } | null;
   querySelectorAll(selector: string): { readonly length: number };
 }
 
-/** Debian's chromium (.ci/run installs it); never a downloaded browser build. */
-const CHROMIUM = process.env.HANGBENCH_CHROMIUM ?? '/usr/bin/chromium';
 const ARTIFACTS = path.join(root, '.test-artifacts');
 const CASES = ['node-busy-loop', 'ctl-block-buffered', 'bash-tail-follow'].map((id) => path.join(root, 'cases', `${id}.yaml`));
 
 describe('report.html in a real headless Chromium', () => {
-  let context: BrowserContext;
+  let browser: Browser;
   let page: Page;
   let runDir = '';
-  let profile = '';
   let summary: RunSummary;
-  const problems: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`no chromium at ${CHROMIUM}: apt-get install chromium (as .ci/run does), or set HANGBENCH_CHROMIUM`);
     const out = await mkdtemp(path.join(tmpdir(), 'hangbench-browser-'));
     // baseline: it kills on the monitor's classification and never fixes, so the run has solved and failed attempts
     runDir = await evalRun(out, 'browser', ['--agent', 'baseline'], CASES);
     const rendered = await hangbench(['report', runDir]);
     if (rendered.exitCode !== 0) throw new Error(rendered.stderr);
     summary = JSON.parse(await readFile(path.join(runDir, 'summary.json'), 'utf8')) as RunSummary;
-    profile = await mkdtemp(path.join(tmpdir(), 'hangbench-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1360, height: 1000 },
-      // without the background-networking flags chromium reaches for the network at start
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('request', (request) => {
-      if (!request.url().startsWith('file:')) problems.push(`network request: ${request.url()}`);
-    });
+    browser = await openBrowser();
+    page = browser.page;
     await page.goto(pathToFileURL(path.join(runDir, 'report.html')).href);
   }, 240_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (profile) await rm(profile, { recursive: true, force: true });
+    await browser?.close();
   });
 
   it('loads from disk with no console error and no network request', async () => {
     expect(await page.locator('#shown').textContent()).toBe(`${summary.attempts.length} of ${summary.attempts.length} attempts`);
-    expect(problems).toEqual([]);
+    expect(browser.problems).toEqual([]);
   });
 
   it('draws a timeline for every attempt, with a bar per command and the summary charts', async () => {
@@ -114,7 +95,7 @@ describe('report.html in a real headless Chromium', () => {
     await page.goto(`${pathToFileURL(path.join(runDir, 'report.html')).href}#${encodeURI(key)}`);
     await page.locator('section.attempt.target').waitFor();
     expect(await page.locator('section.attempt.target').getAttribute('data-key')).toBe(key);
-    expect(problems).toEqual([]);
+    expect(browser.problems).toEqual([]);
   });
 
   it('writes a junit.xml the browser parses as XML', async () => {
