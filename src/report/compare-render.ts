@@ -20,6 +20,7 @@ function headline(comparison: Comparison): string {
 /** Plain text for a terminal. */
 export function renderComparisonText(comparison: Comparison): string {
   const lines = [`compare ${comparison.base} → ${comparison.next}: ${headline(comparison)}`];
+  if (comparison.paired) lines.push(`one variant each: ${comparison.paired}`);
   for (const variant of comparison.variants) {
     lines.push('', `variant ${variant.variant}`);
     for (const delta of variant.rates) lines.push(`  ${delta.name.padEnd(14)} ${rateText(delta, 'base').padEnd(14)} → ${rateText(delta, 'next').padEnd(14)} ${arrow(delta)}${delta.regressed ? '  REGRESSED' : ''}`);
@@ -36,11 +37,16 @@ export function renderComparisonText(comparison: Comparison): string {
 }
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|');
+/** A PR comment stays readable: the first regressions, then a count. */
+const MAX_LISTED = 40;
 
 /** Markdown for a PR comment or the step summary. */
 export function renderComparisonMarkdown(comparison: Comparison): string {
   const lines = [`### hangbench: \`${comparison.base}\` → \`${comparison.next}\` — ${comparison.regressions.length === 0 ? '✅' : '❌'} ${headline(comparison)}`, ''];
-  if (comparison.regressions.length > 0) lines.push(...comparison.regressions.map((r) => `- **${r.kind}** ${cell(r.message)}`), '');
+  if (comparison.paired) lines.push(`_One variant each: ${cell(comparison.paired)}._`, '');
+  const listed = comparison.regressions.slice(0, MAX_LISTED);
+  if (listed.length > 0) lines.push(...listed.map((r) => `- **${r.kind}** ${cell(r.message)}`), '');
+  if (comparison.regressions.length > MAX_LISTED) lines.push(`- … and ${comparison.regressions.length - MAX_LISTED} more (\`hangbench compare\` lists them all)`, '');
   for (const variant of comparison.variants) {
     lines.push(`**${cell(variant.variant)}** · latency ${latencyText(variant)}`, '', '| rate | base | new | Δ |', '| --- | --- | --- | --- |');
     for (const delta of variant.rates) lines.push(`| ${delta.name}${delta.regressed ? ' ❌' : ''} | ${rateText(delta, 'base')} | ${rateText(delta, 'next')} | ${arrow(delta)} |`);
@@ -51,6 +57,7 @@ export function renderComparisonMarkdown(comparison: Comparison): string {
     for (const c of comparison.cases) lines.push(`| ${c.regressed ? '❌ ' : c.improved ? '✅ ' : ''}\`${c.caseId}\` | ${cell(c.variant)} | ${c.base.solved}/${c.base.total} | ${c.next.solved}/${c.next.total} |`);
     lines.push('', '</details>');
   }
+  if (comparison.variantsOnlyInOne.length > 0) lines.push('', `_Variants in one run only (not compared): ${cell(comparison.variantsOnlyInOne.join(', '))}._`);
   if (comparison.onlyInBase.length + comparison.onlyInNew.length > 0) lines.push('', `_Compared the shared cases only: ${comparison.onlyInBase.length} only in base, ${comparison.onlyInNew.length} only in new._`);
   return `${lines.join('\n')}\n`;
 }

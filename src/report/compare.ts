@@ -56,6 +56,8 @@ export interface Comparison {
   readonly onlyInBase: readonly string[];
   readonly onlyInNew: readonly string[];
   readonly variantsOnlyInOne: readonly string[];
+  /** set when each run had one variant, named differently, and the two were compared with each other. */
+  readonly paired: string | null;
 }
 
 const pct = (value: number | null): string => (value === null ? '–' : `${Math.round(value * 100)}%`);
@@ -101,9 +103,21 @@ export function compareSummaries(base: ReportSummary, next: ReportSummary, { all
   }
   const shared = (summary: ReportSummary) => summary.attempts.filter((attempt) => baseCases.has(attempt.caseId) && newCases.has(attempt.caseId));
   const baseAttempts = shared(base);
-  const newAttempts = shared(next);
+  let newAttempts = shared(next);
   const baseVariants = [...new Set(baseAttempts.map((a) => a.variant))];
-  const newVariants = new Set(newAttempts.map((a) => a.variant));
+  let newVariants = new Set(newAttempts.map((a) => a.variant));
+  let paired: string | null = null;
+  if (!baseVariants.some((v) => newVariants.has(v))) {
+    const [only] = baseVariants;
+    const [other] = [...newVariants];
+    if (baseVariants.length !== 1 || newVariants.size !== 1 || only === undefined || other === undefined) {
+      throw new HangbenchError('USAGE', `the runs have no variant in common (base: ${baseVariants.join(', ')}; new: ${[...newVariants].join(', ')}); compare runs of the same variants`);
+    }
+    // one variant each, named differently (another agent or interval): compare the two, under the base's name
+    paired = `${other} (new) against ${only} (base)`;
+    newAttempts = newAttempts.map((attempt) => ({ ...attempt, variant: only }));
+    newVariants = new Set([only]);
+  }
   const variantsOnlyInOne = [...baseVariants.filter((v) => !newVariants.has(v)), ...[...newVariants].filter((v) => !baseVariants.includes(v))];
   const regressions: Regression[] = [];
   const variants: VariantDelta[] = [];
@@ -130,5 +144,5 @@ export function compareSummaries(base: ReportSummary, next: ReportSummary, { all
       if (delta.regressed) regressions.push({ kind: 'case', variant, caseId, message: `${caseId} (${variant}): solved ${delta.base.solved}/${delta.base.total} in base, ${delta.next.solved}/${delta.next.total} now` });
     }
   }
-  return { base: base.runId, next: next.runId, variants, cases, regressions, onlyInBase, onlyInNew, variantsOnlyInOne };
+  return { base: base.runId, next: next.runId, paired, variants, cases, regressions, onlyInBase, onlyInNew, variantsOnlyInOne };
 }

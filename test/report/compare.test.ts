@@ -45,6 +45,15 @@ describe('compareSummaries', () => {
     expect(noisy.variants[0]?.latency?.meanDeltaMs).toBeCloseTo(150);
   });
 
+  it('compares two single-variant runs of different names with each other, and refuses runs with no variant in common', () => {
+    const other = run('other', cases(30, (caseId, i) => [attemptScores({ caseId, variant: 'oracle-10s', scores: { solved: i !== 3 } })]));
+    const comparison = compareSummaries(base, other);
+    expect(comparison.paired).toBe('oracle-10s (new) against baseline-10s (base)');
+    expect(comparison.regressions.map((r) => r.caseId)).toEqual(['case-3']);
+    const two = run('two', [...cases(30, (caseId) => [attemptScores({ caseId, variant: 'x' })]), ...cases(30, (caseId) => [attemptScores({ caseId, variant: 'y' })])]);
+    expect(() => compareSummaries(base, two)).toThrow(/no variant in common \(base: baseline-10s; new: x, y\)/);
+  });
+
   it('refuses another summary version and another case set unless allowed', () => {
     expect(() => compareSummaries(base, { ...base, summaryVersion: 2 })).toThrow(/different summary versions \(1 and 2\)/);
     const other = run('other', cases(31, (caseId) => [attemptScores({ caseId })]));
