@@ -11,10 +11,12 @@ import {
   shouldUseColor,
 } from '../report/index.js';
 import { renderLoopTable } from '../report/loop-table.js';
+import { writeRunReports } from '../report/write-reports.js';
 import { loadConfigFile } from '../runner/config-file.js';
 import { fanOut } from '../runner/reporter-hooks.js';
 import type { EvalOptionsInput } from '../runner/options.js';
 import { runEval } from '../runner/run-eval.js';
+import { parseShard } from '../runner/shard.js';
 import { formatCaseProblem, HangbenchError } from '../types/errors.js';
 import { durationList, listFlag, numberFlag, numberList, parse, rateFlag, type ParsedArgs } from './args.js';
 import { EVAL_HELP } from './help.js';
@@ -49,6 +51,7 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
     from: { type: 'string' },
     cmd: { type: 'string' },
     isolation: { type: 'string' },
+    shard: { type: 'string' },
   });
   if (parsed.help) {
     io.stdout.write(`${EVAL_HELP}\n`);
@@ -66,7 +69,7 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
     io.stderr.write('agent: baseline (offline, kills on the monitor\'s classification; never fixes). Other agents: --agent oracle | nop | openai | replay | exec; see --help.\n');
   }
 
-  const result = await runEval(input, { reporter, shutdown: io.shutdown });
+  const result = await runEval(input, { reporter, shutdown: io.shutdown, afterRun: writeRunReports });
 
   for (const problem of result.problems) io.stderr.write(`invalid case: ${formatCaseProblem(problem)}\n`);
   if (json) {
@@ -131,6 +134,7 @@ async function evalInput(parsed: ParsedArgs, io: CliIO): Promise<EvalOptionsInpu
     maxTurns: numberFlag('max-turns', parsed.string('max-turns'), { integer: true }),
     cwd: io.cwd,
     resume: parsed.string('resume'),
+    shard: parsed.string('shard') === undefined ? undefined : parseShard(parsed.string('shard') ?? ''),
   };
 }
 

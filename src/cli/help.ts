@@ -11,10 +11,14 @@ Commands:
   validate [paths…]   check case files and fixtures without running anything
   check-cases [paths…] prove each case sound: the repro hangs, verify fails untouched and passes patched, oracle solves, nop does not
   score <run-dir>     recompute every score of a finished run from its traces
+  report <run-dir>    re-render report.md, junit.xml and report.html (tick timelines) from the traces
+  compare <base> <new> deltas between two runs; exit 4 on a regression (--markdown for a PR comment)
+  merge <dirs…> --out DIR  join the run folders of eval --shard i/n into one run
+  view [results-dir]  serve the reports on 127.0.0.1, updating running attempts live
   schema [case|config] print the JSON Schema of case files or of --config files (for editor completion)
 
 Run "hangbench <command> --help" for a command's options.
-Exit codes: 0 ok · 1 harness error · 2 invalid usage or invalid cases · 3 solved rate under --fail-under · 130 interrupted`;
+Exit codes: 0 ok · 1 harness error · 2 invalid usage or invalid cases · 3 solved rate under --fail-under · 4 compare found a regression · 130 interrupted`;
 
 export const EVAL_HELP = `Usage: hangbench eval [paths…] [options]
 
@@ -55,6 +59,8 @@ Options:
   --json                print the run summary as JSON on stdout (progress still goes to stderr)
   --isolation MODE      auto: bubblewrap when the host has it, else the host-user fallback with a warning;
                         strict: refuse to run without bubblewrap (for scores that must be trustworthy) (default: auto)
+  --shard i/n           run slice i of n of the attempts (deterministic, balanced by expected duration);
+                        join the slices with hangbench merge (docs/reports.md)
   --resume RUN_DIR      finish an interrupted run: keep its attempts that have a score.json, run the others into
                         the same folder with the options in its meta.json (only --concurrency may change)
   -h, --help            this help

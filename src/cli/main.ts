@@ -7,14 +7,22 @@ import { checkCasesCommand } from './check-cases.js';
 import { evalCommand } from './eval.js';
 import { MAIN_HELP } from './help.js';
 import type { CliIO } from './io.js';
+import { compareCommand } from './compare.js';
+import { mergeCommand } from './merge.js';
+import { reportCommand } from './report.js';
 import { scoreCommand } from './score.js';
 import { validateCommand } from './validate.js';
+import { viewCommand } from './view.js';
 
 const COMMANDS: Record<string, (args: readonly string[], io: CliIO) => Promise<number>> = {
   eval: evalCommand,
   validate: validateCommand,
   'check-cases': checkCasesCommand,
   score: scoreCommand,
+  report: reportCommand,
+  compare: compareCommand,
+  merge: mergeCommand,
+  view: viewCommand,
   schema: async (args, io) => {
     const [which = 'case'] = args;
     if (which !== 'case' && which !== 'config') throw new HangbenchError('USAGE', `schema takes case or config, got "${which}"`);

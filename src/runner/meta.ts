@@ -24,6 +24,8 @@ export const RecordedOptionsSchema = z.strictObject({
   cwd: z.string(),
   runId: z.string(),
   config: z.string().optional(),
+  /** this run is slice index of count (`--shard i/n`); `hangbench merge` joins them. */
+  shard: z.strictObject({ index: z.number().int().positive(), count: z.number().int().positive() }).optional(),
 });
 
 export const RunMetaSchema = z.strictObject({

@@ -1,6 +1,7 @@
 import type { BudgetOverrides, VariantSpec } from '../types/variant.js';
 import { DEFAULTS } from '../defaults.js';
 import { expandVariants } from './variants.js';
+import type { Shard } from './shard.js';
 
 export { DEFAULTS };
 
@@ -21,6 +22,8 @@ export interface EvalOptions {
   readonly runId: string;
   /** the config file the variants came from, when they did (relative to cwd, for meta.json). */
   readonly config?: string;
+  /** run only this slice of the attempts (`--shard i/n`); `hangbench merge` joins the slices. */
+  readonly shard?: Shard;
 }
 
 export type OneOrMany<T> = T | readonly T[];
@@ -54,6 +57,7 @@ export interface EvalOptionsInput {
   readonly cwd?: string;
   readonly runId?: string;
   readonly config?: string;
+  readonly shard?: Shard;
   readonly resume?: string;
 }
 
@@ -71,6 +75,7 @@ export function resolveOptions(input: EvalOptionsInput): EvalOptions {
     cwd: input.cwd ?? process.cwd(),
     runId: input.runId ?? newRunId(),
     ...(input.config === undefined ? {} : { config: input.config }),
+    ...(input.shard === undefined ? {} : { shard: input.shard }),
   };
 }
 

@@ -45,3 +45,21 @@ export async function finishedScores(attemptDir: string): Promise<AttemptScores 
     return null;
   }
 }
+
+/**
+ * A resumed run must run what it started with: the same cases (the case paths are read again and may have gained or
+ * lost files) under the same hangbench, else its old and new attempts would be two different runs in one summary.
+ */
+export function checkResumable(run: ResumedRun, cases: readonly { readonly id: string; readonly kind: string }[], version: string): void {
+  const before = new Map(run.meta.cases.map((c) => [c.id, c.kind]));
+  const now = new Map(cases.map((c) => [c.id, c.kind]));
+  const added = [...now.keys()].filter((id) => !before.has(id));
+  const removed = [...before.keys()].filter((id) => !now.has(id));
+  const changed = [...now.keys()].filter((id) => before.has(id) && before.get(id) !== now.get(id));
+  if (added.length + removed.length + changed.length > 0) {
+    const parts = [added.length > 0 ? `added ${added.join(', ')}` : '', removed.length > 0 ? `removed ${removed.join(', ')}` : '', changed.length > 0 ? `kind changed: ${changed.join(', ')}` : ''].filter(Boolean);
+    throw new HangbenchError('USAGE', `--resume ${run.runDir}: the case set changed since the run started (${parts.join('; ')}); start a new run, or restore the cases`);
+  }
+  const recorded = run.meta.versions.hangbench;
+  if (recorded !== version) throw new HangbenchError('USAGE', `--resume ${run.runDir}: the run was started by hangbench ${recorded}, this is ${version}; finish it with that version or start a new run`);
+}

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentFactory, AgentSession, Observation, OracleView } from '../agents/protocol.js';
 import { createSandbox } from '../sandbox/index.js';
@@ -10,6 +10,7 @@ import { TRACE_SCHEMA_VERSION, type EventOf } from '../types/events.js';
 import { HangbenchError, LimitExceeded } from '../types/errors.js';
 import type { AttemptScores } from '../types/scores.js';
 import type { EvalOptions } from './options.js';
+import { writeJsonAtomic } from '../trace/atomic-write.js';
 import { applySolutionPatch } from './patch.js';
 import { AttemptSession } from './session.js';
 import { TraceWriter } from '../trace/writer.js';
@@ -164,7 +165,7 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
   await sandbox.dispose();
   if (stopReason?.kind === 'harness') return null;
   const scores = scoreAttempt(trace.events);
-  await writeFile(path.join(dir, 'score.json'), `${JSON.stringify(scores, null, 2)}\n`);
+  await writeJsonAtomic(path.join(dir, 'score.json'), scores);
   return scores;
 }
 

@@ -1,5 +1,5 @@
 import { appendFileSync } from 'node:fs';
-import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { createAgentFactory } from '../agents/registry.js';
 import { loadTokenizer } from '../agents/tokens.js';
@@ -15,11 +15,13 @@ import type { AttemptScores } from '../types/scores.js';
 import { loadCases } from './load-cases.js';
 import { gitSha, hangbenchVersion, META_VERSION, RunMetaSchema, type RunMeta } from './meta.js';
 import { resolveOptions, type EvalOptions, type EvalOptionsInput } from './options.js';
-import { finishedScores, resumeRun, type ResumedRun } from './resume.js';
+import { checkResumable, finishedScores, resumeRun, type ResumedRun } from './resume.js';
 import { attemptDir, runAttempt, type Attempt } from './run-attempt.js';
 import { loadDurationHistory } from './duration-history.js';
 import { admissionLimits, runScheduled } from './scheduler.js';
 import { planAttempts } from './scheduler-order.js';
+import { writeJsonAtomic } from '../trace/atomic-write.js';
+import { attemptShardKey, attemptWeight, shardOf } from './shard.js';
 
 export interface RunResult {
   readonly runDir: string;
@@ -33,6 +35,8 @@ export interface RunHooks {
   readonly reporter?: Required<Reporter>;
   /** abort to shut the run down: every sandbox is killed, finished results are kept. */
   readonly shutdown?: AbortSignal;
+  /** once summary.json and meta.json are written: the CLI renders report.md, junit.xml and report.html here. */
+  readonly afterRun?: (runDir: string) => Promise<unknown>;
 }
 
 /**
@@ -50,7 +54,10 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
   const runDir = resumed?.runDir ?? path.resolve(options.cwd, options.out, options.runId);
   await mkdir(runDir, { recursive: true });
   const version = await hangbenchVersion();
-  const attempts = expand(cases, options);
+  if (resumed) checkResumable(resumed, cases, version);
+  const expanded = expand(cases, options);
+  // One deterministic slice of the attempts, balanced by expected duration: `hangbench merge` joins the slices.
+  const attempts = options.shard ? shardOf(expanded, options.shard, attemptWeight, attemptShardKey) : expanded;
   const finished: AttemptScores[] = [];
   const pending: Attempt[] = [];
   for (const attempt of attempts) {
@@ -105,6 +112,8 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
   });
   await writeJson(path.join(runDir, 'summary.json'), summary);
   await writeJson(path.join(runDir, 'meta.json'), { ...meta, interrupted });
+  // The reports are a view of the results: one that fails to render is recorded, the results stand.
+  if (hooks.afterRun) await hooks.afterRun(runDir).catch((error: unknown) => appendFile(path.join(runDir, 'errors.log'), `reports: ${(error as Error).stack ?? String(error)}\n`));
   await reporter?.onRunEnd(summary);
   return { runDir, summary, problems, interrupted };
 }
@@ -191,5 +200,5 @@ async function buildMeta(options: EvalOptions, cases: readonly Case[], startedAt
 }
 
 async function writeJson(file: string, value: unknown): Promise<void> {
-  await writeFile(file, `${JSON.stringify(value, null, 2)}\n`);
+  await writeJsonAtomic(file, value);
 }

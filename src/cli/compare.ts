@@ -1,0 +1,37 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { compareSummaries } from '../report/compare.js';
+import { renderComparisonMarkdown, renderComparisonText } from '../report/compare-render.js';
+import { readSummaryFile } from '../report/run-folder.js';
+import type { ReportSummary } from '../report/stats-view.js';
+import { HangbenchError } from '../types/errors.js';
+import { parse } from './args.js';
+import type { CliIO } from './io.js';
+import { COMPARE_HELP } from './reports-help.js';
+
+/** The exit code of a comparison that found a regression. */
+export const REGRESSION_EXIT = 4;
+
+async function summaryAt(io: CliIO, given: string): Promise<ReportSummary> {
+  const target = path.resolve(io.cwd, given);
+  const info = await stat(target).catch(() => null);
+  if (info === null) throw new HangbenchError('USAGE', `${target} does not exist; pass a run folder or its summary.json`);
+  const runDir = info.isDirectory() ? target : path.dirname(target);
+  const summary = await readSummaryFile(runDir);
+  if (summary === null) throw new HangbenchError('USAGE', `${runDir} has no summary.json; run \`hangbench report ${given}\` to derive it from the traces`);
+  return summary;
+}
+
+export async function compareCommand(args: readonly string[], io: CliIO): Promise<number> {
+  const parsed = parse(args, { markdown: { type: 'boolean' }, json: { type: 'boolean' }, 'allow-different-cases': { type: 'boolean' } });
+  if (parsed.help) {
+    io.stdout.write(`${COMPARE_HELP}\n`);
+    return 0;
+  }
+  const [base, next, ...extra] = parsed.positionals;
+  if (base === undefined || next === undefined || extra.length > 0) throw new HangbenchError('USAGE', 'compare takes two runs: hangbench compare <base-run> <new-run>');
+  const comparison = compareSummaries(await summaryAt(io, base), await summaryAt(io, next), { allowDifferentCases: parsed.flag('allow-different-cases') });
+  if (parsed.flag('json')) io.stdout.write(`${JSON.stringify(comparison, null, 2)}\n`);
+  else io.stdout.write(parsed.flag('markdown') ? renderComparisonMarkdown(comparison) : renderComparisonText(comparison));
+  return comparison.regressions.length > 0 ? REGRESSION_EXIT : 0;
+}

@@ -1,0 +1,22 @@
+import path from 'node:path';
+import { mergeRuns } from '../report/merge.js';
+import { HangbenchError } from '../types/errors.js';
+import { parse } from './args.js';
+import type { CliIO } from './io.js';
+import { MERGE_HELP } from './reports-help.js';
+
+export async function mergeCommand(args: readonly string[], io: CliIO): Promise<number> {
+  const parsed = parse(args, { out: { type: 'string' } });
+  if (parsed.help) {
+    io.stdout.write(`${MERGE_HELP}\n`);
+    return 0;
+  }
+  const out = parsed.string('out');
+  if (out === undefined) throw new HangbenchError('USAGE', 'merge needs --out <dir>, the folder of the merged run');
+  if (parsed.positionals.length === 0) throw new HangbenchError('USAGE', 'merge takes the shard run folders, e.g. hangbench merge results/shard-1 results/shard-2 --out results/merged');
+  const result = await mergeRuns(parsed.positionals.map((dir) => path.resolve(io.cwd, dir)), path.resolve(io.cwd, out));
+  const { attempts, solved, errors } = result.summary.totals;
+  io.stderr.write(`merged ${result.shards.length} shard(s): ${attempts} attempts · ${solved} solved · ${errors} errors\n`);
+  io.stdout.write(`${result.outDir}\n`);
+  return 0;
+}

@@ -1,0 +1,27 @@
+import path from 'node:path';
+import { REPORT_FILES, rederiveRun, writeRunReports } from '../report/write-reports.js';
+import { HangbenchError } from '../types/errors.js';
+import { parse } from './args.js';
+import type { CliIO } from './io.js';
+import { REPORT_HELP } from './reports-help.js';
+
+export async function reportCommand(args: readonly string[], io: CliIO): Promise<number> {
+  const parsed = parse(args, { 'no-rescore': { type: 'boolean' } });
+  if (parsed.help) {
+    io.stdout.write(`${REPORT_HELP}\n`);
+    return 0;
+  }
+  const [runDir, ...extra] = parsed.positionals;
+  if (runDir === undefined || extra.length > 0) throw new HangbenchError('USAGE', 'report takes exactly one run folder, e.g. hangbench report results/<run-id>');
+  const root = path.resolve(io.cwd, runDir);
+  const started = performance.now();
+  if (!parsed.flag('no-rescore')) {
+    const { summary, unfinished } = await rederiveRun(root);
+    io.stderr.write(`rescored ${summary.attempts.length} attempt(s) from their traces${unfinished.length > 0 ? `; ${unfinished.length} never finished and are left out` : ''}\n`);
+  }
+  const report = await writeRunReports(root);
+  const ms = Math.round(performance.now() - started);
+  io.stderr.write(`rendered ${report.attempts.length} attempt(s) in ${ms} ms\n`);
+  for (const file of REPORT_FILES) io.stdout.write(`${path.join(root, file)}\n`);
+  return 0;
+}

@@ -1,0 +1,148 @@
+import { HangbenchError } from '../types/errors.js';
+import type { AttemptScores } from '../types/scores.js';
+import { latencyShift, type LatencyShift } from './compare-latency.js';
+import type { ReportSummary } from './stats-view.js';
+import { rate } from '../summary/summarize.js';
+import type { Rate } from '../summary/schema.js';
+
+/** Rates compared per variant; `lowerIsBetter` ones regress when their interval moves wholly above. */
+const RATES = [
+  { name: 'solved', kind: null, lowerIsBetter: false },
+  { name: 'interrupted', kind: 'hang', lowerIsBetter: false },
+  { name: 'reproduced', kind: 'hang', lowerIsBetter: false },
+  { name: 'fixed', kind: null, lowerIsBetter: false },
+  { name: 'false_kill', kind: 'control', lowerIsBetter: true },
+  { name: 'completed', kind: 'control', lowerIsBetter: false },
+  { name: 'clean', kind: null, lowerIsBetter: false },
+  { name: 'within_budget', kind: null, lowerIsBetter: false },
+] as const;
+
+export interface RateDelta {
+  readonly name: string;
+  readonly base: Rate;
+  readonly next: Rate;
+  readonly regressed: boolean;
+}
+
+export interface CaseDelta {
+  readonly caseId: string;
+  readonly variant: string;
+  readonly base: { readonly solved: number; readonly total: number };
+  readonly next: { readonly solved: number; readonly total: number };
+  readonly regressed: boolean;
+  readonly improved: boolean;
+}
+
+export interface VariantDelta {
+  readonly variant: string;
+  readonly rates: readonly RateDelta[];
+  readonly latency: LatencyShift | null;
+}
+
+export interface Regression {
+  readonly kind: 'case' | 'rate' | 'latency';
+  readonly variant: string;
+  readonly caseId?: string;
+  readonly message: string;
+}
+
+export interface Comparison {
+  readonly base: string;
+  readonly next: string;
+  readonly variants: readonly VariantDelta[];
+  /** only cases whose solved count changed. */
+  readonly cases: readonly CaseDelta[];
+  readonly regressions: readonly Regression[];
+  readonly onlyInBase: readonly string[];
+  readonly onlyInNew: readonly string[];
+  readonly variantsOnlyInOne: readonly string[];
+  /** set when each run had one variant, named differently, and the two were compared with each other. */
+  readonly paired: string | null;
+}
+
+const pct = (value: number | null): string => (value === null ? '–' : `${Math.round(value * 100)}%`);
+const caseIds = (summary: ReportSummary): Set<string> => new Set(summary.attempts.map((attempt) => attempt.caseId));
+
+function rateOf(attempts: readonly AttemptScores[], spec: (typeof RATES)[number]): Rate {
+  return rate(spec.kind === null ? attempts : attempts.filter((attempt) => attempt.kind === spec.kind), spec.name);
+}
+
+function wholly(base: Rate, next: Rate, lowerIsBetter: boolean): boolean {
+  if (base.low === null || base.high === null || next.low === null || next.high === null) return false;
+  return lowerIsBetter ? next.low > base.high : next.high < base.low;
+}
+
+function caseDelta(caseId: string, variant: string, base: readonly AttemptScores[], next: readonly AttemptScores[]): CaseDelta {
+  const count = (list: readonly AttemptScores[]) => ({ solved: list.filter((a) => a.scores.solved).length, total: list.length });
+  const b = count(base);
+  const n = count(next);
+  // solved in base and failed now: every base attempt solved and one now fails, or some solved and now none
+  const regressed = n.total > 0 && ((b.total > 0 && b.solved === b.total && n.solved < n.total) || (b.solved > 0 && n.solved === 0));
+  const improved = !regressed && b.total > 0 && n.total > 0 && n.solved / n.total > b.solved / b.total;
+  return { caseId, variant, base: b, next: n, regressed, improved };
+}
+
+/**
+ * Two runs side by side: per variant (matched by name) each rate, per case its solved count, and the regressions.
+ * Refuses another summary version, and another case set unless allowed (then only the shared cases count).
+ */
+export function compareSummaries(base: ReportSummary, next: ReportSummary, { allowDifferentCases = false } = {}): Comparison {
+  if (base.summaryVersion !== next.summaryVersion) {
+    throw new HangbenchError('USAGE', `the runs have different summary versions (${base.summaryVersion} and ${next.summaryVersion}); re-render both with one hangbench (hangbench report <run-dir>)`);
+  }
+  const baseCases = caseIds(base);
+  const newCases = caseIds(next);
+  const onlyInBase = [...baseCases].filter((id) => !newCases.has(id)).sort();
+  const onlyInNew = [...newCases].filter((id) => !baseCases.has(id)).sort();
+  if (!allowDifferentCases && (onlyInBase.length > 0 || onlyInNew.length > 0)) {
+    const list = (ids: readonly string[]) => (ids.length > 5 ? `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more` : ids.join(', '));
+    throw new HangbenchError(
+      'USAGE',
+      `the runs ran different cases (${[onlyInBase.length > 0 ? `only in base: ${list(onlyInBase)}` : '', onlyInNew.length > 0 ? `only in new: ${list(onlyInNew)}` : ''].filter(Boolean).join('; ')}); pass --allow-different-cases to compare the cases both ran`,
+    );
+  }
+  const shared = (summary: ReportSummary) => summary.attempts.filter((attempt) => baseCases.has(attempt.caseId) && newCases.has(attempt.caseId));
+  const baseAttempts = shared(base);
+  let newAttempts = shared(next);
+  const baseVariants = [...new Set(baseAttempts.map((a) => a.variant))];
+  let newVariants = new Set(newAttempts.map((a) => a.variant));
+  let paired: string | null = null;
+  if (!baseVariants.some((v) => newVariants.has(v))) {
+    const [only] = baseVariants;
+    const [other] = [...newVariants];
+    if (baseVariants.length !== 1 || newVariants.size !== 1 || only === undefined || other === undefined) {
+      throw new HangbenchError('USAGE', `the runs have no variant in common (base: ${baseVariants.join(', ')}; new: ${[...newVariants].join(', ')}); compare runs of the same variants`);
+    }
+    // one variant each, named differently (another agent or interval): compare the two, under the base's name
+    paired = `${other} (new) against ${only} (base)`;
+    newAttempts = newAttempts.map((attempt) => ({ ...attempt, variant: only }));
+    newVariants = new Set([only]);
+  }
+  const variantsOnlyInOne = [...baseVariants.filter((v) => !newVariants.has(v)), ...[...newVariants].filter((v) => !baseVariants.includes(v))];
+  const regressions: Regression[] = [];
+  const variants: VariantDelta[] = [];
+  const cases: CaseDelta[] = [];
+  for (const variant of baseVariants.filter((v) => newVariants.has(v))) {
+    const b = baseAttempts.filter((a) => a.variant === variant);
+    const n = newAttempts.filter((a) => a.variant === variant);
+    const rates = RATES.map((spec) => {
+      const delta = { name: spec.name, base: rateOf(b, spec), next: rateOf(n, spec), regressed: false };
+      return { ...delta, regressed: wholly(delta.base, delta.next, spec.lowerIsBetter) };
+    }).filter((delta) => delta.base.total > 0 || delta.next.total > 0);
+    for (const delta of rates.filter((d) => d.regressed)) {
+      regressions.push({ kind: 'rate', variant, message: `${variant}: ${delta.name} ${pct(delta.base.rate)} [${pct(delta.base.low)}–${pct(delta.base.high)}] → ${pct(delta.next.rate)} [${pct(delta.next.low)}–${pct(delta.next.high)}], the interval moved wholly ${delta.name === 'false_kill' ? 'above' : 'below'}` });
+    }
+    const latency = latencyShift(b, n);
+    if (latency?.regressed) {
+      const slowest = latency.slowest.map((s) => `${s.caseId} +${Math.round(s.deltaMs)}ms`).join(', ');
+      regressions.push({ kind: 'latency', variant, message: `${variant}: interrupt latency up ${Math.round(latency.meanDeltaMs)} ms per case over ${latency.cases} cases (noise ±${Math.round(latency.noiseMs ?? 0)} ms from the ${latency.noiseFrom}); slowest: ${slowest}` });
+    }
+    variants.push({ variant, rates, latency });
+    for (const caseId of [...new Set(b.map((a) => a.caseId))]) {
+      const delta = caseDelta(caseId, variant, b.filter((a) => a.caseId === caseId), n.filter((a) => a.caseId === caseId));
+      if (delta.base.solved !== delta.next.solved || delta.base.total !== delta.next.total) cases.push(delta);
+      if (delta.regressed) regressions.push({ kind: 'case', variant, caseId, message: `${caseId} (${variant}): solved ${delta.base.solved}/${delta.base.total} in base, ${delta.next.solved}/${delta.next.total} now` });
+    }
+  }
+  return { base: base.runId, next: next.runId, paired, variants, cases, regressions, onlyInBase, onlyInNew, variantsOnlyInOne };
+}

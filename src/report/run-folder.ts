@@ -1,0 +1,128 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { readTrace, scoreAttempt } from '../scorers/index.js';
+import { HangbenchError } from '../types/errors.js';
+import type { TraceEvent } from '../types/events.js';
+import type { AttemptScores } from '../types/scores.js';
+import { attemptKey, buildTimeline, type AttemptTimeline } from './html/timeline-model.js';
+import type { ReportSummary } from './stats-view.js';
+import { RunSummarySchema, SUMMARY_VERSION } from '../summary/schema.js';
+
+/** Summary versions the report reads: 1 (validated in full) and 2 (adds statistics; only its spine is checked here). */
+export const KNOWN_SUMMARY_VERSIONS: readonly number[] = [SUMMARY_VERSION, 2];
+
+export interface ReportAttempt {
+  readonly scores: AttemptScores;
+  readonly timeline: AttemptTimeline;
+  /** messages of the trace's error events: what an ERROR attempt's report says. */
+  readonly errors: readonly string[];
+}
+
+export interface RunReport {
+  readonly runDir: string;
+  readonly summary: ReportSummary;
+  readonly attempts: readonly ReportAttempt[];
+}
+
+const MetaSpineSchema = z.looseObject({
+  runId: z.string().optional(),
+  startedAt: z.string().optional(),
+  options: z.record(z.string(), z.unknown()).optional(),
+  cases: z.array(z.looseObject({ id: z.string() })).optional(),
+});
+export type MetaSpine = z.infer<typeof MetaSpineSchema>;
+
+const SummarySpineSchema = z.looseObject({ summaryVersion: z.number(), runId: z.string(), attempts: z.array(z.looseObject({ caseId: z.string() })) });
+
+/** Every trace.jsonl under a run folder, as paths relative to it, sorted. */
+export async function findTraces(runDir: string): Promise<string[]> {
+  const files = await readdir(runDir, { recursive: true }).catch(() => {
+    throw new HangbenchError('USAGE', `${runDir} is not a readable folder; pass a run folder such as results/<run-id>`);
+  });
+  return files.filter((file) => path.basename(file) === 'trace.jsonl').sort();
+}
+
+export async function readMetaSpine(runDir: string): Promise<MetaSpine | null> {
+  const file = path.join(runDir, 'meta.json');
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text === null) return null;
+  const parsed = MetaSpineSchema.safeParse(JSON.parse(text));
+  if (!parsed.success) throw new HangbenchError('USAGE', `${file}: not a hangbench meta.json (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+  return parsed.data;
+}
+
+/** summary.json, refusing a version this hangbench does not read; null when the run has none yet. */
+export async function readSummaryFile(runDir: string): Promise<ReportSummary | null> {
+  const file = path.join(runDir, 'summary.json');
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text === null) return null;
+  const raw: unknown = JSON.parse(text);
+  const spine = SummarySpineSchema.safeParse(raw);
+  if (!spine.success) throw new HangbenchError('USAGE', `${file}: not a hangbench summary (${spine.error.issues[0]?.path.join('.') ?? ''}: ${spine.error.issues[0]?.message ?? 'invalid'})`);
+  const version = spine.data.summaryVersion;
+  if (!KNOWN_SUMMARY_VERSIONS.includes(version)) {
+    throw new HangbenchError('USAGE', `${file}: summaryVersion ${version} is not one this hangbench reads (${KNOWN_SUMMARY_VERSIONS.join(', ')}); render it with the hangbench that wrote it`);
+  }
+  if (version !== SUMMARY_VERSION) return raw as ReportSummary;
+  const parsed = RunSummarySchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new HangbenchError('USAGE', `${file}: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
+}
+
+export interface TracedAttempt {
+  readonly dir: string;
+  readonly events: readonly TraceEvent[];
+  readonly scores: AttemptScores;
+}
+
+/** Every attempt's trace, read and scored (a trace still being written scores as an error and draws as running). */
+export async function readTracedAttempts(runDir: string): Promise<TracedAttempt[]> {
+  const traces = await findTraces(runDir);
+  return Promise.all(
+    traces.map(async (trace) => {
+      const events = await readTrace(path.join(runDir, trace));
+      return { dir: path.dirname(trace), events, scores: scoreAttempt(events) };
+    }),
+  );
+}
+
+/** Orders attempts as the run expands them: cases in the run's order, then variants in theirs (else by name), then repeat. */
+export function byRunOrder(caseIds: readonly string[], variantNames: readonly string[] = []): (a: AttemptScores, b: AttemptScores) => number {
+  const caseIndex = new Map(caseIds.map((id, index) => [id, index]));
+  const variantIndex = new Map(variantNames.map((name, index) => [name, index]));
+  return (a, b) => {
+    const ca = caseIndex.get(a.caseId) ?? Number.MAX_SAFE_INTEGER;
+    const cb = caseIndex.get(b.caseId) ?? Number.MAX_SAFE_INTEGER;
+    if (ca !== cb) return ca - cb;
+    if (a.caseId !== b.caseId) return a.caseId < b.caseId ? -1 : 1;
+    const va = variantIndex.get(a.variant) ?? Number.MAX_SAFE_INTEGER;
+    const vb = variantIndex.get(b.variant) ?? Number.MAX_SAFE_INTEGER;
+    if (va !== vb) return va - vb;
+    if (a.variant !== b.variant) return a.variant < b.variant ? -1 : 1;
+    return a.repeat - b.repeat;
+  };
+}
+
+export function toReportAttempt(traced: TracedAttempt): ReportAttempt {
+  return {
+    scores: traced.scores,
+    timeline: buildTimeline(traced.events, attemptKey(traced.scores)),
+    errors: traced.events.flatMap((event) => (event.type === 'error' ? [`${event.where}: ${event.message}`] : [])),
+  };
+}
+
+/** Attempts in the summary's order; attempts with a trace the summary does not list yet (running) follow. */
+export function orderLike(summary: ReportSummary, attempts: readonly ReportAttempt[]): ReportAttempt[] {
+  const order = new Map(summary.attempts.map((scores, index) => [attemptKey(scores), index]));
+  return [...attempts].sort((a, b) => (order.get(a.timeline.key) ?? Number.MAX_SAFE_INTEGER) - (order.get(b.timeline.key) ?? Number.MAX_SAFE_INTEGER));
+}
+
+/** A run's report from its summary and its traces; attempts the summary does not list yet are drawn as they stand. */
+export async function loadRunReport(runDir: string, summary: ReportSummary): Promise<RunReport> {
+  const traced = await readTracedAttempts(runDir);
+  return { runDir, summary, attempts: orderLike(summary, traced.map(toReportAttempt)) };
+}
