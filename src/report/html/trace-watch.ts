@@ -22,6 +22,16 @@ export async function listRuns(root: string): Promise<Array<{ readonly id: strin
   return runs.filter((run) => run.run).map(({ id, dir }) => ({ id, dir }));
 }
 
+/** How long a finished run stays watched; a resume rewrites its meta.json, which makes it active again. */
+const SETTLE_MS = 10_000;
+
+/** A run that finished a while ago (summary.json, nothing rewritten since): its traces no longer grow. */
+async function settled(runDir: string): Promise<boolean> {
+  const mtime = (file: string) => stat(path.join(runDir, file)).then((info) => info.mtimeMs, () => null);
+  const [summary, meta] = await Promise.all([mtime('summary.json'), mtime('meta.json')]);
+  return summary !== null && Date.now() - Math.max(summary, meta ?? 0) > SETTLE_MS;
+}
+
 /**
  * Polls the traces under `root` (a trace is appended line by line, so its size tells it grew) and reports each one
  * that changed since the previous look. Polling rather than fs.watch: it behaves the same on every filesystem.
@@ -33,6 +43,7 @@ export function watchTraces(root: string, onChange: (change: TraceChange) => voi
   let timer: NodeJS.Timeout | undefined;
   const scan = async (): Promise<void> => {
     for (const run of await listRuns(root)) {
+      if (!first && (await settled(run.dir))) continue;
       for (const trace of await findTraces(run.dir).catch(() => [])) {
         const file = path.join(run.dir, trace);
         const size = await stat(file).then((info) => info.size, () => -1);
