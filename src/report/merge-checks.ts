@@ -1,23 +1,15 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { readSummaryFile } from './run-folder.js';
 import type { ReportSummary } from './stats-view.js';
 import { HangbenchError } from '../types/errors.js';
 import type { Shard } from '../runner/shard.js';
+import { readRunMeta, type RunMeta } from '../runner/meta.js';
 
 /** Options that may differ between the shards of one run; every other option must be the same. */
 const PER_SHARD = new Set(['shard', 'runId', 'out', 'concurrency', 'cwd', 'resume']);
 
 export interface ShardRun {
   readonly dir: string;
-  readonly meta: Readonly<Record<string, unknown>> & {
-    readonly runId: string;
-    readonly startedAt: string;
-    readonly options: Readonly<Record<string, unknown>>;
-    readonly cases: ReadonlyArray<{ readonly id: string; readonly kind?: string }>;
-    readonly versions?: Readonly<Record<string, unknown>>;
-    readonly interrupted?: boolean;
-  };
+  readonly meta: RunMeta;
   readonly summary: ReportSummary;
   readonly shard: Shard;
 }
@@ -25,13 +17,14 @@ export interface ShardRun {
 const refuse = (message: string): HangbenchError => new HangbenchError('USAGE', `merge: ${message}`);
 
 export async function readShardRun(dir: string): Promise<ShardRun> {
-  const metaFile = path.join(dir, 'meta.json');
-  const meta = await readFile(metaFile, 'utf8').then((text) => JSON.parse(text) as ShardRun['meta'], () => null);
-  if (meta === null || typeof meta.options !== 'object' || !Array.isArray(meta.cases)) throw refuse(`${metaFile} is missing or not a run's meta.json; pass the folders eval --shard wrote`);
+  // meta.json validated like every reader of it does: merge compares options, cases and versions field by field.
+  const meta = await readRunMeta(dir).catch((error: unknown) => {
+    throw refuse(`${(error as Error).message}; pass the folders eval --shard wrote`);
+  });
   const summary = await readSummaryFile(dir);
   if (summary === null) throw refuse(`${dir} has no summary.json: the shard has not finished (resume it with eval --resume ${dir})`);
-  const shard = meta.options.shard as Shard | undefined;
-  if (shard === undefined || typeof shard.index !== 'number' || typeof shard.count !== 'number') throw refuse(`${dir} was not run with --shard i/n`);
+  const shard: Shard | undefined = meta.options.shard;
+  if (shard === undefined) throw refuse(`${dir} was not run with --shard i/n`);
   return { dir, meta, summary, shard };
 }
 
@@ -40,7 +33,8 @@ const sharedOptions = (run: ShardRun): string =>
 
 function differingOptions(a: ShardRun, b: ShardRun): string[] {
   const keys = new Set([...Object.keys(a.meta.options), ...Object.keys(b.meta.options)].filter((key) => !PER_SHARD.has(key)));
-  return [...keys].filter((key) => JSON.stringify(a.meta.options[key]) !== JSON.stringify(b.meta.options[key]));
+  const options = (run: ShardRun): Readonly<Record<string, unknown>> => run.meta.options;
+  return [...keys].filter((key) => JSON.stringify(options(a)[key]) !== JSON.stringify(options(b)[key]));
 }
 
 /** Refuses shards that are not the slices of one run: options, cases, versions, or a shard missing or twice. */

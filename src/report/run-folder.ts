@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { access, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { readTrace, scoreAttempt } from '../scorers/index.js';
@@ -7,10 +7,8 @@ import type { TraceEvent } from '../types/events.js';
 import type { AttemptScores } from '../types/scores.js';
 import { attemptKey, buildTimeline, type AttemptTimeline } from './html/timeline-model.js';
 import type { ReportSummary } from './stats-view.js';
-import { RunSummarySchema, SUMMARY_VERSION } from '../summary/schema.js';
+import { readRunSummary } from '../summary/read.js';
 
-/** Summary versions the report reads: 1 (validated in full) and 2 (adds statistics; only its spine is checked here). */
-export const KNOWN_SUMMARY_VERSIONS: readonly number[] = [SUMMARY_VERSION, 2];
 
 export interface ReportAttempt {
   readonly scores: AttemptScores;
@@ -33,7 +31,6 @@ const MetaSpineSchema = z.looseObject({
 });
 export type MetaSpine = z.infer<typeof MetaSpineSchema>;
 
-const SummarySpineSchema = z.looseObject({ summaryVersion: z.number(), runId: z.string(), attempts: z.array(z.looseObject({ caseId: z.string() })) });
 
 /** Every trace.jsonl under a run folder, as paths relative to it, sorted. */
 export async function findTraces(runDir: string): Promise<string[]> {
@@ -52,25 +49,11 @@ export async function readMetaSpine(runDir: string): Promise<MetaSpine | null> {
   return parsed.data;
 }
 
-/** summary.json, refusing a version this hangbench does not read; null when the run has none yet. */
+/** summary.json through the one reader (version 1 is upgraded, an unknown version refused); null when the run has none yet. */
 export async function readSummaryFile(runDir: string): Promise<ReportSummary | null> {
   const file = path.join(runDir, 'summary.json');
-  const text = await readFile(file, 'utf8').catch(() => null);
-  if (text === null) return null;
-  const raw: unknown = JSON.parse(text);
-  const spine = SummarySpineSchema.safeParse(raw);
-  if (!spine.success) throw new HangbenchError('USAGE', `${file}: not a hangbench summary (${spine.error.issues[0]?.path.join('.') ?? ''}: ${spine.error.issues[0]?.message ?? 'invalid'})`);
-  const version = spine.data.summaryVersion;
-  if (!KNOWN_SUMMARY_VERSIONS.includes(version)) {
-    throw new HangbenchError('USAGE', `${file}: summaryVersion ${version} is not one this hangbench reads (${KNOWN_SUMMARY_VERSIONS.join(', ')}); render it with the hangbench that wrote it`);
-  }
-  if (version !== SUMMARY_VERSION) return raw as ReportSummary;
-  const parsed = RunSummarySchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new HangbenchError('USAGE', `${file}: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
-  }
-  return parsed.data;
+  const exists = await access(file).then(() => true, () => false);
+  return exists ? readRunSummary(file) : null;
 }
 
 export interface TracedAttempt {

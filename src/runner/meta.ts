@@ -43,6 +43,8 @@ export const RunMetaSchema = z.strictObject({
   interrupted: z.boolean().optional(),
   /** when the run was resumed, each time. */
   resumedAt: z.array(z.string()).optional(),
+  /** a run joined by `hangbench merge`: the shards it was made of. */
+  mergedFrom: z.array(z.strictObject({ index: z.number().int(), count: z.number().int(), runId: z.string(), startedAt: z.string(), attempts: z.number().int() })).optional(),
 });
 
 export type RunMeta = z.infer<typeof RunMetaSchema>;
