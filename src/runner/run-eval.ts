@@ -21,7 +21,8 @@ import { loadDurationHistory } from './duration-history.js';
 import { admissionLimits, runScheduled } from './scheduler.js';
 import { planAttempts } from './scheduler-order.js';
 import { writeJsonAtomic } from '../trace/atomic-write.js';
-import { attemptShardKey, attemptWeight, shardOf } from './shard.js';
+import { attemptShardKey, shardOf } from './shard.js';
+import { expectedDurationMs } from './expected-duration.js';
 
 export interface RunResult {
   readonly runDir: string;
@@ -57,7 +58,10 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
   if (resumed) checkResumable(resumed, cases, version);
   const expanded = expand(cases, options);
   // One deterministic slice of the attempts, balanced by expected duration: `hangbench merge` joins the slices.
-  const attempts = options.shard ? shardOf(expanded, options.shard, attemptWeight, attemptShardKey) : expanded;
+  // The weight is the estimate from the case and variant alone (no learned history): every shard, on whatever machine,
+  // must compute the same split.
+  const weight = (attempt: Attempt): number => expectedDurationMs(attempt.testCase, attempt.variant, options.timeScale);
+  const attempts = options.shard ? shardOf(expanded, options.shard, weight, attemptShardKey) : expanded;
   const finished: AttemptScores[] = [];
   const pending: Attempt[] = [];
   for (const attempt of attempts) {

@@ -36,11 +36,6 @@ export function shardOf<T>(items: readonly T[], shard: Shard, weight: (item: T) 
   return items.filter((_, position) => mine.has(position));
 }
 
-/** Until the scheduler exports an expected duration, an attempt weighs its case's wall budget. */
-export function attemptWeight(attempt: { readonly testCase: { readonly budgets: { readonly wall: number } } }): number {
-  return attempt.testCase.budgets.wall;
-}
-
 export function attemptShardKey(attempt: { readonly testCase: { readonly id: string }; readonly variant: { readonly name: string }; readonly repeat: number }): string {
   return `${attempt.testCase.id}/${attempt.variant.name}/${attempt.repeat}`;
 }
