@@ -53,17 +53,12 @@ function readRanks(file: string): Array<string | number[]> {
 const PIECE = 64;
 const LONG_RUN = new RegExp(`\\S{${PIECE + 1},}|\\s{${PIECE + 1},}`, 'g');
 
-/** Loads the encoder now, so that the first tick that counts does not wait for it (about 0.2–0.4 s). */
-export function loadTokenizer(): void {
-  encoder();
-}
-
 /**
  * Counts tokens with OpenAI's o200k_base encoding (gpt-4o family), the figure we report for rendered ticks.
- * Exact for text without such runs; within a token per 64 characters of a run otherwise.
+ * Exact for text without such runs; within a token per 64 characters of a run otherwise. `countTokens('')` loads the
+ * encoder, so that a runner can pay for it before the first tick rather than inside one.
  */
 export function countTokens(text: string): number {
-  if (text === '') return 0;
   const encodeText = encoder();
   let count = 0;
   let from = 0;
