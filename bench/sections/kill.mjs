@@ -53,7 +53,7 @@ function mechanisms(capabilities, workspace) {
   };
 }
 
-export default async function kill({ trials = Number(process.env.BENCH_KILL_TRIALS ?? 20) } = {}) {
+export default async function kill({ trials = Number(process.env.BENCH_KILL_TRIALS ?? 12) } = {}) {
   const capabilities = await probeHost();
   const workspace = await mkdtemp(path.join(tmpdir(), 'hangbench-bench-kill-'));
   await writeFile(path.join(workspace, 'README'), 'bench\n');

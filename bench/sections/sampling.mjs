@@ -40,7 +40,7 @@ export default async function sampling() {
     return latency ? { p50: (latency.p50 * 1000) / size, p99: (latency.p99 * 1000) / size, samples: latency.samples?.length ?? null } : null;
   };
   const approaches = [
-    ['kept fds + pread', 'hangbench (stat, io, wchan, syscall, cmdline kept open; fd list; children linked)'],
+    ['kept fds + pread', 'hangbench (stat, schedstat, io, wchan, syscall, cmdline kept open; details of a process that has not run reused)'],
     ['open/read/close', 'hangbench opening every file each sample (before issue 11)'],
     ['ps', 'spawn ps -o pid,ppid,pgid,stat,wchan,pcpu,rss,nlwp,args -p …'],
     ['pidusage', 'pidusage 4 (stat only: cpu, memory)'],

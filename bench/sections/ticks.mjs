@@ -7,7 +7,10 @@ import { markdownTable, ms, quantile, sleep } from '../lib/stats.mjs';
 const INTERVAL_MS = 250;
 const LOADS = [1, 16, 32];
 
-/** Lateness of each tick: how long after the latest deadline start + n·interval it came (deadlines are never chained). */
+/**
+ * Lateness of each tick against its deadline start + n·interval (deadlines are never chained): the nearest one, since
+ * a Node timer may fire up to 1 ms early (libuv counts whole milliseconds). Negative = early.
+ */
 function latenesses(runEvents) {
   const values = [];
   let skipped = 0;
@@ -15,7 +18,7 @@ function latenesses(runEvents) {
     let lastIndex = 0;
     for (const event of events) {
       if (event.type !== 'tick' || event.commandId !== 1) continue;
-      const index = Math.floor(event.elapsedMs / INTERVAL_MS);
+      const index = Math.round(event.elapsedMs / INTERVAL_MS);
       values.push(event.elapsedMs - index * INTERVAL_MS);
       skipped += Math.max(0, index - lastIndex - 1);
       lastIndex = index;

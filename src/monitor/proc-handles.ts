@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 
-/** The per-process files a tick reads; statm gives the resident set as cheaply as status's VmRSS line, unparsed. */
-export type ProcFileName = 'stat' | 'statm' | 'io' | 'wchan' | 'syscall' | 'cmdline';
+/** The per-process files a tick reads (RSS comes from stat; schedstat says whether the process ran since the last read). */
+export type ProcFileName = 'stat' | 'schedstat' | 'io' | 'wchan' | 'syscall' | 'cmdline';
 
 // Big enough for every file above; cmdline beyond it is cut (the sampler shows 200 characters).
 const buffer = Buffer.allocUnsafe(16 * 1024);

@@ -1,16 +1,12 @@
 import type { ProcessSample, TreeSnapshot } from '../types/process.js';
-import { listProcDir, pageSizeKb, readProcFile, readProcLink } from './proc-files.js';
+import { readDetails, type ProcDetails } from './proc-details.js';
+import { pageSizeKb, readProcFile, readProcLink } from './proc-files.js';
 import { ProcHandles } from './proc-handles.js';
-import { processArgs } from './process-args.js';
-import { parseIo, parseStat, parseSyscall, parseUptime, parseWchan } from './proc-parse.js';
+import { parseStat, parseUptime, type StatFields } from './proc-parse.js';
 import { findTerminalWaits, PTY_SLAVE, type TerminalWait } from './terminal-waits.js';
 
 /** Clock ticks per second; `getconf CLK_TCK` is 100 on every Linux we run on, and USER_HZ is fixed ABI. */
 const CLOCK_TICKS = 100;
-const MAX_ARGS_CHARS = 200;
-// Bounds the cost of a sample for a process with thousands of fds or threads; totals stay exact.
-const MAX_FD_LINKS = 256;
-const MAX_THREADS = 64;
 
 /** A snapshot plus what the next sample needs to compute CPU % over the interval. */
 export interface TreeSample {
@@ -27,6 +23,8 @@ export interface TreeSample {
   readonly terminalWaits: ReadonlyMap<number, TerminalWait>;
   /** the tree's /proc descriptors, kept open for the next sample; `releaseSample` closes them. */
   readonly handles: ProcHandles;
+  /** per pid: its details and the ns it had run (schedstat) when they were read, for reuse while it has not run since. */
+  readonly details: ReadonlyMap<number, { readonly ranNs: string; readonly state: string; readonly details: ProcDetails }>;
 }
 
 /** Closes the descriptors a sample kept open; call it when the command's last sample has been taken. */
@@ -45,6 +43,7 @@ export function sampleTree(pids: readonly number[], previous?: TreeSample | null
   const stdinTarget = previous?.stdinTarget ?? (previous && terminal === 'pipe' ? null : agentInput(pids, terminal));
   const handles = previous?.handles ?? new ProcHandles();
   const cpu = new Map<number, { ticks: number; startTicks: number }>();
+  const details = new Map<number, { ranNs: string; state: string; details: ProcDetails }>();
   const samples: ProcessSample[] = [];
   const wanted = new Set(pids);
   for (const pid of wanted) {
@@ -59,30 +58,38 @@ export function sampleTree(pids: readonly number[], previous?: TreeSample | null
       previous && before && before.startTicks === stat.startTicks
         ? percent(stat.cpuTicks - before.ticks, (takenAt - previous.takenAt) / 1000)
         : percent(stat.cpuTicks, uptime - stat.startTicks / CLOCK_TICKS);
-    const fds = countFds(pid);
+    const ranNs = stat.threads === 1 ? (handles.read(pid, 'schedstat')?.split(' ')[0] ?? '') : '';
+    const kept = before && before.startTicks === stat.startTicks ? previous?.details.get(pid) : undefined;
+    const current = unchanged(kept, ranNs, stat) ? kept.details : readDetails(pid, stat, pids.length, handles);
+    details.set(pid, { ranNs, state: stat.state, details: current });
+    const { stdinLink, ...shown } = current;
     samples.push({
       pid,
       ppid: stat.ppid,
       pgid: stat.pgid,
       sid: stat.sid,
       command: stat.command,
-      args: processArgs(pid, stat, pids.length, MAX_ARGS_CHARS, () => handles.read(pid, 'cmdline', 'utf8')),
       state: stat.state,
-      wchan: parseWchan(handles.read(pid, 'wchan')),
-      threadWchans: stat.threads > 1 ? threadWchans(pid) : [],
       threads: stat.threads,
       cpuPercent,
       rssKb: stat.rssPages * pageSizeKb(),
-      ...parseIo(handles.read(pid, 'io') ?? ''),
-      syscall: parseSyscall(handles.read(pid, 'syscall') ?? ''),
-      fds: fds.counts,
-      stdinIsHarnessPipe: stdinTarget !== null && fds.stdin === stdinTarget,
+      ...shown,
+      stdinIsHarnessPipe: stdinTarget !== null && stdinLink === stdinTarget,
       children: [],
     });
   }
   handles.retain(wanted);
   const terminalWaits = terminal === 'pty' && stdinTarget !== null ? findTerminalWaits(samples, stdinTarget) : new Map<number, TerminalWait>();
-  return { snapshot: { source: 'proc', processes: linkChildren(samples) }, takenAt, cpu, stdinTarget, terminalWaits, handles };
+  return { snapshot: { source: 'proc', processes: linkChildren(samples) }, takenAt, cpu, stdinTarget, terminalWaits, handles, details };
+}
+
+/**
+ * A single-threaded process that has not run a nanosecond since its details were read cannot have changed them: its
+ * wait channel, syscall, fds, I/O counters and command line are its own doing. Its stat line (parent, state, RSS) is
+ * read every time, since those change from outside (re-parenting, a stop, reclaim).
+ */
+function unchanged(kept: { ranNs: string; state: string; details: ProcDetails } | undefined, ranNs: string, stat: StatFields): kept is { ranNs: string; state: string; details: ProcDetails } {
+  return kept !== undefined && ranNs !== '' && kept.ranNs === ranNs && kept.state === stat.state;
 }
 
 /**
@@ -107,34 +114,6 @@ function agentInput(pids: readonly number[], terminal: 'pipe' | 'pty'): string |
 function percent(ticks: number, wallSeconds: number): number {
   if (!(wallSeconds > 0) || !(ticks > 0)) return 0;
   return Math.round((ticks / CLOCK_TICKS / wallSeconds) * 1000) / 10;
-}
-
-function threadWchans(pid: number): string[] {
-  const tids = listProcDir(`/proc/${pid}/task`);
-  const wchans: string[] = [];
-  for (const tid of tids.slice(0, MAX_THREADS + 1)) {
-    if (tid === String(pid)) continue;
-    const text = readProcFile(`/proc/${pid}/task/${tid}/wchan`);
-    if (text !== null) wchans.push(parseWchan(text));
-  }
-  return wchans.slice(0, MAX_THREADS);
-}
-
-/** Pipe, socket and total descriptor counts, and where fd 0 points (read in the same pass). */
-function countFds(pid: number): { readonly counts: ProcessSample['fds']; readonly stdin: string | null } {
-  const fds = listProcDir(`/proc/${pid}/fd`);
-  let pipes = 0;
-  let sockets = 0;
-  let stdin: string | null = null;
-  for (const fd of fds.slice(0, MAX_FD_LINKS)) {
-    const target = readProcLink(`/proc/${pid}/fd/${fd}`) ?? '';
-    if (fd === '0') stdin = target;
-    if (target.startsWith('pipe:')) pipes++;
-    else if (target.startsWith('socket:')) sockets++;
-  }
-  // fd 0 past the cap (listing order is numeric, so only with a huge table) is read on its own.
-  if (stdin === null && fds.includes('0')) stdin = readProcLink(`/proc/${pid}/fd/0`);
-  return { counts: { pipes, sockets, total: fds.length }, stdin };
 }
 
 /** Children from the ppid links inside the sample, ordered as sampled. */

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { appendFileSync } from 'node:fs';
 import { appendFile, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -83,7 +84,10 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
     ? fanOut([hooks.reporter], (failure) => appendFileSync(path.join(runDir, 'errors.log'), `reporter ${failure.reporter} failed in ${failure.hook}: ${String(failure.error)}\n`))
     : undefined;
   await reporter?.onRunStart({ runId: options.runId, startedAt, attempts: pending.length });
-  await runScheduled(plan, admissionLimits(options.concurrency), async (attempt) => {
+  const limits = admissionLimits(options.concurrency);
+  // Every running attempt listens for the shutdown: more than Node's default 10 is expected, not a leak.
+  setMaxListeners(limits.maxRunning + 10, shutdown);
+  await runScheduled(plan, limits, async (attempt) => {
     if (shutdown.aborted) return;
     const info = attemptInfo(attempt);
     await reporter?.onAttemptStart(info);

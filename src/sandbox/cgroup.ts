@@ -1,8 +1,9 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { POLL_MS } from './defaults.js';
 import { isLive } from './proc.js';
+import { readSmallFile } from './read-small.js';
 import { sleep } from './signals.js';
 
 /** Thin helpers over one cgroup directory (v2, or v1 for `pids`); both list members in `cgroup.procs`. */
@@ -20,7 +21,7 @@ export function makeCgroup(dir: string): void {
 /** Members of the cgroup (zombies included, as the kernel lists them); [] once it is gone. */
 export function cgroupProcs(dir: string): number[] {
   try {
-    return readFileSync(join(dir, 'cgroup.procs'), 'utf8')
+    return readSmallFile(join(dir, 'cgroup.procs'))
       .split('\n')
       .filter((line) => line !== '')
       .map(Number);

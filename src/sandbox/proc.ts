@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readSmallFile } from './read-small.js';
 
 /** Linux /proc readers used to find, count and name the processes of an attempt. Synchronous: each is a few µs. */
 
@@ -14,7 +15,7 @@ export interface ProcStat {
 export function readStat(pid: number): ProcStat | null {
   let text: string;
   try {
-    text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    text = readSmallFile(`/proc/${pid}/stat`);
   } catch {
     return null;
   }
@@ -48,7 +49,7 @@ export function markerEntries(attemptId: string, commandId?: number): string[] {
 function environHas(pid: number, entries: readonly string[]): boolean {
   let environ: string[];
   try {
-    environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    environ = readSmallFile(`/proc/${pid}/environ`, 'utf8').split('\0');
   } catch {
     return false;
   }
@@ -68,7 +69,7 @@ export function scanForMarker(entries: readonly string[], skip?: (pid: number) =
 export function inOtherAttemptCgroup(pid: number, ownName: string): boolean {
   let text: string;
   try {
-    text = readFileSync(`/proc/${pid}/cgroup`, 'latin1');
+    text = readSmallFile(`/proc/${pid}/cgroup`);
   } catch {
     return false;
   }

@@ -100,3 +100,30 @@ describe.skipIf(process.platform !== 'linux')('sampleTree with kept descriptors'
     releaseSample(sample);
   });
 });
+
+describe.skipIf(process.platform !== 'linux')('sampleTree reuse of an idle process', () => {
+  it('reuses the details of a process that has not run since, and reads afresh one that ran', async () => {
+    const child = spawn('bash', ['-c', 'read first; exec 3</dev/null; echo opened; read second'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    children.push(child);
+    const pid = child.pid!;
+    let first = sampleTree([pid]);
+    // bash must be blocked in read(0) before the baseline sample counts: its start-up runs code
+    while (first.snapshot.processes[0]?.state !== 'S' || first.snapshot.processes[0]?.syscall === null) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      first = sampleTree([pid], first);
+    }
+    const idle = sampleTree([pid], first);
+    expect(idle.details.get(pid)?.details).toBe(first.details.get(pid)?.details);
+    const fdsBefore = idle.snapshot.processes[0]?.fds.total ?? 0;
+    const opened = new Promise((resolve) => child.stdout!.once('data', resolve));
+    child.stdin!.write('go\n');
+    await opened;
+    let after = sampleTree([pid], idle);
+    while (after.snapshot.processes[0]?.state !== 'S') {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      after = sampleTree([pid], after);
+    }
+    expect(after.snapshot.processes[0]?.fds.total).toBe(fdsBefore + 1);
+    releaseSample(after);
+  });
+});

@@ -1,0 +1,56 @@
+import type { ProcessSample } from '../types/process.js';
+import { listProcDir, readProcFile, readProcLink } from './proc-files.js';
+import type { ProcHandles } from './proc-handles.js';
+import { parseIo, parseSyscall, parseWchan, type StatFields } from './proc-parse.js';
+import { processArgs } from './process-args.js';
+
+const MAX_ARGS_CHARS = 200;
+// Bounds the cost of a sample for a process with thousands of fds or threads; totals stay exact.
+const MAX_FD_LINKS = 256;
+const MAX_THREADS = 64;
+
+/** What a sample shows of a process beyond its stat line: one pread per kept file, the fd list, thread wait channels. */
+export type ProcDetails = Pick<ProcessSample, 'args' | 'wchan' | 'threadWchans' | 'readBytes' | 'writeBytes' | 'syscall' | 'fds'> & {
+  readonly stdinLink: string | null;
+};
+
+export function readDetails(pid: number, stat: StatFields, treeSize: number, handles: ProcHandles): ProcDetails {
+  const fds = countFds(pid);
+  return {
+    args: processArgs(pid, stat, treeSize, MAX_ARGS_CHARS, () => handles.read(pid, 'cmdline', 'utf8')),
+    wchan: parseWchan(handles.read(pid, 'wchan')),
+    threadWchans: stat.threads > 1 ? threadWchans(pid) : [],
+    ...parseIo(handles.read(pid, 'io') ?? ''),
+    syscall: parseSyscall(handles.read(pid, 'syscall') ?? ''),
+    fds: fds.counts,
+    stdinLink: fds.stdin,
+  };
+}
+
+function threadWchans(pid: number): string[] {
+  const tids = listProcDir(`/proc/${pid}/task`);
+  const wchans: string[] = [];
+  for (const tid of tids.slice(0, MAX_THREADS + 1)) {
+    if (tid === String(pid)) continue;
+    const text = readProcFile(`/proc/${pid}/task/${tid}/wchan`);
+    if (text !== null) wchans.push(parseWchan(text));
+  }
+  return wchans.slice(0, MAX_THREADS);
+}
+
+/** Pipe, socket and total descriptor counts, and where fd 0 points (read in the same pass). */
+function countFds(pid: number): { readonly counts: ProcessSample['fds']; readonly stdin: string | null } {
+  const fds = listProcDir(`/proc/${pid}/fd`);
+  let pipes = 0;
+  let sockets = 0;
+  let stdin: string | null = null;
+  for (const fd of fds.slice(0, MAX_FD_LINKS)) {
+    const target = readProcLink(`/proc/${pid}/fd/${fd}`) ?? '';
+    if (fd === '0') stdin = target;
+    if (target.startsWith('pipe:')) pipes++;
+    else if (target.startsWith('socket:')) sockets++;
+  }
+  // fd 0 past the cap (listing order is numeric, so only with a huge table) is read on its own.
+  if (stdin === null && fds.includes('0')) stdin = readProcLink(`/proc/${pid}/fd/0`);
+  return { counts: { pipes, sockets, total: fds.length }, stdin };
+}
