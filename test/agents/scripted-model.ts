@@ -52,10 +52,9 @@ export function solvingModel(fix: Fix, usage?: ScriptedUsage): (request: Recorde
     // The re-run ended: its exit, or (when it ended while the model was answering a tick) a wait that found nothing running.
     if (/^command #\d+ (exited|was ended)/.test(text) || text.startsWith('error: nothing is running')) return reply('finish', { summary: 'build.py waited before reading the pipe; it now uses communicate()' });
     // Past the system prompt and the task (whose issue text quotes the onset line), ticks arrive as tool results or user messages.
-    // Ticks that fire while the model is answering are not delivered, and their output with them: "last output … ago" says there was some.
+    // Ticks that fire while the model is answering arrive merged with the next, output included: the onset line is seen.
     const sawOnset = body.messages.slice(2).some((message) => String(message.content).includes('compiling 12 units'));
-    const sawOutput = sawOnset || /last output|has no new output after/.test(text);
     const fixed = made.includes('edit');
-    return !fixed && sawOutput && text.includes('no new output') ? reply('kill') : reply('wait');
+    return !fixed && sawOnset && text.includes('no new output') ? reply('kill') : reply('wait');
   };
 }
