@@ -3,6 +3,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import path from 'node:path';
+import isolation from './sections/isolation.mjs';
 import kill from './sections/kill.mjs';
 import memory from './sections/memory.mjs';
 import overhead from './sections/overhead.mjs';
@@ -12,7 +13,6 @@ import tokens from './sections/tokens.mjs';
 
 /**
  * The sections, in order. Each is `async () => ({ title, table, notes, data, goals })`.
- * To add one (e.g. the sandbox start-up cost): import it above and append `{ name: 'sandbox', run: sandboxStartup }`.
  */
 const SECTIONS = [
   { name: 'sampling', run: sampling },
@@ -21,6 +21,7 @@ const SECTIONS = [
   { name: 'overhead', run: overhead },
   { name: 'memory', run: memory },
   { name: 'tokens', run: tokens },
+  { name: 'isolation', run: isolation },
 ];
 
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
