@@ -5,14 +5,13 @@ import { stripTerminalControls } from '../monitor/terminal-text.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { Gate } from '../types/case.js';
 import type { TraceWriter } from '../trace/writer.js';
-import { matches } from './verify.js';
+import { collect, matches } from './verify.js';
 
 export type { GateFailure } from '../agents/protocol.js';
 
 /** gate commands get ids apart from the agent's (1…) and verify's (10000…), so traces stay unambiguous. */
 export const GATE_COMMAND_BASE = 20_000;
 const TAIL_BYTES = 2048;
-const COLLECT_LIMIT = 1024 * 1024;
 
 export interface GateSettings {
   readonly timeScale: number;
@@ -150,13 +149,3 @@ function raceExit(exited: Promise<unknown>, timeoutMs: number, signal: AbortSign
   });
 }
 
-function collect(stream: NodeJS.ReadableStream): { text(): string } {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  stream.on('data', (chunk: Buffer) => {
-    if (size >= COLLECT_LIMIT) return;
-    chunks.push(chunk);
-    size += chunk.length;
-  });
-  return { text: () => Buffer.concat(chunks).toString('utf8') };
-}

@@ -1,3 +1,4 @@
+import { mulberry32 } from '../stats/index.js';
 import type { Case } from '../types/case.js';
 import { cpuWeight, expectedDurationMs, type DurationHistory, type DurationVariant } from './expected-duration.js';
 
@@ -44,29 +45,10 @@ export function planAttempts<A extends SchedulableAttempt>(attempts: readonly A[
   }));
 }
 
-/** A small seeded generator (mulberry32): uniform in [0, 1), the same sequence for the same seed. */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function shuffle<T>(items: T[], random: () => number): T[] {
   for (let index = items.length - 1; index > 0; index -= 1) {
     const other = Math.floor(random() * (index + 1));
     [items[index], items[other]] = [items[other]!, items[index]!];
   }
   return items;
-}
-
-/** A 32-bit seed from a string (FNV-1a), for a run that was given no seed: its run id. */
-export function seedOf(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index += 1) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
-  return hash >>> 0;
 }

@@ -77,7 +77,8 @@ export function matches(text: string, pattern: string): boolean {
   return regex ? new RegExp(regex[1]!, regex[2]).test(text) : text.includes(pattern);
 }
 
-function collect(stream: NodeJS.ReadableStream): { text(): string } {
+/** The first MiB of a stream's output, as text once it is over. */
+export function collect(stream: NodeJS.ReadableStream): { text(): string } {
   const chunks: Buffer[] = [];
   let size = 0;
   stream.on('data', (chunk: Buffer) => {
