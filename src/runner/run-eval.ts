@@ -3,7 +3,6 @@ import { appendFileSync } from 'node:fs';
 import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createAgentFactory } from '../agents/registry.js';
-import { countTokens } from '../agents/tokens.js';
 import { summarize } from '../report/summary.js';
 import { fanOut, type Reporter } from '../report/reporters.js';
 import type { RunSummary } from '../report/summary-schema.js';
@@ -51,8 +50,6 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
   const version = await hangbenchVersion();
   const meta = resumed ? resumedMeta(resumed) : await buildMeta(options, cases, startedAt, version, capabilities);
   await writeJson(path.join(runDir, 'meta.json'), meta);
-  // Loading the o200k ranks blocks the event loop for about a second: do it now, not at the first tick of every attempt.
-  countTokens('');
 
   const attempts = expand(cases, options);
   const finished: AttemptScores[] = [];
