@@ -26,7 +26,7 @@ Options:
   --agent NAME          ${AGENT_NAMES.join(' | ')} (default: ${DEFAULTS.agent}; offline, no model needed)
   --interval DURATION   monitor tick interval, e.g. 10s, 500ms (default: ${DEFAULTS.intervalMs / 1000}s)
   --time-scale F        multiply every case duration and the interval by F; fixtures scale their sleeps (default: 1)
-  --concurrency N       at most N attempts at once (default: by load — CPU-heavy cases one per core, idle ones 16 per core)
+  --concurrency N       at most N attempts at once (default: by load — up to 16 per core; CPU-heavy cases on all cores but one)
   --repeat N            attempts per case (default: 1)
   --out DIR             results folder (default: ${DEFAULTS.out})
   --run-id ID           name of the run folder (default: a timestamp)
