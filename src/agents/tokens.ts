@@ -60,10 +60,11 @@ const LONG_RUN = new RegExp(`\\S{${PIECE + 1},}|\\s{${PIECE + 1},}`, 'g');
 
 /**
  * Counts tokens with OpenAI's o200k_base encoding (gpt-4o family), the figure we report for rendered ticks.
- * Exact for text without such runs; within a token per 64 characters of a run otherwise. `countTokens('')` loads the
- * encoder, so that a runner can pay for it before the first tick rather than inside one.
+ * Exact for text without such runs; within a token per 64 characters of a run otherwise. `countTokens('')` loads
+ * nothing: a run whose commands never tick (nop, quick programs) never pays the ~70 MB.
  */
 export function countTokens(text: string): number {
+  if (text === '') return 0;
   const encodeText = encoder();
   let count = 0;
   let from = 0;

@@ -51,7 +51,7 @@ Options:
   --repeat N            attempts per case and variant (default: ${DEFAULTS.repeat}); gives pass@k, pass^k and tighter intervals
   --seed N              seed of the attempt order and the bootstrap intervals (default: ${DEFAULTS.seed})
   --time-scale F        multiply every case duration and the interval by F; fixtures scale their sleeps (default: 1)
-  --concurrency N       at most N attempts at once (default: by load — CPU-heavy cases one per core, idle ones 16 per core)
+  --concurrency N       at most N attempts at once (default: by load — up to 16 per core; CPU-heavy cases on all cores but one)
   --out DIR             results folder (default: ${DEFAULTS.out})
   --run-id ID           name of the run folder (default: a timestamp)
   --max-turns N         stop an agent after N actions (default: ${DEFAULTS.maxTurns})
