@@ -50,6 +50,11 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       io.stderr.write(`hangbench ${command}: ${error.message}\n`);
       return 2;
     }
+    // A typed error (an unreadable trace, a sandbox that cannot start) says what is wrong in its message; a stack would bury it.
+    if (error instanceof HangbenchError) {
+      io.stderr.write(`hangbench ${command}: ${error.message}\n`);
+      return 1;
+    }
     io.stderr.write(`hangbench ${command}: internal error: ${(error as Error).stack ?? String(error)}\n`);
     return 1;
   }
