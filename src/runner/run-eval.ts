@@ -76,8 +76,9 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
   const meta = resumed ? resumedMeta(resumed) : await buildMeta(options, cases, startedAt, version, capabilities, order);
   await writeJson(path.join(runDir, 'meta.json'), meta);
 
-  // Every delivered tick's token count is recorded: load the tokenizer now, not inside the first attempt's first tick.
-  if (pending.length > 0) loadTokenizer();
+  // Every delivered tick's token count is recorded: load the tokenizer (≈ 70 MB) now, not inside the first attempt's
+  // first tick — unless no variant can receive a tick (nop finishes at once).
+  if (pending.length > 0 && options.variants.some((variant) => variant.agent.agent !== 'nop')) loadTokenizer();
   const shutdown = hooks.shutdown ?? new AbortController().signal;
   // A reporter that throws is recorded and the run goes on, whoever built it (the CLI passes a fan-out already).
   const reporter = hooks.reporter
