@@ -21,8 +21,16 @@ async function attemptsOf(runDir) {
 
 const outcome = (attempt) => OUTCOME_FIELDS.map((field) => `${field}=${attempt.scores[field] ?? '–'}`).join(' ') + (attempt.outcome === 'error' ? ' ERROR' : '');
 
+/** Runs of one variant each are compared case by case even when the variants' names differ (e.g. across a rename). */
+function byCaseWhenSingleVariant(a, b) {
+  const variants = (run) => new Set([...run.byKey.values()].map((attempt) => attempt.variant));
+  if (variants(a).size !== 1 || variants(b).size !== 1) return;
+  for (const run of [a, b]) run.byKey = new Map([...run.byKey.values()].map((attempt) => [`${attempt.caseId} #${attempt.repeat}`, attempt]));
+}
+
 export async function compareRuns(dirA, dirB) {
   const [a, b] = await Promise.all([attemptsOf(dirA), attemptsOf(dirB)]);
+  byCaseWhenSingleVariant(a, b);
   const keys = [...new Set([...a.byKey.keys(), ...b.byKey.keys()])].sort();
   const differences = [];
   let same = 0;
