@@ -31,9 +31,11 @@ describe('a sweep over monitor modes in one run (--time-scale 0.1)', () => {
     // The timeout mode never ticks and never lets the agent interrupt: the harness kills at 0.5 s.
     const timeout = summary.attempts.filter((attempt) => attempt.variant === 'baseline-k2·timeout-5s');
     expect(timeout.every((attempt) => attempt.ticks === 0 && attempt.scores.interrupted !== true)).toBe(true);
-    const [interval, timeoutGroup] = summary.groups;
-    expect(interval!.interrupted.count).toBeGreaterThan(timeoutGroup!.interrupted.count);
-    expect(timeoutGroup!.interrupted.count).toBe(0);
+    // The interval mode delivers ticks to every attempt (a hang is killed after two of them, or runs on); whether the
+    // baseline's kill lands before or after the onset at 0.5 s ticks depends on start-up speed, so it is not asserted.
+    const interval = summary.attempts.filter((attempt) => attempt.variant === 'baseline-k2·interval-5s');
+    expect(interval.every((attempt) => attempt.ticks >= 1)).toBe(true);
+    expect(summary.groups[1]!.interrupted.count).toBe(0);
 
     // meta.json records the resolved variants, the seed and the start order: the variants of each case and repeat
     // start side by side, so machine noise does not favour one.
