@@ -2,7 +2,7 @@
 // Runs runEval in this process over copies of bench/cases/idle.yaml and busy.yaml (12 s each, a tick every 250 ms)
 // and prints the peak of each process.memoryUsage() component beside VmHWM.
 import { readFileSync } from 'node:fs';
-import { runEval } from '../dist/runner/run-eval.js';
+import { runEval } from '../dist/run/run-eval.js';
 import { caseCopies, projectRoot, scratchDir } from './lib/harness.mjs';
 
 const [idle = 30, busy = 2] = process.argv.slice(2).map(Number);

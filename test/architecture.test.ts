@@ -20,16 +20,20 @@ async function importsOf(folder: string): Promise<Array<{ file: string; target: 
 }
 
 /** The one direction of imports in docs/architecture.md: cli → runner → {agents, monitor, sandbox} → types. */
+const RUN_STAGES = ['run', 'attempt', 'cases', 'check'];
 const MAY_NOT_IMPORT: Record<string, readonly string[]> = {
-  runner: ['cli', 'report'],
-  agents: ['cli', 'runner', 'report', 'scorers', 'summary'],
-  monitor: ['cli', 'runner', 'report', 'scorers', 'summary', 'agents'],
-  sandbox: ['cli', 'runner', 'report', 'scorers', 'summary', 'agents', 'monitor'],
-  scorers: ['cli', 'runner', 'report', 'agents', 'monitor', 'sandbox', 'summary'],
-  summary: ['cli', 'runner', 'report', 'agents', 'monitor', 'sandbox'],
-  trace: ['cli', 'runner', 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary'],
-  stats: ['cli', 'runner', 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary', 'trace'],
-  types: ['cli', 'runner', 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary', 'trace', 'stats'],
+  run: ['cli', 'report', 'check'],
+  attempt: ['cli', 'report', 'check', 'cases'],
+  cases: ['cli', 'report', 'run', 'check', 'agents', 'monitor'],
+  check: ['cli', 'report'],
+  agents: ['cli', ...RUN_STAGES, 'report', 'scorers', 'summary'],
+  monitor: ['cli', ...RUN_STAGES, 'report', 'scorers', 'summary', 'agents'],
+  sandbox: ['cli', ...RUN_STAGES, 'report', 'scorers', 'summary', 'agents', 'monitor'],
+  scorers: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'summary'],
+  summary: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox'],
+  trace: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary'],
+  stats: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary', 'trace'],
+  types: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary', 'trace', 'stats'],
 };
 
 describe('the direction of imports', () => {

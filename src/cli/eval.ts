@@ -12,11 +12,11 @@ import {
 } from '../report/index.js';
 import { renderLoopTable } from '../report/loop-table.js';
 import { writeRunReports } from '../report/write-reports.js';
-import { loadConfigFile } from '../runner/config-file.js';
-import { fanOut } from '../runner/reporter-hooks.js';
-import type { EvalOptionsInput } from '../runner/options.js';
-import { runEval } from '../runner/run-eval.js';
-import { parseShard } from '../runner/shard.js';
+import { loadConfigFile } from '../run/config-file.js';
+import { fanOut } from '../run/reporter-hooks.js';
+import type { EvalOptionsInput } from '../run/options.js';
+import { runEval } from '../run/run-eval.js';
+import { parseShard } from '../run/shard.js';
 import { formatCaseProblem, HangbenchError } from '../types/errors.js';
 import { durationList, listFlag, numberFlag, numberList, parse, rateFlag, type ParsedArgs } from './args.js';
 import { EVAL_HELP } from './help.js';

@@ -1,4 +1,4 @@
-import { DEFAULTS } from '../runner/options.js';
+import { DEFAULTS } from '../run/options.js';
 import { listBuiltinPrompts } from '../agents/openai/prompt-set.js';
 import { AGENT_NAMES, MODE_NAMES } from '../types/variant.js';
 

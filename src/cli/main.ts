@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { killEverySandboxNow } from '../sandbox/index.js';
-import { ConfigFileSchema } from '../runner/config-file.js';
+import { ConfigFileSchema } from '../run/config-file.js';
 import { CaseFileSchema } from '../types/case.js';
 import { HangbenchError } from '../types/errors.js';
 import { checkCasesCommand } from './check-cases.js';

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { readRunMeta } from '../runner/meta.js';
+import { readRunMeta } from '../run/meta.js';
 import { renderAttemptTable, renderClassTable, renderSummaryTable, shouldUseColor } from '../report/index.js';
 import { renderLoopTable } from '../report/loop-table.js';
 import { summarize, summarizeLoop } from '../summary/index.js';

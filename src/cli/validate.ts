@@ -1,4 +1,4 @@
-import { validateCases } from '../runner/validate.js';
+import { validateCases } from '../cases/validate.js';
 import { formatCaseProblem } from '../types/errors.js';
 import { parse } from './args.js';
 import { VALIDATE_HELP } from './help.js';

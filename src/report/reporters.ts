@@ -1,8 +1,8 @@
 import { HangbenchError } from '../types/errors.js';
-import type { Reporter } from '../runner/reporter-hooks.js';
+import type { Reporter } from '../run/reporter-hooks.js';
 import { createProgressReporter } from './progress.js';
 
-export type { AttemptInfo, Reporter, ReporterFailure, ReporterHook, RunInfo, TickEvent } from '../runner/reporter-hooks.js';
+export type { AttemptInfo, Reporter, ReporterFailure, ReporterHook, RunInfo, TickEvent } from '../run/reporter-hooks.js';
 
 /** The stream a reporter writes to: stderr in practice, a fake in tests. */
 export interface ReportStream {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { execAgent } from '../../src/agents/exec/agent.js';
-import { runEval } from '../../src/runner/run-eval.js';
+import { runEval } from '../../src/run/run-eval.js';
 import { readTrace } from '../../src/scorers/index.js';
 import { HangbenchError } from '../../src/types/errors.js';
 import { agentContext, taskObservation, tick } from '../support/agent-fixtures.js';

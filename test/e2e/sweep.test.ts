@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { RunMetaSchema } from '../../src/runner/meta.js';
+import { RunMetaSchema } from '../../src/run/meta.js';
 import { RunSummarySchema } from '../../src/summary/schema.js';
 
 const run = promisify(execFile);

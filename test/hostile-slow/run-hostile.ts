@@ -1,7 +1,7 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runEval, type RunResult } from '../../src/runner/run-eval.js';
+import { runEval, type RunResult } from '../../src/run/run-eval.js';
 import { readTrace } from '../../src/scorers/index.js';
 import type { EventOf, TraceEvent, TraceEventType } from '../../src/types/events.js';
 import { attemptMarkerProcesses } from '../support/proc-scan.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fanOut } from '../../src/runner/reporter-hooks.js';
+import { fanOut } from '../../src/run/reporter-hooks.js';
 import {
   createReporters,
   isLive,

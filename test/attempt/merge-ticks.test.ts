@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeTicks } from '../../src/runner/merge-ticks.js';
+import { mergeTicks } from '../../src/attempt/merge-ticks.js';
 import type { Tick } from '../../src/types/process.js';
 
 function tick(seq: number, text: string, partialLine = false): Tick {

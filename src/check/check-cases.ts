@@ -12,13 +12,13 @@ import type { CaseProblem } from '../types/errors.js';
 import type { AttemptScores } from '../types/scores.js';
 import { checkGates } from './check-gates.js';
 import { checkRepro, type CheckOutcome } from './check-repro.js';
-import { loadCases } from './load-cases.js';
-import { DEFAULTS, resolveOptions } from './options.js';
-import { applySolutionPatch } from './patch.js';
-import { runPool } from './pool.js';
-import { runAttempt } from './run-attempt.js';
+import { loadCases } from '../cases/load-cases.js';
+import { DEFAULTS, resolveOptions } from '../run/options.js';
+import { applySolutionPatch } from '../attempt/patch.js';
+import { runPool } from '../run/pool.js';
+import { runAttempt } from '../attempt/run-attempt.js';
 import { TraceWriter } from '../trace/writer.js';
-import { runVerify } from './verify.js';
+import { runVerify } from '../attempt/verify.js';
 
 export { HANG_TICKS, type CheckOutcome } from './check-repro.js';
 

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { loadCaseFile, loadCases } from '../../src/runner/load-cases.js';
-import { validateCases } from '../../src/runner/validate.js';
+import { loadCaseFile, loadCases } from '../../src/cases/load-cases.js';
+import { validateCases } from '../../src/cases/validate.js';
 import { formatCaseProblem } from '../../src/types/errors.js';
 
 const root = path.resolve(import.meta.dirname, '../fixtures/cases');

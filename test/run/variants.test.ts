@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfigFile } from '../../src/runner/config-file.js';
-import { resolveOptions } from '../../src/runner/options.js';
-import { expandVariants, variantName } from '../../src/runner/variants.js';
+import { loadConfigFile } from '../../src/run/config-file.js';
+import { resolveOptions } from '../../src/run/options.js';
+import { expandVariants, variantName } from '../../src/run/variants.js';
 import { HangbenchError } from '../../src/types/errors.js';
 
 const CONFIGS = path.resolve(import.meta.dirname, '../fixtures/config');

@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GATE_COMMAND_BASE, GateKeeper } from '../../src/runner/gates.js';
+import { GATE_COMMAND_BASE, GateKeeper } from '../../src/attempt/gates.js';
 import { TraceWriter } from '../../src/trace/writer.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import type { Gate } from '../../src/types/case.js';

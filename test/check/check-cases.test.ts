@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderCheckCases } from '../../src/cli/check-cases.js';
 import { main } from '../../src/cli/main.js';
-import { checkCases, type CheckCasesResult } from '../../src/runner/check-cases.js';
+import { checkCases, type CheckCasesResult } from '../../src/check/check-cases.js';
 import { attemptMarkerProcesses } from '../support/proc-scan.js';
 
 const CASES = path.resolve(import.meta.dirname, '../fixtures/check-cases/cases');

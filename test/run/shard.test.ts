@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseShard, shardOf } from '../../src/runner/shard.js';
+import { parseShard, shardOf } from '../../src/run/shard.js';
 
 interface Item {
   readonly id: string;

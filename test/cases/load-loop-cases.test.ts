@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadCases } from '../../src/runner/load-cases.js';
+import { loadCases } from '../../src/cases/load-cases.js';
 import { formatCaseProblem } from '../../src/types/errors.js';
 
 const root = path.resolve(import.meta.dirname, '../fixtures/cases');

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadDurationHistory } from '../../src/runner/duration-history.js';
-import { FIXED_OVERHEAD_MS, historyKey } from '../../src/runner/expected-duration.js';
+import { loadDurationHistory } from '../../src/run/duration-history.js';
+import { FIXED_OVERHEAD_MS, historyKey } from '../../src/run/expected-duration.js';
 
 async function saveRun(results: string, name: string, timeScale: number, attempts: ReadonlyArray<{ caseId: string; wallMs: number; outcome?: string }>, ageSeconds: number) {
   const dir = path.join(results, name);

@@ -9,7 +9,7 @@ import { caseClass } from '../types/case.js';
 import { TRACE_SCHEMA_VERSION, type EventOf } from '../types/events.js';
 import { HangbenchError, LimitExceeded } from '../types/errors.js';
 import type { AttemptScores } from '../types/scores.js';
-import type { EvalOptions } from './options.js';
+import type { EvalOptions } from '../run/options.js';
 import { writeJsonAtomic } from '../trace/atomic-write.js';
 import { applySolutionPatch } from './patch.js';
 import { AttemptSession } from './session.js';

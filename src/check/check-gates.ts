@@ -4,9 +4,9 @@ import { createSandbox } from '../sandbox/index.js';
 import type { HostCapabilities } from '../sandbox/types.js';
 import type { Case } from '../types/case.js';
 import type { CheckOutcome } from './check-repro.js';
-import { GateKeeper, type GateVerdict } from './gates.js';
-import { DEFAULTS } from './options.js';
-import { applySolutionPatch } from './patch.js';
+import { GateKeeper, type GateVerdict } from '../attempt/gates.js';
+import { DEFAULTS } from '../run/options.js';
+import { applySolutionPatch } from '../attempt/patch.js';
 import { TraceWriter } from '../trace/writer.js';
 
 export interface GateCheckContext {

@@ -6,7 +6,7 @@ import { DEFAULTS } from '../defaults.js';
 import { DurationSchema } from '../types/duration.js';
 import { formatCaseProblem, HangbenchError, type CaseProblem } from '../types/errors.js';
 import { AGENT_NAMES, MODE_NAMES, type AgentSpec, type MonitorMode, type VariantSpec } from '../types/variant.js';
-import { problemsFromIssues } from './case-problems.js';
+import { problemsFromIssues } from '../cases/case-problems.js';
 import { assertUniqueNames, monitorMode, variantName } from './variants.js';
 
 /** The issue's message is whole: the error report adds no "found …". */

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cpuWeight, expectedDurationMs, historyKey } from '../../src/runner/expected-duration.js';
-import { loadCases } from '../../src/runner/load-cases.js';
-import { admissionLimits, runScheduled } from '../../src/runner/scheduler.js';
-import { planAttempts, type SchedulableAttempt } from '../../src/runner/scheduler-order.js';
+import { cpuWeight, expectedDurationMs, historyKey } from '../../src/run/expected-duration.js';
+import { loadCases } from '../../src/cases/load-cases.js';
+import { admissionLimits, runScheduled } from '../../src/run/scheduler.js';
+import { planAttempts, type SchedulableAttempt } from '../../src/run/scheduler-order.js';
 import type { Case } from '../../src/types/case.js';
 
 const projectRoot = path.resolve(import.meta.dirname, '../..');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HintSchedule } from '../../src/runner/hint-schedule.js';
+import { HintSchedule } from '../../src/attempt/hint-schedule.js';
 
 describe('HintSchedule', () => {
   it('an after hint comes due at its scaled time and is taken once', () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Case } from '../types/case.js';
 import type { CaseProblem } from '../types/errors.js';
 import { loadCases } from './load-cases.js';
-import { applySolutionPatch } from './patch.js';
+import { applySolutionPatch } from '../attempt/patch.js';
 
 export interface ValidationReport {
   readonly valid: readonly Case[];
