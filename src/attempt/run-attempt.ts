@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentFactory, AgentSession, Observation, OracleView } from '../agents/protocol.js';
 import { createSandbox } from '../sandbox/index.js';
@@ -11,6 +10,8 @@ import { HangbenchError, LimitExceeded } from '../types/errors.js';
 import type { AttemptScores } from '../types/scores.js';
 import type { EvalOptions } from '../run/options.js';
 import { writeJsonAtomic } from '../trace/atomic-write.js';
+import { makeDirs } from '../trace/make-dirs.js';
+import { resultsFaultOf, type ResultsFault } from '../trace/results-fault.js';
 import { applySolutionPatch } from './patch.js';
 import { AttemptSession } from './session.js';
 import { TraceWriter } from '../trace/writer.js';
@@ -37,7 +38,14 @@ export interface AttemptContext {
   readonly onTick?: (attempt: Attempt, tick: EventOf<'tick'>) => void;
 }
 
-type StopReason = { kind: 'wall' | 'tokens' | 'turns'; value: number; limit: number } | { kind: 'harness' } | { kind: 'error'; message: string };
+type StopReason =
+  | { kind: 'wall' | 'tokens' | 'turns'; value: number; limit: number }
+  | { kind: 'harness' }
+  | { kind: 'error'; message: string }
+  | ({ kind: 'fault' } & ResultsFault);
+
+/** After the wall budget, this long for the graceful kill (TERM, grace, KILL) to end the attempt before every process is SIGKILLed at once. */
+const HARD_STOP_GRACE_MS = 5_000;
 
 export function attemptDir(runDir: string, attempt: Attempt): string {
   return path.join(runDir, attempt.testCase.id, attempt.variant.name, String(attempt.repeat));
@@ -46,12 +54,14 @@ export function attemptDir(runDir: string, attempt: Attempt): string {
 /**
  * One attempt: fresh sandbox, agent loop under budgets, verify, leak scan, scores. Never throws for agent or case faults.
  * Resolves to null when the harness shut down first: the trace is kept, but no score.json, so `eval --resume` re-runs it.
+ * When the results folder refuses a write (full, read-only, removed) the attempt stops at once and its scores carry the
+ * `fault` (written to score.json if the disk still takes it): the run cannot go on, and a resume runs it again.
  */
 export async function runAttempt(attempt: Attempt, context: AttemptContext): Promise<AttemptScores | null> {
   const { testCase, variant } = attempt;
   const { options } = context;
   const dir = attemptDir(context.runDir, attempt);
-  await mkdir(dir, { recursive: true });
+  await makeDirs(dir, context.runDir);
   const attemptId = `${context.options.runId}.${testCase.id}.${variant.name}.${attempt.repeat}`.replace(/[^A-Za-z0-9_.-]/g, '_');
   const trace = new TraceWriter(path.join(dir, 'trace.jsonl'));
   const scale = options.timeScale;
@@ -62,7 +72,15 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
     interruptMs: (override.interruptMs ?? testCase.budgets.interrupt) * scale,
   };
   const mode = scaleMode(variant.monitor, scale);
-  const sandbox = await createSandbox({ attemptId, workspaceSource: path.join(testCase.fixtureDir, 'workspace'), timeScale: scale, capabilities: context.capabilities });
+  const stop = new AbortController();
+  trace.onFault((error) => stop.abort({ kind: 'fault', ...(resultsFaultOf(error) ?? { code: error.code ?? 'EIO', message: error.message }) } satisfies StopReason));
+  let sandbox: Sandbox;
+  try {
+    sandbox = await createSandbox({ attemptId, workspaceSource: path.join(testCase.fixtureDir, 'workspace'), timeScale: scale, capabilities: context.capabilities });
+  } catch (error) {
+    trace.close();
+    throw error;
+  }
   trace.write({
     type: 'attempt.start',
     schemaVersion: TRACE_SCHEMA_VERSION,
@@ -90,8 +108,9 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
     });
   }
 
-  const stop = new AbortController();
   const wallTimer = setTimeout(() => stop.abort({ kind: 'wall', value: budgets.wallMs, limit: budgets.wallMs } satisfies StopReason), budgets.wallMs);
+  // The budget holds whatever else broke: should the graceful kill not end every command, SIGKILL them all at once.
+  const hardStop = setTimeout(() => sandbox.killNow(), budgets.wallMs + HARD_STOP_GRACE_MS);
   const onShutdown = () => stop.abort({ kind: 'harness' } satisfies StopReason);
   context.shutdown.addEventListener('abort', onShutdown, { once: true });
   if (context.shutdown.aborted) onShutdown();
@@ -140,32 +159,55 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
     await agent?.close?.().catch(() => undefined);
   }
   const agentWallMs = performance.now() - agentStart;
+  // A fault of the results folder met after the loop (a kill's event) stops the attempt all the same.
+  if (stopReason === null && stop.signal.aborted && (stop.signal.reason as StopReason).kind === 'fault') stopReason = stop.signal.reason as StopReason;
 
-  if (stopReason && stopReason.kind !== 'harness' && stopReason.kind !== 'error') trace.write({ type: 'limit', ...stopReason });
-  if (stopReason?.kind === 'error') trace.write({ type: 'error', where: 'agent', message: stopReason.message });
-  const killer = stopReason?.kind === 'harness' ? 'harness' : stopReason && stopReason.kind !== 'error' ? 'budget' : 'harness';
-  await session.shutdown(killer, stopReason ? `attempt stopped: ${stopReason.kind}` : 'agent finished with the command still running');
+  try {
+    if (stopReason && stopReason.kind !== 'harness' && stopReason.kind !== 'error' && stopReason.kind !== 'fault') trace.write({ type: 'limit', ...stopReason });
+    if (stopReason?.kind === 'error') trace.write({ type: 'error', where: 'agent', message: stopReason.message });
+    if (stopReason?.kind === 'fault') trace.write({ type: 'error', where: 'results', message: `${stopReason.code}: ${stopReason.message}` });
+    const killer = stopReason?.kind === 'harness' || stopReason?.kind === 'fault' ? 'harness' : stopReason && stopReason.kind !== 'error' ? 'budget' : 'harness';
+    await session.shutdown(killer, stopReason ? `attempt stopped: ${stopReason.kind}` : 'agent finished with the command still running');
+    clearTimeout(hardStop);
 
-  if (stopReason?.kind !== 'harness') {
-    await sandbox.settle();
-    await verifyAttempt(sandbox, testCase, trace, options);
+    // Verify is skipped when the harness stops, or when the results folder cannot take its events.
+    if (stopReason?.kind !== 'harness' && trace.fault === null) {
+      await sandbox.settle();
+      await verifyAttempt(sandbox, testCase, trace, options);
+    }
+    const leaks = await sandbox.leakScan();
+    if (!leaks.clean) trace.write({ type: 'leak', processes: leaks.leaked });
+    for (const hit of sandbox.limitHits()) trace.write({ type: 'sandbox.limit', ...hit });
+    trace.write({
+      type: 'attempt.end',
+      outcome: stopReason === null && trace.fault === null ? 'completed' : stopReason === null || ['error', 'harness', 'fault'].includes(stopReason.kind) ? 'error' : 'limit',
+      clean: leaks.clean,
+      wallMs: trace.now(),
+      agentWallMs: Math.round(agentWallMs),
+      tokens,
+    });
+  } finally {
+    clearTimeout(hardStop);
+    trace.close();
+    await sandbox.dispose();
   }
-  const leaks = await sandbox.leakScan();
-  if (!leaks.clean) trace.write({ type: 'leak', processes: leaks.leaked });
-  for (const hit of sandbox.limitHits()) trace.write({ type: 'sandbox.limit', ...hit });
-  trace.write({
-    type: 'attempt.end',
-    outcome: stopReason === null ? 'completed' : stopReason.kind === 'error' || stopReason.kind === 'harness' ? 'error' : 'limit',
-    clean: leaks.clean,
-    wallMs: trace.now(),
-    agentWallMs: Math.round(agentWallMs),
-    tokens,
-  });
-  trace.close();
-  await sandbox.dispose();
-  if (stopReason?.kind === 'harness') return null;
+  if (stopReason?.kind === 'harness' && trace.fault === null) return null;
+  const fault = trace.fault ? (resultsFaultOf(trace.fault) ?? { code: trace.fault.code ?? 'EIO', message: trace.fault.message }) : null;
   const scores = scoreAttempt(trace.events);
-  await writeJsonAtomic(path.join(dir, 'score.json'), scores);
+  if (fault) return writeFaulted({ ...scores, outcome: 'error', fault }, dir);
+  try {
+    await writeJsonAtomic(path.join(dir, 'score.json'), scores);
+  } catch (error) {
+    const refused = resultsFaultOf(error);
+    if (refused === null) throw error;
+    return { ...scores, outcome: 'error', fault: refused };
+  }
+  return scores;
+}
+
+/** The cause in score.json where the disk still takes it; resume runs a faulted attempt again either way. */
+async function writeFaulted(scores: AttemptScores, dir: string): Promise<AttemptScores> {
+  await writeJsonAtomic(path.join(dir, 'score.json'), scores).catch(() => undefined);
   return scores;
 }
 

@@ -69,7 +69,7 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
     io.stderr.write('agent: baseline (offline, kills on the monitor\'s classification; never fixes). Other agents: --agent oracle | nop | openai | replay | exec; see --help.\n');
   }
 
-  const result = await runEval(input, { reporter, shutdown: io.shutdown, afterRun: writeRunReports });
+  const result = await runEval(input, { reporter, shutdown: io.shutdown, afterRun: writeRunReports, onWarning: (line) => io.stderr.write(`${line}\n`) });
 
   for (const problem of result.problems) io.stderr.write(`invalid case: ${formatCaseProblem(problem)}\n`);
   if (json) {

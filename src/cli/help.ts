@@ -17,7 +17,7 @@ Commands:
   view [results-dir]  serve the reports on 127.0.0.1, updating running attempts live
   schema [case|config] print the JSON Schema of case files or of --config files (for editor completion)
 
-Run "hangbench <command> --help" for a command's options.
+Run "hangbench <command> --help" for a command's options. --debug (any command) adds the stack to an error line.
 Exit codes: 0 ok · 1 harness error · 2 invalid usage or invalid cases · 3 solved rate under --fail-under · 4 compare found a regression · 130 interrupted`;
 
 export const EVAL_HELP = `Usage: hangbench eval [paths…] [options]

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { killEverySandboxNow } from '../sandbox/index.js';
+import { resultsFaultOf } from '../trace/results-fault.js';
 import { ConfigFileSchema } from '../run/config-file.js';
 import { CaseFileSchema } from '../types/case.js';
 import { HangbenchError } from '../types/errors.js';
@@ -31,9 +32,17 @@ const COMMANDS: Record<string, (args: readonly string[], io: CliIO) => Promise<n
   },
 };
 
-/** Entry point: argv in, exit code out. Only this layer touches process signals and decides how errors look. */
+/** After the first SIGINT/SIGTERM the run has this long to stop on its own before the process exits regardless. */
+export const SHUTDOWN_BOUND_MS = 1_500;
+
+/**
+ * Entry point: argv in, exit code out. Only this layer touches process signals and decides how errors look.
+ * `--debug` (anywhere before `--`) adds the stack to a typed error or an environment fault, which is otherwise one line.
+ */
 export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
-  const [command, ...rest] = argv;
+  const end = argv.indexOf('--');
+  const debug = argv.slice(0, end < 0 ? undefined : end).includes('--debug');
+  const [command, ...rest] = debug ? argv.filter((arg, index) => arg !== '--debug' || (end >= 0 && index > end)) : argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     io.stdout.write(`${MAIN_HELP}\n`);
     return command === undefined ? 2 : 0;
@@ -46,18 +55,34 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
   try {
     return await run(rest, io);
   } catch (error) {
+    const stack = debug ? `\n${stackOf(error)}` : '';
     if (error instanceof HangbenchError && error.code === 'USAGE') {
-      io.stderr.write(`hangbench ${command}: ${error.message}\n`);
+      io.stderr.write(`hangbench ${command}: ${error.message}${stack}\n`);
       return 2;
+    }
+    if (error instanceof HangbenchError && error.code === 'INTERRUPTED') {
+      io.stderr.write(`hangbench ${command}: ${error.message}\n`);
+      return 130;
     }
     // A typed error (an unreadable trace, a sandbox that cannot start) says what is wrong in its message; a stack would bury it.
     if (error instanceof HangbenchError) {
-      io.stderr.write(`hangbench ${command}: ${error.message}\n`);
+      io.stderr.write(`hangbench ${command}: ${error.message}${stack}\n`);
+      return 1;
+    }
+    // A disk or folder that refused a write, met where no stage named it: the environment, not a bug.
+    const fault = resultsFaultOf(error);
+    if (fault !== null) {
+      io.stderr.write(`hangbench ${command}: ${fault.message}; fix the disk or folder named and run again${debug ? stack : ' (--debug shows where)'}\n`);
       return 1;
     }
     io.stderr.write(`hangbench ${command}: internal error: ${(error as Error).stack ?? String(error)}\n`);
     return 1;
   }
+}
+
+function stackOf(error: unknown): string {
+  const cause = (error as Error).cause;
+  return [(error as Error).stack ?? String(error), ...(cause === undefined ? [] : [`cause: ${(cause as Error).stack ?? String(cause)}`])].join('\n');
 }
 
 export function configJsonSchema(): unknown {
@@ -69,8 +94,10 @@ export function caseJsonSchema(): unknown {
 }
 
 /**
- * First SIGINT/SIGTERM: abort the run (every sandbox is killed, finished results kept). Second: exit at once, after one
- * synchronous SIGKILL pass over every sandbox — as on any other exit (a crash included), so nothing is left running.
+ * First SIGINT/SIGTERM: abort the run (every sandbox is killed, finished results kept); should the run not have ended
+ * SHUTDOWN_BOUND_MS later (a stage that ignores the abort), exit anyway. Second: exit at once. Every exit, a crash
+ * included, first makes one synchronous SIGKILL pass over every sandbox, so nothing is left running; finished
+ * attempts are already on disk (score.json by rename) and `--resume` runs the rest.
  */
 function processIO(): CliIO {
   const shutdown = new AbortController();
@@ -79,6 +106,10 @@ function processIO(): CliIO {
     if (shutdown.signal.aborted) process.exit(130);
     process.stderr.write(`\nhangbench: ${signal} — stopping: killing every sandbox and keeping finished results (again to exit at once)\n`);
     shutdown.abort(signal);
+    setTimeout(() => {
+      process.stderr.write(`hangbench: not stopped within ${SHUTDOWN_BOUND_MS} ms of ${signal}; exiting now (finished attempts are kept; --resume runs the rest)\n`);
+      process.exit(130);
+    }, SHUTDOWN_BOUND_MS).unref();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

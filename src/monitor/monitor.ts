@@ -26,13 +26,15 @@ export function createMonitor(options: MonitorOptions): Monitor {
   let state: 'running' | 'exited' | 'stopped' = 'running';
   let exitEvent: Extract<MonitorEvent, { type: 'exit' }> | null = null;
 
+  let warned = false;
   const emit = (event: MonitorEvent): void => {
     for (const listener of listeners) {
       try {
         listener(event);
       } catch (error) {
-        // One broken subscriber (a trace writer) must not stop the monitor or the others.
-        process.emitWarning(`monitor listener threw: ${String(error)}`);
+        // One broken subscriber must not stop the monitor or the others; said once per command, not once per event.
+        if (!warned) process.emitWarning(`monitor listener threw (further throws of this command not shown): ${String(error)}`);
+        warned = true;
       }
     }
   };

@@ -35,12 +35,16 @@ export async function resumeRun(input: EvalOptionsInput & { readonly resume: str
   };
 }
 
-/** The recorded scores of a finished attempt; null when it has none (never ran, interrupted, or unreadable): run it. */
+/**
+ * The recorded scores of a finished attempt; null when it has none (never ran, interrupted, unreadable, or stopped by
+ * a fault of the results folder): run it.
+ */
 export async function finishedScores(attemptDir: string): Promise<AttemptScores | null> {
   const text = await readFile(path.join(attemptDir, 'score.json'), 'utf8').catch(() => null);
   if (text === null) return null;
   try {
-    return AttemptScoresSchema.parse(JSON.parse(text));
+    const scores = AttemptScoresSchema.parse(JSON.parse(text));
+    return scores.fault === undefined ? scores : null;
   } catch {
     return null;
   }

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { appendFileSync } from 'node:fs';
-import { appendFile, mkdir, rm } from 'node:fs/promises';
+import { appendFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { createAgentFactory } from '../agents/registry.js';
 import { loadTokenizer } from '../agents/tokens.js';
@@ -24,6 +24,9 @@ import { planAttempts } from './scheduler-order.js';
 import { writeJsonAtomic } from '../trace/atomic-write.js';
 import { attemptShardKey, shardOf } from './shard.js';
 import { expectedDurationMs } from './expected-duration.js';
+import { resultsFaultOf, type ResultsFault } from '../trace/results-fault.js';
+import { HangbenchError } from '../types/errors.js';
+import { prepareResultsFolder, resultsFaultLine, writeRunFile } from './results-folder.js';
 
 export interface RunResult {
   readonly runDir: string;
@@ -39,22 +42,28 @@ export interface RunHooks {
   readonly shutdown?: AbortSignal;
   /** once summary.json and meta.json are written: the CLI renders report.md, junit.xml and report.html here. */
   readonly afterRun?: (runDir: string) => Promise<unknown>;
+  /** a line to show before the first attempt (the results folder has less free space than the run may need). */
+  readonly onWarning?: (line: string) => void;
 }
 
 /**
  * The whole evaluation: load cases, expand case × variant × repeat, run them with bounded concurrency, summarise.
  * With `resume`, the attempts of that run folder that have a score.json are kept and only the others run.
+ * A results folder that refuses a write (full, read-only, removed) stops the run: every sandbox is killed, what
+ * finished stays, and the run throws one line (HangbenchError RESULTS) saying what was kept and how to resume.
  */
 export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Promise<RunResult> {
+  const shutdown = hooks.shutdown ?? new AbortController().signal;
   const resumed = input.resume === undefined ? null : await resumeRun({ ...input, resume: input.resume });
   const options = resolveOptions(resumed?.input ?? input);
   const startedAt = resumed?.meta.startedAt ?? new Date().toISOString();
   const { cases, problems } = await loadCases(options.caseInputs, options.cwd);
+  stopIfAborted(shutdown);
   const capabilities = await probeHost();
+  stopIfAborted(shutdown);
   // One factory per variant, made once: a bad agent setting fails here, before any attempt starts.
   const factories = new Map(options.variants.map((variant) => [variant.name, createAgentFactory(variant.agent, { cwd: options.cwd, timeScale: options.timeScale })]));
   const runDir = resumed?.runDir ?? path.resolve(options.cwd, options.out, options.runId);
-  await mkdir(runDir, { recursive: true });
   const version = await hangbenchVersion();
   if (resumed) checkResumable(resumed, cases, version);
   const expanded = expand(cases, options);
@@ -70,26 +79,38 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
     if (recorded) finished.push(recorded);
     else pending.push(attempt);
   }
+  // --out is made, written and measured before any attempt: a typo or a full disk is one line now, not a fault later.
+  const warning = await prepareResultsFolder(runDir, resumed ? runDir : options.out, pending.length);
+  if (warning !== null) hooks.onWarning?.(warning);
+  stopIfAborted(shutdown);
   // The seeded start order (variants of a case interleaved, longest cases first), recorded so a run's fairness can be checked.
   const plan = planAttempts(pending, options.seed, options.timeScale, await loadDurationHistory(path.resolve(options.cwd, options.out), runDir));
   const order = plan.map((planned) => attemptInfo(planned.attempt).attemptId);
   const meta = resumed ? resumedMeta(resumed) : await buildMeta(options, cases, startedAt, version, capabilities, order);
-  await writeJson(path.join(runDir, 'meta.json'), meta);
+  await writeRunFile(writeJson(path.join(runDir, 'meta.json'), meta), runDir, finished.length);
 
   // Every delivered tick's token count is recorded: load the tokenizer (≈ 70 MB) now, not inside the first attempt's
   // first tick — unless no variant can receive a tick (nop finishes at once).
   if (pending.length > 0 && options.variants.some((variant) => variant.agent.agent !== 'nop')) loadTokenizer();
-  const shutdown = hooks.shutdown ?? new AbortController().signal;
   // A reporter that throws is recorded and the run goes on, whoever built it (the CLI passes a fan-out already).
   const reporter = hooks.reporter
     ? fanOut([hooks.reporter], (failure) => appendFileSync(path.join(runDir, 'errors.log'), `reporter ${failure.reporter} failed in ${failure.hook}: ${String(failure.error)}\n`))
     : undefined;
   await reporter?.onRunStart({ runId: options.runId, startedAt, attempts: pending.length });
   const limits = admissionLimits(options.concurrency);
+  // The first fault of the results folder stops every attempt as a shutdown would: none of them could be recorded.
+  let fault: ResultsFault | null = null;
+  const faulted = new AbortController();
+  const onFault = (found: ResultsFault): void => {
+    fault ??= found;
+    faulted.abort(found);
+  };
+  const stopAttempts = AbortSignal.any([shutdown, faulted.signal]);
   // Every running attempt listens for the shutdown: more than Node's default 10 is expected, not a leak.
   setMaxListeners(limits.maxRunning + 10, shutdown);
+  setMaxListeners(limits.maxRunning + 10, stopAttempts);
   await runScheduled(plan, limits, async (attempt) => {
-    if (shutdown.aborted) return;
+    if (stopAttempts.aborted) return;
     const info = attemptInfo(attempt);
     await reporter?.onAttemptStart(info);
     // A resumed attempt starts over: what an interrupted one left (trace, command logs) would mix with the new run.
@@ -99,15 +120,24 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
       runDir,
       capabilities,
       agent: factories.get(attempt.variant.name)!,
-      shutdown,
+      shutdown: stopAttempts,
       onTick: reporter ? (_, tick) => void reporter.onTick(info, tick) : undefined,
-    }).catch((error: unknown) => harnessErrorScores(attempt, error, path.join(runDir, 'errors.log')));
+    }).catch((error: unknown) => {
+      const refused = resultsFaultOf(error);
+      if (refused === null) return harnessErrorScores(attempt, error, path.join(runDir, 'errors.log'));
+      onFault(refused);
+      return null;
+    });
     if (scores === null) return;
+    if (scores.fault) {
+      onFault(scores.fault);
+      return;
+    }
     finished.push(scores);
     await reporter?.onAttemptEnd(info, scores);
   });
 
-  const interrupted = shutdown.aborted;
+  const interrupted = stopAttempts.aborted;
   const caseOrder = new Map(attempts.map((attempt, index) => [attemptInfo(attempt).attemptId, index]));
   finished.sort((a, b) => (caseOrder.get(keyOf(a)) ?? 0) - (caseOrder.get(keyOf(b)) ?? 0));
   const summary = summarize(finished, {
@@ -119,10 +149,21 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
     options: publicOptions(options),
     seed: options.seed,
   });
-  await writeJson(path.join(runDir, 'summary.json'), summary);
-  await writeJson(path.join(runDir, 'meta.json'), { ...meta, interrupted });
+  if (fault !== null) {
+    // Each file by rename: what the disk still takes is whole, what it refuses is absent; resume needs neither.
+    await writeJson(path.join(runDir, 'summary.json'), summary).catch(() => undefined);
+    await writeJson(path.join(runDir, 'meta.json'), { ...meta, interrupted }).catch(() => undefined);
+    throw new HangbenchError('RESULTS', resultsFaultLine(fault, runDir, finished.length));
+  }
+  await writeRunFile(writeJson(path.join(runDir, 'summary.json'), summary), runDir, finished.length);
+  await writeRunFile(writeJson(path.join(runDir, 'meta.json'), { ...meta, interrupted }), runDir, finished.length);
   // The reports are a view of the results: one that fails to render is recorded, the results stand.
-  if (hooks.afterRun) await hooks.afterRun(runDir).catch((error: unknown) => appendFile(path.join(runDir, 'errors.log'), `reports: ${(error as Error).stack ?? String(error)}\n`));
+  if (hooks.afterRun) {
+    await hooks
+      .afterRun(runDir)
+      .catch((error: unknown) => appendFile(path.join(runDir, 'errors.log'), `reports: ${(error as Error).stack ?? String(error)}\n`))
+      .catch(() => undefined);
+  }
   await reporter?.onRunEnd(summary);
   return { runDir, summary, problems, interrupted };
 }
@@ -151,10 +192,15 @@ function attemptInfo(attempt: Attempt) {
   };
 }
 
-/** The attempt could not even be set up (sandbox, disk): an ERROR, recorded, and the run goes on. */
+/** The run stops before its first attempt when told to: nothing ran, so there is nothing to keep or resume. */
+function stopIfAborted(shutdown: AbortSignal): void {
+  if (shutdown.aborted) throw new HangbenchError('INTERRUPTED', 'stopped before the first attempt: nothing ran');
+}
+
+/** The attempt could not even be set up (sandbox): an ERROR, recorded, and the run goes on. */
 async function harnessErrorScores(attempt: Attempt, error: unknown, logFile: string): Promise<AttemptScores> {
   const info = attemptInfo(attempt);
-  await appendFile(logFile, `${info.attemptId}: ${(error as Error).stack ?? String(error)}\n`);
+  await appendFile(logFile, `${info.attemptId}: ${(error as Error).stack ?? String(error)}\n`).catch(() => undefined);
   return {
     caseId: info.caseId,
     kind: info.kind,

@@ -144,6 +144,8 @@ export interface Sandbox {
   settle(): Promise<void>;
   /** Which sandbox limits (processes, memory) refused the attempt something; read before dispose. */
   limitHits(): readonly SandboxLimitHit[];
+  /** SIGKILLs every process of the attempt at once, synchronously: the last resort when a graceful kill did not end it. */
+  killNow(): void;
   /** Removes the temp dir and cgroups. Call after leakScan. */
   dispose(): Promise<void>;
 }

@@ -4,6 +4,10 @@ import type { EventInput, TraceEvent } from '../types/events.js';
 /**
  * Appends one JSON event per line, synchronously, so a crash loses at most the event being written
  * and never leaves a half-flushed buffer. Times are ms since the attempt started, on a monotonic clock.
+ *
+ * A write the disk refuses (full, read-only, gone) never throws into the caller — a monitor, a kill, the agent loop:
+ * the writer stops writing, keeps every event in memory (the attempt can still be scored and stopped) and tells its
+ * fault listeners once.
  */
 export class TraceWriter {
   readonly events: TraceEvent[] = [];
@@ -11,6 +15,8 @@ export class TraceWriter {
   private readonly origin: number;
   private seq = 0;
   private listeners: Array<(event: TraceEvent) => void> = [];
+  private faultListeners: Array<(error: NodeJS.ErrnoException) => void> = [];
+  private failure: NodeJS.ErrnoException | null = null;
 
   readonly file: string;
 
@@ -24,13 +30,30 @@ export class TraceWriter {
     return Math.round((performance.now() - this.origin) * 10) / 10;
   }
 
+  /** The first write the disk refused, or null. */
+  get fault(): NodeJS.ErrnoException | null {
+    return this.failure;
+  }
+
   /** `at` backdates an event to when it was decided (a kill is written once the tree is gone, stamped with its decision). */
   write(input: EventInput, at = this.now()): TraceEvent {
     const event = { seq: this.seq, t: at, ...input } as TraceEvent;
     this.seq += 1;
     this.events.push(event);
-    writeSync(this.fd, `${JSON.stringify(event)}\n`);
-    for (const listener of this.listeners) listener(event);
+    if (this.failure === null) {
+      try {
+        writeSync(this.fd, `${JSON.stringify(event)}\n`);
+      } catch (error) {
+        this.fail(error as NodeJS.ErrnoException);
+      }
+    }
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // a listener (a reporter's tick hook) is not the trace: the event is written either way
+      }
+    }
     return event;
   }
 
@@ -38,7 +61,28 @@ export class TraceWriter {
     this.listeners.push(listener);
   }
 
+  onFault(listener: (error: NodeJS.ErrnoException) => void): void {
+    this.faultListeners.push(listener);
+  }
+
   close(): void {
-    closeSync(this.fd);
+    try {
+      closeSync(this.fd);
+    } catch (error) {
+      // close reports a deferred write error (EIO, ENOSPC on some filesystems): the trace is then incomplete
+      this.fail(error as NodeJS.ErrnoException);
+    }
+  }
+
+  private fail(error: NodeJS.ErrnoException): void {
+    if (this.failure !== null) return;
+    this.failure = error;
+    for (const listener of this.faultListeners) {
+      try {
+        listener(error);
+      } catch {
+        // the fault is recorded in `fault` whatever a listener does
+      }
+    }
   }
 }

@@ -9,7 +9,11 @@ export type HangbenchErrorCode =
   | 'SANDBOX'
   | 'AGENT'
   | 'ENDPOINT'
-  | 'LIMIT';
+  | 'LIMIT'
+  /** the results folder (--out) cannot take the run's files: full, read-only, not writable, removed */
+  | 'RESULTS'
+  /** the user stopped the run (Ctrl-C, SIGTERM) before its first attempt */
+  | 'INTERRUPTED';
 
 export class HangbenchError extends Error {
   readonly code: HangbenchErrorCode;
