@@ -42,7 +42,8 @@ type StopReason =
   | { kind: 'wall' | 'tokens' | 'turns'; value: number; limit: number }
   | { kind: 'harness' }
   | { kind: 'error'; message: string }
-  | ({ kind: 'fault' } & ResultsFault);
+  | ({ kind: 'fault' } & ResultsFault)
+  | { kind: 'lost'; message: string };
 
 /** After the wall budget, this long for the graceful kill (TERM, grace, KILL) to end the attempt before every process is SIGKILLed at once. */
 const HARD_STOP_GRACE_MS = 5_000;
@@ -150,7 +151,7 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
       },
       ...(context.agent.privileged ? { oracle: oracleView(testCase, session) } : {}),
     });
-    stopReason = await agentLoop(agent, session, loop, trace, stop.signal, options.maxTurns, await listWorkspace(sandbox.workspace));
+    stopReason = await agentLoop(agent, session, loop, trace, stop.signal, options.maxTurns, await listWorkspace(sandbox.workspace), () => sandbox.lost());
   } catch (error) {
     stopReason = stop.signal.aborted ? (stop.signal.reason as StopReason) : stopReasonOf(error);
   } finally {
@@ -161,12 +162,16 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
   const agentWallMs = performance.now() - agentStart;
   // A fault of the results folder met after the loop (a kill's event) stops the attempt all the same.
   if (stopReason === null && stop.signal.aborted && (stop.signal.reason as StopReason).kind === 'fault') stopReason = stop.signal.reason as StopReason;
+  // A sandbox killed from outside ends every command in it: whatever the agent then did is no measure of it.
+  const lost = sandbox.lost();
+  if (lost !== null && stopReason?.kind !== 'harness' && stopReason?.kind !== 'fault') stopReason = { kind: 'lost', message: lost };
 
   try {
-    if (stopReason && stopReason.kind !== 'harness' && stopReason.kind !== 'error' && stopReason.kind !== 'fault') trace.write({ type: 'limit', ...stopReason });
+    if (stopReason && (stopReason.kind === 'wall' || stopReason.kind === 'tokens' || stopReason.kind === 'turns')) trace.write({ type: 'limit', ...stopReason });
+    if (stopReason?.kind === 'lost') trace.write({ type: 'error', where: 'sandbox', message: stopReason.message });
     if (stopReason?.kind === 'error') trace.write({ type: 'error', where: 'agent', message: stopReason.message });
     if (stopReason?.kind === 'fault') trace.write({ type: 'error', where: 'results', message: `${stopReason.code}: ${stopReason.message}` });
-    const killer = stopReason?.kind === 'harness' || stopReason?.kind === 'fault' ? 'harness' : stopReason && stopReason.kind !== 'error' ? 'budget' : 'harness';
+    const killer = stopReason && (stopReason.kind === 'wall' || stopReason.kind === 'tokens' || stopReason.kind === 'turns') ? 'budget' : 'harness';
     await session.shutdown(killer, stopReason ? `attempt stopped: ${stopReason.kind}` : 'agent finished with the command still running');
     clearTimeout(hardStop);
 
@@ -180,7 +185,7 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
     for (const hit of sandbox.limitHits()) trace.write({ type: 'sandbox.limit', ...hit });
     trace.write({
       type: 'attempt.end',
-      outcome: stopReason === null && trace.fault === null ? 'completed' : stopReason === null || ['error', 'harness', 'fault'].includes(stopReason.kind) ? 'error' : 'limit',
+      outcome: stopReason === null && trace.fault === null ? 'completed' : stopReason === null || ['error', 'harness', 'fault', 'lost'].includes(stopReason.kind) ? 'error' : 'limit',
       clean: leaks.clean,
       wallMs: trace.now(),
       agentWallMs: Math.round(agentWallMs),
@@ -194,13 +199,14 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
   if (stopReason?.kind === 'harness' && trace.fault === null) return null;
   const fault = trace.fault ? (resultsFaultOf(trace.fault) ?? { code: trace.fault.code ?? 'EIO', message: trace.fault.message }) : null;
   const scores = scoreAttempt(trace.events);
-  if (fault) return writeFaulted({ ...scores, outcome: 'error', fault }, dir);
+  if (fault) return writeFaulted({ ...scores, outcome: 'error', fault: { where: 'results', ...fault } }, dir);
+  if (stopReason?.kind === 'lost') return writeFaulted({ ...scores, outcome: 'error', fault: { where: 'sandbox', code: 'SANDBOX_LOST', message: stopReason.message } }, dir);
   try {
     await writeJsonAtomic(path.join(dir, 'score.json'), scores);
   } catch (error) {
     const refused = resultsFaultOf(error);
     if (refused === null) throw error;
-    return { ...scores, outcome: 'error', fault: refused };
+    return { ...scores, outcome: 'error', fault: { where: 'results', ...refused } };
   }
   return scores;
 }
@@ -219,9 +225,12 @@ async function agentLoop(
   signal: AbortSignal,
   maxTurns: number,
   files: readonly string[],
+  lost: () => string | null,
 ): Promise<StopReason | null> {
   let observation: Observation = { type: 'task', issue: session.testCase.issue, repro: session.testCase.repro, files };
   for (let turn = 1; turn <= maxTurns; turn += 1) {
+    const gone = lost();
+    if (gone !== null) return { kind: 'lost', message: gone };
     for (const text of loop.hintsWith(observation)) agent.hint?.(text);
     const action = await abortable(agent.next(observation), signal);
     if (observation.type === 'tick') {

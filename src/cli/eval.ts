@@ -93,6 +93,13 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
     io.stdout.write(`\nresults: ${result.runDir}\n`);
   }
   if (result.interrupted) return 130;
+  // An attempt whose sandbox was killed from outside is an ERROR of the host, not of the agent: said, and resumable.
+  const faulted = result.summary.attempts.filter((attempt) => attempt.fault !== undefined);
+  if (faulted.length > 0) {
+    const first = faulted[0]!;
+    io.stderr.write(`hangbench eval: ${faulted.length} attempt${faulted.length === 1 ? '' : 's'} ended by the host, not the agent (${first.caseId}: ${first.fault?.message}); run \`hangbench eval --resume ${result.runDir}\` to run ${faulted.length === 1 ? 'it' : 'them'} again\n`);
+    return 1;
+  }
   if (result.problems.length > 0) return 2;
   const { attempts, solved } = result.summary.totals;
   if (failUnder !== undefined && (attempts === 0 || solved / attempts < failUnder)) {

@@ -129,7 +129,7 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
       return null;
     });
     if (scores === null) return;
-    if (scores.fault) {
+    if (scores.fault?.where === 'results') {
       onFault(scores.fault);
       return;
     }

@@ -34,11 +34,22 @@ export class Jail {
   /** host pid of the sandbox's PID 1, the target nsenter joins. */
   readonly initPid: number;
   readonly #root: boolean;
+  #stopping = false;
+  #lost: string | null = null;
 
   private constructor(holder: ChildProcess, initPid: number, root: boolean) {
     this.#holder = holder;
     this.initPid = initPid;
     this.#root = root;
+    // bwrap ends with its PID 1: either killed from outside takes every process of the sandbox with it.
+    holder.on('exit', (code, signal) => {
+      if (!this.#stopping) this.#lost = `the sandbox's bwrap (pid ${holder.pid}) ended from outside the harness (${signal ?? `exit ${code}`})`;
+    });
+  }
+
+  /** Why the sandbox ended under the attempt (bwrap or its PID 1 killed from outside), or null while it stands. */
+  get lost(): string | null {
+    return this.#lost;
   }
 
   static async start(spec: JailSpec): Promise<Jail> {
@@ -73,12 +84,14 @@ export class Jail {
 
   /** One synchronous SIGKILL to the sandbox's PID 1 and bwrap, for an exit that cannot wait. */
   killNow(): void {
+    this.#stopping = true;
     sendSignal(this.initPid, 'SIGKILL');
     this.#holder.kill('SIGKILL');
   }
 
   /** SIGKILL to bwrap and the sandbox's PID 1: everything left in the namespace dies with it. */
   async stop(timeoutMs: number): Promise<void> {
+    this.#stopping = true;
     sendSignal(this.initPid, 'SIGKILL');
     this.#holder.kill('SIGKILL');
     for (const stream of [this.#holder.stdout, this.#holder.stderr, this.#holder.stdio[3]]) (stream as Readable | null)?.destroy();

@@ -183,6 +183,10 @@ class AttemptSandbox implements Sandbox {
   }
 
   /** One synchronous SIGKILL pass over everything of the attempt, for an exit that cannot wait for escalation. */
+  lost(): string | null {
+    return this.#setup.jail?.jail.lost ?? null;
+  }
+
   killNow(): void {
     for (const command of this.#commands) command.tree.killAll();
     for (const jail of [this.#setup.jail, this.#verifyJail]) jail?.jail.killNow();

@@ -144,6 +144,8 @@ export interface Sandbox {
   settle(): Promise<void>;
   /** Which sandbox limits (processes, memory) refused the attempt something; read before dispose. */
   limitHits(): readonly SandboxLimitHit[];
+  /** Why the attempt's sandbox ended under it (bwrap or its PID 1 killed from outside), or null while it stands. */
+  lost(): string | null;
   /** SIGKILLs every process of the attempt at once, synchronously: the last resort when a graceful kill did not end it. */
   killNow(): void;
   /** Removes the temp dir and cgroups. Call after leakScan. */

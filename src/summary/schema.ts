@@ -45,8 +45,8 @@ export const AttemptScoresSchema = z.strictObject({
   tokens: z.number().nonnegative(),
   wallMs: z.number().nonnegative(),
   classificationAtEnd: z.string().nullable(),
-  /** issue 20: the results folder refused a write; absent when it did not. */
-  fault: z.strictObject({ code: z.string(), message: z.string() }).optional(),
+  /** issue 20: the environment failed the attempt (results folder, sandbox killed from outside); absent when it did not. */
+  fault: z.strictObject({ where: z.enum(['results', 'sandbox']), code: z.string(), message: z.string() }).optional(),
 });
 
 export const PassAtKSchema = z.strictObject({

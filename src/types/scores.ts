@@ -36,6 +36,6 @@ export interface AttemptScores {
   readonly wallMs: number;
   /** the monitor's classification at the agent's kill, or at the repro's exit; null when neither happened. */
   readonly classificationAtEnd: string | null;
-  /** the results folder refused a write (ENOSPC, EROFS, …): the attempt is an ERROR of the harness's environment and `--resume` runs it again. */
-  readonly fault?: { readonly code: string; readonly message: string };
+  /** the harness's environment failed the attempt — the results folder refused a write, the sandbox was killed from outside: an ERROR that `--resume` runs again. */
+  readonly fault?: { readonly where: 'results' | 'sandbox'; readonly code: string; readonly message: string };
 }
