@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+/** The fault-injection suite (`npm run test:faults`): the harness's own faults, one file at a time, real mounts and signals. */
+export default defineConfig({
+  test: {
+    include: ['test/faults/**/*.test.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    maxWorkers: 1,
+    fileParallelism: false,
+  },
+});
