@@ -172,7 +172,10 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
     if (stopReason?.kind === 'error') trace.write({ type: 'error', where: 'agent', message: stopReason.message });
     if (stopReason?.kind === 'fault') trace.write({ type: 'error', where: 'results', message: `${stopReason.code}: ${stopReason.message}` });
     const killer = stopReason && (stopReason.kind === 'wall' || stopReason.kind === 'tokens' || stopReason.kind === 'turns') ? 'budget' : 'harness';
-    await session.shutdown(killer, stopReason ? `attempt stopped: ${stopReason.kind}` : 'agent finished with the command still running');
+    // A harness that is stopping (a signal, a broken results folder) kills at once: the run has 2 s to end, and nothing
+    // of a sandbox is kept for a program's TERM handler to save.
+    const stopping = stopReason?.kind === 'harness' || stopReason?.kind === 'fault';
+    await session.shutdown(killer, stopReason ? `attempt stopped: ${stopReason.kind}` : 'agent finished with the command still running', stopping ? 'SIGKILL' : 'SIGTERM');
     clearTimeout(hardStop);
 
     // Verify is skipped when the harness stops, or when the results folder cannot take its events.

@@ -305,11 +305,11 @@ export class AttemptSession {
   }
 
   /** Kills every command still running (budget, harness shutdown, or an agent that finished with a command left). */
-  async shutdown(by: KillDecider, reason: string): Promise<void> {
+  async shutdown(by: KillDecider, reason: string, signal: SignalName = 'SIGTERM'): Promise<void> {
     const left = this.live();
     await Promise.all(
       left.map(async (entry) => {
-        if (!entry.killing) await this.kill(entry, by, reason, 'SIGTERM');
+        if (!entry.killing) await this.kill(entry, by, reason, signal);
         await this.awaitExit(entry);
         entry.monitor.stop();
       }),

@@ -32,6 +32,9 @@ const COMMANDS: Record<string, (args: readonly string[], io: CliIO) => Promise<n
   },
 };
 
+/** Set once the command returned or failed: a shutdown bound that fires later has nothing left to report. */
+let returned = false;
+
 /** After the first SIGINT/SIGTERM the run has this long to stop on its own before the process exits regardless. */
 export const SHUTDOWN_BOUND_MS = 1_500;
 
@@ -77,6 +80,8 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     }
     io.stderr.write(`hangbench ${command}: internal error: ${(error as Error).stack ?? String(error)}\n`);
     return 1;
+  } finally {
+    returned = true;
   }
 }
 
@@ -104,9 +109,10 @@ function processIO(): CliIO {
   process.on('exit', () => killEverySandboxNow());
   const onSignal = (signal: NodeJS.Signals) => {
     if (shutdown.signal.aborted) process.exit(130);
-    process.stderr.write(`\nhangbench: ${signal} — stopping: killing every sandbox and keeping finished results (again to exit at once)\n`);
+    process.stderr.write(`\nhangbench: ${signal} — stopping: killing every sandbox and keeping finished results; \`hangbench eval --resume DIR\` runs the rest (again to exit at once)\n`);
     shutdown.abort(signal);
     setTimeout(() => {
+      if (returned) process.exit(130);
       process.stderr.write(`hangbench: not stopped within ${SHUTDOWN_BOUND_MS} ms of ${signal}; exiting now (finished attempts are kept; --resume runs the rest)\n`);
       process.exit(130);
     }, SHUTDOWN_BOUND_MS).unref();

@@ -109,7 +109,7 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
   // Every running attempt listens for the shutdown: more than Node's default 10 is expected, not a leak.
   setMaxListeners(limits.maxRunning + 10, shutdown);
   setMaxListeners(limits.maxRunning + 10, stopAttempts);
-  await runScheduled(plan, limits, async (attempt) => {
+  const scheduled = runScheduled(plan, limits, async (attempt) => {
     if (stopAttempts.aborted) return;
     const info = attemptInfo(attempt);
     await reporter?.onAttemptStart(info);
@@ -136,6 +136,10 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
     finished.push(scores);
     await reporter?.onAttemptEnd(info, scores);
   });
+  // Told to stop, the run waits a moment for its attempts to be killed and cleaned up, then records what finished
+  // without them: the CLI must be gone within 2 s of the signal, and an exit kills whatever is left.
+  scheduled.catch(() => undefined);
+  await Promise.race([scheduled, afterAbort(shutdown, SHUTDOWN_WAIT_MS)]);
 
   const interrupted = stopAttempts.aborted;
   const caseOrder = new Map(attempts.map((attempt, index) => [attemptInfo(attempt).attemptId, index]));
@@ -157,8 +161,9 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
   }
   await writeRunFile(writeJson(path.join(runDir, 'summary.json'), summary), runDir, finished.length);
   await writeRunFile(writeJson(path.join(runDir, 'meta.json'), { ...meta, interrupted }), runDir, finished.length);
-  // The reports are a view of the results: one that fails to render is recorded, the results stand.
-  if (hooks.afterRun) {
+  // The reports are a view of the results: one that fails to render is recorded, the results stand. A run told to
+  // stop skips them (they take seconds on a big run; `hangbench report DIR` renders them later).
+  if (hooks.afterRun && !shutdown.aborted) {
     await hooks
       .afterRun(runDir)
       .catch((error: unknown) => appendFile(path.join(runDir, 'errors.log'), `reports: ${(error as Error).stack ?? String(error)}\n`))
@@ -190,6 +195,18 @@ function attemptInfo(attempt: Attempt) {
     agent: variant.agent.agent,
     repeat,
   };
+}
+
+/** How long a run told to stop waits for its attempts' sandboxes to be disposed before it writes summary.json. */
+const SHUTDOWN_WAIT_MS = 700;
+
+/** Resolves `ms` after the signal aborts (never, if it does not). */
+function afterAbort(signal: AbortSignal, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const start = () => setTimeout(resolve, ms).unref();
+    if (signal.aborted) start();
+    else signal.addEventListener('abort', start, { once: true });
+  });
 }
 
 /** The run stops before its first attempt when told to: nothing ran, so there is nothing to keep or resume. */
