@@ -84,23 +84,23 @@ export async function allGone(id: string, timeoutMs = 10_000): Promise<number> {
   return performance.now() - start;
 }
 
-/** Host pids of bwrap processes of one attempt (the holder, whose parent is the harness, and the sandbox's PID 1 under it). */
-export function bwrapOf(attemptDirPart: string): { holder: number; init: number } | null {
+/** Every bubblewrap sandbox naming `part` in its arguments: the holder (its parent is the harness) and the sandbox's PID 1 under it. */
+export function sandboxesOf(part: string): Array<{ holder: number; init: number }> {
   const bwraps: Array<{ pid: number; ppid: number }> = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'latin1');
-      if (!cmdline.startsWith('bwrap\0') || !cmdline.includes(attemptDirPart)) continue;
+      if (!cmdline.startsWith('bwrap\0') || !cmdline.includes(part)) continue;
       const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
       bwraps.push({ pid: Number(entry), ppid: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) });
     } catch {
       // gone while we looked
     }
   }
-  const holder = bwraps.find((one) => !bwraps.some((other) => other.pid === one.ppid));
-  const init = bwraps.find((one) => one.ppid === holder?.pid);
-  return holder && init ? { holder: holder.pid, init: init.pid } : null;
+  return bwraps
+    .filter((one) => !bwraps.some((other) => other.pid === one.ppid))
+    .flatMap((holder) => bwraps.filter((one) => one.ppid === holder.pid).map((init) => ({ holder: holder.pid, init: init.pid })));
 }
 
 /**
