@@ -3,8 +3,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The slow hostile suite has its own config and script: npm run test:hostile.
-    exclude: [...configDefaults.exclude, 'test/hostile-slow/**'],
+    // The slow hostile suite and the fault-injection suite have their own configs: npm run test:hostile, test:faults.
+    exclude: [...configDefaults.exclude, 'test/hostile-slow/**', 'test/faults/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
