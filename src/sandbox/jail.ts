@@ -49,6 +49,8 @@ export class Jail {
 
   /** Why the sandbox ended under the attempt (bwrap or its PID 1 killed from outside), or null while it stands. */
   get lost(): string | null {
+    // PID 1 dies first and bwrap's exit event comes later: the init's state answers at once.
+    if (this.#lost === null && !this.#stopping && !isLive(this.initPid)) this.#lost = `the sandbox's PID 1 (host pid ${this.initPid}) ended from outside the harness`;
     return this.#lost;
   }
 

@@ -34,7 +34,7 @@ describe('the sandbox killed from outside the harness', () => {
     console.log(`bwrap / PID 1 killed → exit ${code} ${(at - killedAt).toFixed(0)} ms later`);
     expect(code).toBe(1);
     expect(at - killedAt).toBeLessThan(30_000);
-    expect(cli.output()).toMatch(/^hangbench eval: 2 attempts ended by the host, not the agent \(canary: the sandbox's bwrap \(pid \d+\) ended from outside the harness \(.+\)\); run `hangbench eval --resume .+` to run them again$/m);
+    expect(cli.output()).toMatch(/^hangbench eval: 2 attempts ended by the host, not the agent \(canary: the sandbox's (bwrap|PID 1) \(.+\) ended from outside the harness.*\); run `hangbench eval --resume .+` to run them again$/m);
     await allGone(id);
     for (const repeat of [1, 2]) {
       const scores = await readJson<{ outcome: string; fault?: { where: string; code: string } }>(path.join(run, `canary/${VARIANT}/${repeat}/score.json`));
