@@ -100,8 +100,12 @@ describe.skipIf(!isRoot)('the results folder fails mid-run (a tmpfs in a private
     // Files open for writing keep a filesystem from going read-only (EBUSY); a read-only bind over the run folder makes
     // every new file and folder in it refuse (EROFS), as a remount would.
     mount.exec(`mount --bind ${run} ${run} && mount -o remount,bind,ro ${run}`);
-    const { code } = await cli.exited;
+    const readOnlyAt = performance.now();
+    const { code, at } = await cli.exited;
+    console.log(`results folder read-only → exit ${code} ${(at - readOnlyAt).toFixed(0)} ms later`);
     expect(code).toBe(1);
+    // the attempt under way writes its open trace to the end, then its score.json is refused: bounded by its wall budget
+    expect(at - readOnlyAt).toBeLessThan(30_000);
     expect(errorLines(cli.output())).toEqual([`hangbench eval: results folder became read-only (EROFS): 1 attempt kept in ${run}; make it writable and run \`hangbench eval --resume ${run}\``]);
     await allGone(id);
     mount.exec(`umount ${run}`);
