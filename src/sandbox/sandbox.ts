@@ -184,6 +184,10 @@ class AttemptSandbox implements Sandbox {
 
   /** One synchronous SIGKILL pass over everything of the attempt, for an exit that cannot wait for escalation. */
   lost(): string | null {
+    const { cgroups } = this.#setup;
+    // An attempt's cgroup can only be removed from outside while it is empty; its next command could not start.
+    const removed = this.#disposed ? undefined : [cgroups.v2, cgroups.pids, cgroups.memory, cgroups.cpu].find((dir) => dir !== null && !existsSync(dir));
+    if (removed) return `the attempt's cgroup ${removed} was removed from outside the harness`;
     return this.#setup.jail?.jail.lost ?? null;
   }
 

@@ -1,7 +1,9 @@
+import { readdirSync, rmdirSync } from 'node:fs';
 import { mkdir, mkdtemp, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { AgentFactory, AgentSession } from '../../src/agents/protocol.js';
 import { createAgentFactory } from '../../src/agents/registry.js';
 import { loadTokenizer } from '../../src/agents/tokens.js';
 import { loadCaseFile } from '../../src/cases/load-cases.js';
@@ -40,6 +42,42 @@ async function attemptOf(id: string, variant: VariantSpec) {
   const attempt: Attempt = { testCase: await loadCase(STUBBORN), variant, repeat: 1 };
   return { runDir, options, attempt, agent: createAgentFactory(variant.agent, { cwd: PROJECT_ROOT, timeScale: 0.1 }) };
 }
+
+describe('the sandbox changed from outside', () => {
+  it('its cgroup removed between two commands: the next command cannot start, and the attempt is an error naming the cgroup', async (context) => {
+    if (capabilities.cgroupRoot === null && capabilities.pidsCgroupRoot === null) context.skip('no cgroup on this host to remove');
+    const id = runId('cgroup');
+    const { runDir, options, attempt } = await attemptOf(id, neverKill(600_000));
+    const results: string[] = [];
+    let removed = 0;
+    const agent: AgentFactory = {
+      name: 'scripted',
+      create: (): AgentSession => {
+        let step = 0;
+        return {
+          next: async (observation) => {
+            step += 1;
+            if (observation.type === 'exit' || observation.type === 'result') results.push(observation.type === 'exit' ? `exit ${observation.exit.exitCode}` : observation.message);
+            if (step === 1) return { type: 'run', command: 'echo one' };
+            if (step === 2) {
+              // Between commands the attempt's cgroups are empty: a cleaner on the host may remove them.
+              const dirs = cgroupDirsOf(id);
+              removed += dirs.length;
+              for (const dir of dirs) rmdirSync(dir);
+              return { type: 'run', command: 'echo two' };
+            }
+            return { type: 'finish', summary: 'done' };
+          },
+        };
+      },
+    };
+    const scores = await runAttempt(attempt, { options, runDir, capabilities, agent, shutdown: new AbortController().signal });
+    expect(results[0]).toBe('exit 0');
+    expect(removed).toBeGreaterThan(0);
+    expect(scores).toMatchObject({ outcome: 'error', fault: { where: 'sandbox', code: 'SANDBOX_LOST', message: expect.stringMatching(/cgroup .* was removed from outside the harness/) } });
+    await allGone(id);
+  });
+});
 
 describe('budgets hold whatever else fails', () => {
   it('a trace that cannot be written (trace.jsonl on /dev/full): the attempt stops at once as an error with the cause, nothing left', async () => {
@@ -157,3 +195,21 @@ function fanOutOf(...reporters: Array<Required<Reporter>>): Required<Reporter> {
     };
   return { name: 'both', onRunStart: each('onRunStart'), onAttemptStart: each('onAttemptStart'), onTick: each('onTick'), onAttemptEnd: each('onAttemptEnd'), onRunEnd: each('onRunEnd') };
 }
+
+/** The attempt's cgroup folders in every hierarchy (named after the attempt id), deepest first. */
+function cgroupDirsOf(id: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string, depth: number): void => {
+    if (depth > 4) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const child = path.join(dir, entry.name);
+      if (entry.name.startsWith(id)) found.push(child);
+      else walk(child, depth + 1);
+    }
+  };
+  walk('/sys/fs/cgroup', 0);
+  // a command's own cgroup (cmd-N) sits under the attempt's: remove it first
+  return found.flatMap((dir) => [...readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => path.join(dir, entry.name)), dir]);
+}
+
