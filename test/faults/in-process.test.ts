@@ -63,7 +63,8 @@ describe('the sandbox changed from outside', () => {
               // Between commands the attempt's cgroups are empty: a cleaner on the host may remove them.
               const dirs = cgroupDirsOf(id);
               removed += dirs.length;
-              for (const dir of dirs) rmdirSync(dir);
+              // the first command's processes may still be leaving its cgroup (EBUSY until they are reaped)
+              for (const dir of dirs) await until(() => (tryRmdir(dir) ? true : null), `${dir} to be removable`, 10_000);
               return { type: 'run', command: 'echo two' };
             }
             return { type: 'finish', summary: 'done' };
@@ -213,3 +214,12 @@ function cgroupDirsOf(id: string): string[] {
   return found.flatMap((dir) => [...readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => path.join(dir, entry.name)), dir]);
 }
 
+function tryRmdir(dir: string): boolean {
+  try {
+    rmdirSync(dir);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EBUSY') return false;
+    throw error;
+  }
+}
