@@ -19,6 +19,7 @@ import { runPool } from '../run/pool.js';
 import { runAttempt } from '../attempt/run-attempt.js';
 import { TraceWriter } from '../trace/writer.js';
 import { runVerify } from '../attempt/verify.js';
+import { makeDirs } from '../trace/make-dirs.js';
 
 export { HANG_TICKS, type CheckOutcome } from './check-repro.js';
 
@@ -95,7 +96,7 @@ export async function checkCases(input: CheckCasesInput, hooks: CheckHooks = {})
   const runId = input.runId ?? `check-${options.runId}`;
   const { cases, problems } = await loadCases(options.caseInputs, options.cwd);
   const runDir = path.resolve(options.cwd, options.out, runId);
-  await mkdir(runDir, { recursive: true });
+  await makeDirs(runDir);
   const shutdown = hooks.shutdown ?? new AbortController().signal;
   // The tokenizer takes a second or two to load, on the first tick of the process: not inside an attempt's interrupt budget.
   loadTokenizer();

@@ -1,4 +1,4 @@
-import { cp, mkdir, readdir, readFile } from 'node:fs/promises';
+import { cp, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { byRunOrder, findTraces } from './run-folder.js';
 import type { ReportSummary } from './stats-view.js';
@@ -7,6 +7,7 @@ import { HangbenchError } from '../types/errors.js';
 import { writeJsonAtomic } from '../trace/atomic-write.js';
 import { checkShards, readShardRun, type ShardRun } from './merge-checks.js';
 import { writeRunReports } from './write-reports.js';
+import { makeDirs } from '../trace/make-dirs.js';
 
 export interface MergeResult {
   readonly outDir: string;
@@ -40,7 +41,7 @@ export async function mergeRuns(dirs: readonly string[], outDir: string): Promis
   checkShards(runs, traceVersions);
   const existing = await readdir(outDir).catch(() => []);
   if (existing.length > 0) throw new HangbenchError('USAGE', `merge: ${outDir} is not empty; merge into a new folder`);
-  await mkdir(outDir, { recursive: true });
+  await makeDirs(outDir);
 
   const copied = new Map<string, string>();
   for (const run of runs) {
