@@ -169,4 +169,9 @@ export interface SandboxOptions {
   readonly killGraces?: Partial<KillGraces>;
   /** 'none' (default): a network namespace with only loopback, where the host has one; 'host': the host network. */
   readonly network?: 'none' | 'host';
+  /**
+   * More host paths in the agent's jail (not verify's): an installed agent's package, the model proxy's socket, the shell
+   * shim over /usr/bin/bash. Needs bubblewrap; in the host-user fallback createSandbox refuses them.
+   */
+  readonly binds?: readonly { readonly from: string; readonly to: string; readonly writable: boolean }[];
 }
