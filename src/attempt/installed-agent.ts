@@ -80,7 +80,7 @@ export interface InstalledRunResult {
  * the attempt stops it. Tokens are the proxy's counts.
  */
 export async function runInstalledAgent(deps: InstalledRunDeps): Promise<InstalledRunResult> {
-  const { plan, sandbox, session, trace, agent } = deps;
+  const { plan, trace, agent } = deps;
   const proxy = await ModelProxy.start({
     socketPath: path.join(plan.hostDir, 'proxy', 'model.sock'),
     upstream: agent.upstream,
@@ -93,6 +93,16 @@ export async function runInstalledAgent(deps: InstalledRunDeps): Promise<Install
       overBudget: deps.onOverBudget,
     },
   });
+  try {
+    return await startCli(deps, proxy);
+  } catch (error) {
+    await proxy.close();
+    throw error;
+  }
+}
+
+async function startCli(deps: InstalledRunDeps, proxy: ModelProxy): Promise<InstalledRunResult> {
+  const { plan, sandbox, session, trace, agent } = deps;
   const endpoint = await openSandboxEndpoint(sandbox, path.join(INSIDE.proxyDir, 'model.sock'), FORWARDER_COMMAND_ID, AGENT_BASE_PATH);
   const values: Record<string, string> = {
     ...plan.settings,
@@ -104,7 +114,10 @@ export async function runInstalledAgent(deps: InstalledRunDeps): Promise<Install
     api_key: proxy.agentKey,
     cmd: agent.cmd ?? '',
   };
-  await writeAgentFiles(sandbox, plan.adapter, values);
+  await writeAgentFiles(sandbox, plan.adapter, values).catch(async (error: unknown) => {
+    await endpoint.close();
+    throw error;
+  });
   const watcher = new ShimWatcher({
     dir: path.join(plan.hostDir, 'shim'),
     insideDir: INSIDE.shimDir,

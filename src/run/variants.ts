@@ -147,7 +147,8 @@ function safe(text: string): string {
 
 function checked<T extends string>(values: readonly string[], known: readonly T[], flag: string): T[] {
   for (const value of values) {
-    if (!(known as readonly string[]).includes(value)) throw new HangbenchError('USAGE', `unknown ${flag} "${value}"; choose from ${known.join(', ')}`);
+    const choices = known.map((name) => (flag === 'agent' && name === 'cli' ? 'cli:<name>' : name)).join(', ');
+    if (!(known as readonly string[]).includes(value)) throw new HangbenchError('USAGE', `unknown ${flag} "${value}"; choose from ${choices}`);
   }
   return [...new Set(values)] as T[];
 }

@@ -30,7 +30,7 @@ const USAGE = { input_tokens: 1000, output_tokens: 20, total_tokens: 1020, input
  * An OpenAI-compatible model on loopback that follows a script: chat completions and the Responses API, streamed (SSE)
  * or not, one step per model call; past the script it says "done." It drives a real agent CLI through its own tools.
  */
-export async function startScriptedModel(steps: readonly ModelStep[], options: { usage?: boolean } = {}): Promise<ScriptedModel> {
+export async function startScriptedModel(steps: readonly ModelStep[], options: { usage?: boolean; aside?: (call: ModelCall) => ModelReply | null } = {}): Promise<ScriptedModel> {
   const calls: ModelCall[] = [];
   let answered = 0;
   const server = http.createServer((request, response) => {
@@ -44,9 +44,12 @@ export async function startScriptedModel(steps: readonly ModelStep[], options: {
         return;
       }
       const body = JSON.parse(text || '{}') as Record<string, unknown>;
-      calls.push({ path, body, authorization: request.headers.authorization });
-      const step = steps[answered++];
-      const reply = step ? step(calls) : { text: 'done.' };
+      const call = { path, body, authorization: request.headers.authorization };
+      // A CLI's side calls (opencode's session title) are answered without using up a step of the script.
+      const aside = options.aside?.(call) ?? null;
+      if (aside === null) calls.push(call);
+      const step = aside === null ? steps[answered++] : undefined;
+      const reply = aside ?? (step ? step(calls) : { text: 'done.' });
       if ('status' in reply) {
         response.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: reply.error, type: 'invalid_request_error' } }));
         return;
@@ -108,6 +111,13 @@ function chatReply(response: http.ServerResponse, reply: Exclude<ModelReply, { s
   else chunk({ role: 'assistant', content: reply.text }, null);
   chunk({}, finish, chatUsage ? { usage: chatUsage } : {});
   response.end('data: [DONE]\n\n');
+}
+
+/** The text of a chat completions call's last tool message (what the CLI's tool told the model). */
+export function lastChatToolOutput(call: ModelCall | undefined): string {
+  const messages = (call?.body.messages as Array<{ role?: string; content?: unknown }> | undefined) ?? [];
+  const content = messages.filter((message) => message.role === 'tool').at(-1)?.content;
+  return typeof content === 'string' ? content : JSON.stringify(content ?? '');
 }
 
 /** The text of a Responses API call's last function_call_output (what the CLI's tool told the model). */
