@@ -86,9 +86,9 @@ export class ModelProxy {
     const responseFile = path.join(this.#options.bodyDir, `${number}.response.txt`);
     const refuse = async (status: number, message: string, code: string): Promise<void> => {
       const text = JSON.stringify({ error: { message, type: code === 'token_budget' ? 'insufficient_quota' : 'proxy_error', code } });
-      response.writeHead(status, { 'content-type': 'application/json' }).end(text);
       await writeFile(responseFile, text);
       events.response({ request: number, status, usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0 }, tokensFrom: 'counted', bytes: Buffer.byteLength(text), latencyMs: performance.now() - started, refused: message, bodyFile: responseFile });
+      response.writeHead(status, { 'content-type': 'application/json' }).end(text);
     };
 
     if (request.headers.authorization !== `Bearer ${this.agentKey}`) return refuse(401, 'hangbench model proxy: unknown key', 'proxy_key');
@@ -128,12 +128,13 @@ export class ModelProxy {
         response.write(buffer);
       }
     }
-    response.end();
+    // Recorded before the end reaches the agent, so the trace has the response before anything the agent does with it.
     const text = Buffer.concat(captured).toString('utf8');
     await writeFile(responseFile, text);
     const { usage, from } = usageOf(body, text);
     this.#tokens += usage.promptTokens + usage.completionTokens;
     events.response({ request: number, status: upstream.status, usage, tokensFrom: from, bytes, latencyMs: performance.now() - started, bodyFile: responseFile });
+    response.end();
   }
 }
 
