@@ -83,7 +83,9 @@ export class Jail {
       ? [`--reuid=${SANDBOX_UID}`, `--regid=${SANDBOX_GID}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all']
       : // The user namespace's root joins with every capability in it: the bounding set must go, or bash -c would keep them.
         ['--inh-caps=-all', '--bounding-set=-all'];
-    return ['nsenter', '-t', String(this.initPid), ...namespaces, '-r', '-w', '--', 'setpriv', ...user, '--no-new-privs', '--', 'setsid'];
+    // Non-root: each command in a user namespace of its own, which none of its processes can leave (userns-tree.ts).
+    const ownUserns = this.#root ? [] : ['unshare', '--user', '--map-root-user', '--'];
+    return ['nsenter', '-t', String(this.initPid), ...namespaces, '-r', '-w', '--', ...ownUserns, 'setpriv', ...user, '--no-new-privs', '--', 'setsid'];
   }
 
   /** One synchronous SIGKILL to the sandbox's PID 1 and bwrap, for an exit that cannot wait. */

@@ -133,7 +133,9 @@ class AttemptSandbox implements Sandbox {
       graces: this.#setup.graces,
       terminal,
       makeTree: (root) => {
-        const tree = cgroup === null ? scanTree(this.attemptId, commandId, root, this.capabilities.proc) : cgroupTree(cgroup, root);
+        const namespaces = jail?.namespaces ?? null;
+        const tree =
+          cgroup !== null ? cgroupTree(cgroup, root) : namespaces !== null ? namespaces.tree(root) : scanTree(this.attemptId, commandId, root, this.capabilities.proc);
         const entered = jail === null ? tree : jailedTree(tree, root);
         return terminal === 'pty' ? terminalTree(entered) : entered;
       },
