@@ -11,12 +11,15 @@ export const SANDBOX_GID = 65534;
 
 const READY = 'hangbench-jail-ready';
 
+/** `sleep` under another name, so that PID 1's own child is not one of the command's `sleep`s to pgrep or pkill. */
+const PAUSE = '/run/hangbench/pause';
+
 /**
  * PID 1 of a non-root jail: it ignores every signal a sandboxed process could send it (the kernel drops SIGKILL and
  * SIGSTOP sent to a namespace's init from inside), and reaps every orphan that is reparented to it (bash reaps any child
  * on SIGCHLD, known or not). Only the harness, from outside, can end it — and with it the whole PID namespace.
  */
-const USERNS_INIT = `trap '' HUP INT QUIT TERM USR1 USR2 PIPE ALRM TSTP TTIN TTOU; echo ${READY}; while :; do sleep 3600 & wait; done`;
+const USERNS_INIT = `trap '' HUP INT QUIT TERM USR1 USR2 PIPE ALRM TSTP TTIN TTOU; echo ${READY}; while :; do ${PAUSE} 3600 & wait; done`;
 const START_TIMEOUT_MS = 5_000;
 
 export interface JailSpec {
@@ -62,6 +65,9 @@ export class Jail {
       // The holder keeps one capability: to enter a workspace only the sandbox user may read (a 0700 mkdtemp copy).
       '--die-with-parent', '--new-session', '--cap-drop', 'ALL', ...(spec.root ? ['--cap-add', 'CAP_DAC_READ_SEARCH'] : []),
       ...mountArgs(spec.binds, spec.hide ?? []),
+      ...(spec.root ? [] : ['--dir', '/run/hangbench', '--symlink', '/usr/bin/sleep', PAUSE]),
+      // The sandbox's own root directory is the harness user's tmpfs as non-root: read-only, like a root jail's to uid 65534.
+      '--remount-ro', '/',
       '--chdir', spec.cwd, '--info-fd', '3',
       '--', ...(spec.root ? ['sh', '-c', `echo ${READY}; exec sleep infinity`] : ['bash', '-c', USERNS_INIT]),
     ];
@@ -83,8 +89,9 @@ export class Jail {
       ? [`--reuid=${SANDBOX_UID}`, `--regid=${SANDBOX_GID}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all']
       : // The user namespace's root joins with every capability in it: the bounding set must go, or bash -c would keep them.
         ['--inh-caps=-all', '--bounding-set=-all'];
-    // Non-root: each command in a user namespace of its own, which none of its processes can leave (userns-tree.ts).
-    const ownUserns = this.#root ? [] : ['unshare', '--user', '--map-root-user', '--'];
+    // Non-root: each command in a user namespace of its own, which none of its processes can leave (userns-tree.ts), as
+    // uid 65534 like a root jail's commands; --keep-caps lets setpriv, still privileged in it, empty the bounding set.
+    const ownUserns = this.#root ? [] : ['unshare', '--user', `--map-user=${SANDBOX_UID}`, `--map-group=${SANDBOX_GID}`, '--keep-caps', '--'];
     return ['nsenter', '-t', String(this.initPid), ...namespaces, '-r', '-w', '--', ...ownUserns, 'setpriv', ...user, '--no-new-privs', '--', 'setsid'];
   }
 

@@ -5,7 +5,7 @@ import type { ProcessTree, TreeRoot } from './tree.js';
 
 /**
  * Kills without cgroups, in a non-root jail. Every command enters the attempt's PID namespace inside a user namespace
- * of its own (`unshare --user --map-root-user`, nested in the jail's). A process can never leave its user namespace —
+ * of its own (`unshare --user --map-user=65534`, nested in the jail's). A process can never leave its user namespace —
  * not by setsid, a double fork, a new process group or `env -i` — so the namespace names the command's processes
  * exactly. A process that made a deeper user namespace of its own lives in one the attempt never created: found by
  * its ancestry (every process of the attempt descends from the jail's PID 1 or a command's entry), it counts as a
