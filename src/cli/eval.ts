@@ -50,6 +50,8 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
     cache: { type: 'string' },
     from: { type: 'string' },
     cmd: { type: 'string' },
+    'agent-env': { type: 'string' },
+    'agent-allow-host': { type: 'string' },
     isolation: { type: 'string' },
     shard: { type: 'string' },
   });
@@ -125,6 +127,8 @@ async function evalInput(parsed: ParsedArgs, io: CliIO): Promise<EvalOptionsInpu
     cache: parsed.string('cache'),
     from: parsed.string('from'),
     cmd: parsed.string('cmd'),
+    agentEnv: listFlag('agent-env', parsed.string('agent-env')),
+    agentAllowHosts: listFlag('agent-allow-host', parsed.string('agent-allow-host')),
     timeScale: numberFlag('time-scale', parsed.string('time-scale')) ?? config?.timeScale,
     concurrency: numberFlag('concurrency', parsed.string('concurrency'), { integer: true }) ?? config?.concurrency,
     repeat: numberFlag('repeat', parsed.string('repeat'), { integer: true }) ?? config?.repeat,
