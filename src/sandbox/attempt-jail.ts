@@ -1,5 +1,5 @@
 import { hiddenRoots, toolBinds } from './jail-mounts.js';
-import { Jail, SANDBOX_GID, SANDBOX_UID } from './jail.js';
+import { harnessIsRoot, Jail, SANDBOX_GID, SANDBOX_UID } from './jail.js';
 import type { Owner } from './owner.js';
 import { AttemptNamespaces } from './userns-tree.js';
 import type { AttemptDirs } from './workspace.js';
@@ -17,7 +17,7 @@ let tools: ReturnType<typeof toolBinds> | null = null;
 
 /** Who commands run as: a root harness drops them to the sandbox user, which must then own their writable dirs. */
 export function sandboxOwner(): Owner | null {
-  return process.getuid?.() === 0 ? { uid: SANDBOX_UID, gid: SANDBOX_GID } : null;
+  return harnessIsRoot() ? { uid: SANDBOX_UID, gid: SANDBOX_GID } : null;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { HangbenchError } from '../types/errors.js';
@@ -10,6 +11,24 @@ export const SANDBOX_UID = 65534;
 export const SANDBOX_GID = 65534;
 
 const READY = 'hangbench-jail-ready';
+
+let rootCache: boolean | null = null;
+
+/**
+ * Whether the harness can drop commands to SANDBOX_UID: uid 0 with that uid mapped. Root inside a user namespace that
+ * maps only itself (a rootless container, `unshare -r`) cannot, and builds a non-root jail instead.
+ */
+export function harnessIsRoot(): boolean {
+  if (rootCache !== null) return rootCache;
+  if (process.getuid?.() !== 0) return (rootCache = false);
+  try {
+    const ranges = readFileSync('/proc/self/uid_map', 'utf8').trim().split('\n').map((line) => line.trim().split(/\s+/).map(Number));
+    rootCache = ranges.some(([inside = 0, , count = 0]) => inside <= SANDBOX_UID && SANDBOX_UID < inside + count);
+  } catch {
+    rootCache = true;
+  }
+  return rootCache;
+}
 
 /** `sleep` under another name, so that PID 1's own child is not one of the command's `sleep`s to pgrep or pkill. */
 const PAUSE = '/run/hangbench/pause';
