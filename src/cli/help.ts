@@ -74,6 +74,8 @@ Options:
   --from RUN_DIR        replay the actions recorded in RUN_DIR/<case>/<variant>/<repeat>/trace.jsonl
 --agent exec:
   --cmd "COMMAND"       an external agent speaking JSON lines on stdin/stdout (docs/agent-protocol.md)
+  --agent-env NAMES     the only variables of this environment its own (sandboxed) process gets, e.g. OPENAI_API_KEY
+  --agent-allow-host H  hosts its egress proxy lets through (default: the host of OPENAI_BASE_URL); all else 403
 
 Examples:
   hangbench eval --agent baseline --mode interval,no-output,timeout --interval 1s,3s --repeat 3 --time-scale 0.1
