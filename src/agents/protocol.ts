@@ -1,3 +1,4 @@
+import type { EgressRecord } from '../sandbox/index.js';
 import type { Case } from '../types/case.js';
 import type { Action } from '../types/actions.js';
 import type { ExitInfo, KillRecord, Tick } from '../types/process.js';
@@ -43,6 +44,8 @@ export interface AgentReporter {
   response(turn: number, usage: TokenUsage, latencyMs: number): void;
   /** something worth a line in the trace that is neither an action nor an error: a retry, a cache hit, a replay divergence. */
   note?(kind: AgentNoteKind, message: string): void;
+  /** a request of the agent's own sandboxed process through the egress proxy: one `egress` trace event. */
+  egress?(record: EgressRecord): void;
 }
 
 export type AgentNoteKind = 'retry' | 'cache' | 'divergence' | 'agent';

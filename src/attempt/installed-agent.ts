@@ -25,7 +25,6 @@ export interface InstalledAgentPlan {
 }
 
 const AGENT_COMMAND_ID = 100_000;
-const FORWARDER_COMMAND_ID = 100_001;
 const SETUP_COMMAND_ID = 100_002;
 
 /** The sandbox user (a root harness drops commands to nobody): it writes the shim's reports. */
@@ -45,7 +44,6 @@ export async function planInstalledAgent(agent: InstalledAgent, testCase: Case):
   const binds = [
     { from: bash, to: INSIDE.realBash, writable: false },
     { from: path.join(hostDir, 'bin', 'bash'), to: '/usr/bin/bash', writable: false },
-    { from: path.join(hostDir, 'proxy'), to: INSIDE.proxyDir, writable: false },
     { from: path.join(hostDir, 'task'), to: INSIDE.taskDir, writable: false },
     { from: path.join(hostDir, 'shim'), to: INSIDE.shimDir, writable: true },
     ...(installed ? [{ from: installed.dir, to: INSIDE.agentDir, writable: false }] : []),
@@ -103,7 +101,7 @@ export async function runInstalledAgent(deps: InstalledRunDeps): Promise<Install
 
 async function startCli(deps: InstalledRunDeps, proxy: ModelProxy): Promise<InstalledRunResult> {
   const { plan, sandbox, session, trace, agent } = deps;
-  const endpoint = await openSandboxEndpoint(sandbox, path.join(INSIDE.proxyDir, 'model.sock'), FORWARDER_COMMAND_ID, AGENT_BASE_PATH);
+  const endpoint = await openSandboxEndpoint(sandbox, path.join(plan.hostDir, 'proxy', 'model.sock'), AGENT_BASE_PATH);
   const values: Record<string, string> = {
     ...plan.settings,
     issue_file: path.join(INSIDE.taskDir, 'issue.md'),

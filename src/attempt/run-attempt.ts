@@ -153,6 +153,7 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
             if (tokens > budgets.tokens) stop.abort({ kind: 'tokens', value: tokens, limit: budgets.tokens } satisfies StopReason);
           },
           note: (kind, message) => trace.write({ type: 'agent.note', kind, message }),
+          egress: (record) => trace.write({ type: 'egress', ...record }),
         },
         ...(context.agent.privileged ? { oracle: oracleView(testCase, session) } : {}),
       });

@@ -51,6 +51,8 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
     from: { type: 'string' },
     cmd: { type: 'string' },
     set: { type: 'string', multiple: true },
+    'agent-env': { type: 'string' },
+    'agent-allow-host': { type: 'string' },
     isolation: { type: 'string' },
     shard: { type: 'string' },
   });
@@ -127,6 +129,8 @@ async function evalInput(parsed: ParsedArgs, io: CliIO): Promise<EvalOptionsInpu
     from: parsed.string('from'),
     cmd: parsed.string('cmd'),
     settings: settingsFlag(parsed.strings('set')),
+    agentEnv: listFlag('agent-env', parsed.string('agent-env')),
+    agentAllowHosts: listFlag('agent-allow-host', parsed.string('agent-allow-host')),
     timeScale: numberFlag('time-scale', parsed.string('time-scale')) ?? config?.timeScale,
     concurrency: numberFlag('concurrency', parsed.string('concurrency'), { integer: true }) ?? config?.concurrency,
     repeat: numberFlag('repeat', parsed.string('repeat'), { integer: true }) ?? config?.repeat,

@@ -76,6 +76,8 @@ Options:
   --from RUN_DIR        replay the actions recorded in RUN_DIR/<case>/<variant>/<repeat>/trace.jsonl
 --agent exec:
   --cmd "COMMAND"       an external agent speaking JSON lines on stdin/stdout (docs/agent-protocol.md)
+  --agent-env NAMES     the only variables of this environment its own (sandboxed) process gets, e.g. OPENAI_API_KEY
+  --agent-allow-host H  hosts its egress proxy lets through (default: the host of OPENAI_BASE_URL); all else 403
 --agent cli:NAME (an installed agent CLI run as it is in the sandbox: cli:codex, cli:opencode, cli:generic; docs/installed-agents.md):
   --model NAME          model the CLI asks for, through the model proxy (required)
   --base-url URL        the real endpoint the proxy forwards to, with OPENAI_API_KEY (default: OPENAI_BASE_URL, else api.openai.com)

@@ -6,6 +6,10 @@ export { createSandbox } from './sandbox.js';
 export { killEverySandboxNow } from './live.js';
 export { DEFAULT_GRACES, DEFAULT_LIMITS } from './defaults.js';
 export { scrubEnvironment, isSecretName } from './env.js';
+export { openBridge } from './bridge.js';
+export { startAgentSandbox, type AgentSandbox } from './agent-sandbox.js';
+export { startEgressProxy, type EgressProxy, type EgressRecord } from './egress-proxy.js';
+export type { Bridge, BridgeOptions, BridgeTarget } from './bridge.js';
 export type {
   CommandRunner,
   HostCapabilities,

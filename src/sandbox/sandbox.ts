@@ -8,6 +8,7 @@ import { DEFAULT_GRACES, DEFAULT_LIMITS } from './defaults.js';
 import { scrubEnvironment } from './env.js';
 import { launcherArgv, ulimitFlags } from './launcher.js';
 import { scanAndKillLeaks } from './leak.js';
+import { openBridge, type Bridge, type BridgeOptions, type BridgeTarget } from './bridge.js';
 import { trackSandbox } from './live.js';
 import { OwnInodes } from './own-inodes.js';
 import { confinePath } from './paths.js';
@@ -51,6 +52,7 @@ class AttemptSandbox implements Sandbox {
   readonly workspace: string;
   readonly #setup: AttemptSetup;
   readonly #commands: SandboxCommand[] = [];
+  readonly #bridges: Bridge[] = [];
   readonly #pyenvRoot = hostPyenvRoot();
   #verifyJail: AttemptJail | null = null;
   #disposed = false;
@@ -66,6 +68,13 @@ class AttemptSandbox implements Sandbox {
 
   spawn(command: string, options: SpawnOptions): SandboxCommand {
     return this.#spawnIn(this.#setup.jail, command, options);
+  }
+
+  async openBridge(target: BridgeTarget, options?: BridgeOptions): Promise<Bridge> {
+    if (this.#disposed) throw new HangbenchError('SANDBOX', `sandbox of attempt ${this.attemptId} was disposed`);
+    const bridge = await openBridge(this.#setup.jail?.jail.enterPrefix() ?? null, target, options);
+    this.#bridges.push(bridge);
+    return bridge;
   }
 
   async forVerify(hiddenDir: string): Promise<CommandRunner> {
@@ -124,7 +133,9 @@ class AttemptSandbox implements Sandbox {
       graces: this.#setup.graces,
       terminal,
       makeTree: (root) => {
-        const tree = cgroup === null ? scanTree(this.attemptId, commandId, root, this.capabilities.proc) : cgroupTree(cgroup, root);
+        const namespaces = jail?.namespaces ?? null;
+        const tree =
+          cgroup !== null ? cgroupTree(cgroup, root) : namespaces !== null ? namespaces.tree(root) : scanTree(this.attemptId, commandId, root, this.capabilities.proc);
         const entered = jail === null ? tree : jailedTree(tree, root);
         return terminal === 'pty' ? terminalTree(entered) : entered;
       },
@@ -197,6 +208,7 @@ class AttemptSandbox implements Sandbox {
     this.#untrack();
     await this.leakScan();
     for (const command of this.#commands) for (const stream of [command.stdin, command.stdout, command.stderr]) stream.destroy();
+    await Promise.all(this.#bridges.map((bridge) => bridge.close()));
     for (const jail of [this.#setup.jail, this.#verifyJail]) await jail?.jail.stop(this.#setup.graces.afterKillMs);
     await this.#setup.cgroups.remove(this.#setup.graces.afterKillMs);
     await removeDirs(this.#setup.dirs);

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import type { Bridge, BridgeOptions, BridgeTarget } from './bridge.js';
 import type { ExitInfo, KillDecider, KillMechanism, KillRecord, SignalName } from '../types/process.js';
 
 /** What the host offers, probed once per run and recorded in the run's metadata. */
@@ -126,6 +127,12 @@ export interface Sandbox {
    * the agent left running cannot touch the checks. In the fallback, the agent's own workspace with hidden/ overlaid.
    */
   forVerify(hiddenDir: string): Promise<CommandRunner>;
+  /**
+   * A TCP endpoint on 127.0.0.1 inside the attempt's sandbox (its network namespace) that the harness forwards to a
+   * host Unix socket or loopback port: how a sandboxed program reaches a host-side proxy by base URL. Closed by
+   * dispose(). In the host-user fallback it listens on the host's loopback (reachable by commands run with network 'host').
+   */
+  openBridge(target: BridgeTarget, options?: BridgeOptions): Promise<Bridge>;
   /**
    * The host pid of a process that a command sees (and prints, as `$$` or `$!`) as `pidInside`. Under bubblewrap the
    * attempt has its own PID namespace, so the two differ; the monitor, kills and ticks use host pids. Null when no

@@ -129,6 +129,8 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
   /** ticks that fired but never reached the agent: the command exited (or was killed) before the agent asked again. */
   z.object({ ...base, type: z.literal('tick.dropped'), commandId: z.number().int(), tickSeqs: z.array(z.number().int()), classification: z.enum(CLASSIFICATIONS) }),
   z.object({ ...base, type: z.literal('agent.note'), kind: z.enum(['retry', 'cache', 'divergence', 'agent']), message: z.string() }),
+  /** one request of a sandboxed agent process through the egress proxy (no bodies). */
+  z.object({ ...base, type: z.literal('egress'), host: z.string(), port: z.number().int(), method: z.string(), status: z.number().int(), allowed: z.boolean(), bytes: z.number().int(), durationMs: z.number() }),
   z.object({
     ...base,
     type: z.literal('decision'),

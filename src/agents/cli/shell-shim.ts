@@ -2,7 +2,6 @@
 export const INSIDE = {
   realBash: '/run/hangbench/bin/bash',
   shimDir: '/run/hangbench/shim',
-  proxyDir: '/run/hangbench/proxy',
   taskDir: '/run/hangbench/task',
   agentDir: '/opt/hangbench/agent',
 } as const;

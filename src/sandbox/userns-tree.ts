@@ -1,0 +1,104 @@
+import { readFileSync, readlinkSync } from 'node:fs';
+import { allPids, isLive, readStat } from './proc.js';
+import { sendSignal } from './signals.js';
+import type { ProcessTree, TreeRoot } from './tree.js';
+
+/**
+ * Kills without cgroups, in a non-root jail. Every command enters the attempt's PID namespace inside a user namespace
+ * of its own (`unshare --user --map-user=65534`, nested in the jail's). A process can never leave its user namespace —
+ * not by setsid, a double fork, a new process group or `env -i` — so the namespace names the command's processes
+ * exactly. A process that made a deeper user namespace of its own lives in one the attempt never created: found by
+ * its ancestry (every process of the attempt descends from the jail's PID 1 or a command's entry), it counts as a
+ * member of every command of the attempt, so any kill takes it too.
+ */
+export class AttemptNamespaces {
+  readonly #jailInit: number;
+  readonly #jailUserns: string | null;
+  readonly #own = userns(process.pid);
+  readonly #commands = new Set<string>();
+  readonly #roots = new Set<number>();
+
+  constructor(jailInit: number) {
+    this.#jailInit = jailInit;
+    this.#jailUserns = userns(jailInit);
+  }
+
+  /** The tree of one command whose spawned process (nsenter) is `root`. */
+  tree(root: TreeRoot): ProcessTree {
+    this.#roots.add(root.pid);
+    let namespace: string | null = null;
+    const resolve = (): string | null => {
+      if (namespace !== null) return namespace;
+      for (const pid of childrenOf(root.pid)) {
+        const found = userns(pid);
+        if (found !== null && found !== this.#jailUserns && found !== this.#own) namespace = found;
+      }
+      if (namespace !== null) this.#commands.add(namespace);
+      return namespace;
+    };
+    // The command may be over in a millisecond and leave a background process that is then reparented to PID 1: learn its
+    // namespace while the entered process still stands beside nsenter, so that process stays this command's.
+    const poll = setInterval(() => {
+      if (resolve() !== null || root.reaped()) clearInterval(poll);
+    }, 1);
+    poll.unref();
+    const pids = (): number[] => {
+      const mine = resolve();
+      const members = allPids().filter((pid) => {
+        if (pid === process.pid || pid === this.#jailInit) return false;
+        const found = userns(pid);
+        if (found === null || found === this.#own || found === this.#jailUserns) return false;
+        if (found === mine) return isLive(pid);
+        return !this.#commands.has(found) && this.#descends(pid) && isLive(pid);
+      });
+      // Until the entered process has switched namespaces, it and nsenter are all there is of the command.
+      const early = mine === null ? childrenOf(root.pid).filter(isLive) : [];
+      const rootLive = !root.reaped() && isLive(root.pid) ? [root.pid] : [];
+      return [...new Set([...rootLive, ...early, ...members])];
+    };
+    return {
+      mechanism: 'pid-namespace',
+      pids,
+      signalGroup: (signal) => {
+        if (!root.reaped()) sendSignal(-root.pid, signal);
+      },
+      signalEach: (list, signal) => {
+        for (const pid of list) sendSignal(pid, signal);
+      },
+      killAll: () => {
+        for (const pid of pids()) sendSignal(pid, 'SIGKILL');
+      },
+      shownRoot: () => root.pid,
+      shownPids: pids,
+    };
+  }
+
+  /** Whether `pid`'s ancestry reaches the jail's PID 1 or a command's entry process (the attempt's, and nobody else's). */
+  #descends(pid: number): boolean {
+    let current = pid;
+    for (let hops = 0; hops < 64; hops += 1) {
+      const parent = readStat(current)?.ppid;
+      if (parent === undefined || parent <= 1) return false;
+      if (parent === this.#jailInit || this.#roots.has(parent)) return true;
+      current = parent;
+    }
+    return false;
+  }
+}
+
+function userns(pid: number): string | null {
+  try {
+    return readlinkSync(`/proc/${pid}/ns/user`);
+  } catch {
+    return null;
+  }
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'latin1').trim().split(' ').filter(Boolean).map(Number);
+  } catch {
+    // no CONFIG_PROC_CHILDREN, or the process is gone
+    return allPids().filter((candidate) => readStat(candidate)?.ppid === pid);
+  }
+}
