@@ -110,8 +110,9 @@ async function startCli(deps: InstalledRunDeps, proxy: ModelProxy): Promise<Inst
     model: agent.model,
     base_url: endpoint.baseUrl,
     api_key: proxy.agentKey,
-    cmd: agent.cmd ?? '',
   };
+  // generic's --cmd takes the same placeholders ({issue_file}, {base_url}, …).
+  values.cmd = expand(agent.cmd ?? '', values);
   await writeAgentFiles(sandbox, plan.adapter, values).catch(async (error: unknown) => {
     await endpoint.close();
     throw error;
@@ -149,7 +150,9 @@ async function startCli(deps: InstalledRunDeps, proxy: ModelProxy): Promise<Inst
     shutdown: async (by, reason) => {
       watcher.stop();
       await session.shutdown(by, reason);
-      if (!cli.done) await cli.kill(by, reason, 'SIGTERM');
+      // What the CLI left running in its tree (a daemon it started, setsid or not) goes with it, as a session's commands do.
+      const left = await (cli.killLeftovers?.(by, cli.done ? `${reason}: what ${plan.adapter.name} left running` : reason) ?? cli.kill(by, reason, 'SIGTERM'));
+      if (cli.done && left.treeSize > 0) trace.write({ type: 'agent.note', kind: 'agent', message: `${plan.adapter.name} left ${left.treeSize} process(es) running; ended with the attempt` });
       await endpoint.close();
       await proxy.close();
       log.end();

@@ -129,6 +129,10 @@ export class ObservedProcess implements SandboxProcess {
     return escalate(this.#tree, { by, reason, firstSignal, graces: this.#graces });
   }
 
+  killLeftovers(by: KillDecider, reason: string): Promise<KillRecord> {
+    return escalate(this.#tree, { by, reason, firstSignal: 'SIGTERM', graces: this.#graces });
+  }
+
   /** The shim reported the exit (or its pid went without a report): the rest of the output, then EOF, then `exited`. */
   finish(exit: ObservedExit): void {
     if (this.#done) return;

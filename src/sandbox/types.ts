@@ -94,6 +94,8 @@ export interface SandboxProcess {
   pids(): number[];
   /** Kill the whole tree: the requested signal first (SIGINT by default), then TERM(+CONT), then KILL; each step recorded. */
   kill(by: KillDecider, reason: string, firstSignal?: SignalName): Promise<KillRecord>;
+  /** Like kill (SIGTERM first), but also once the command is over: what it left running in its tree (an installed agent's daemons). */
+  killLeftovers?(by: KillDecider, reason: string): Promise<KillRecord>;
 }
 
 /** What verify needs of a sandbox: somewhere to run a command. */

@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (saved.key === undefined) delete process.env.OPENAI_API_KEY;
   else process.env.OPENAI_API_KEY = saved.key;
-  await rm(out, { recursive: true, force: true });
+  if (!process.env.HB_KEEP) await rm(out, { recursive: true, force: true });
 });
 
 interface Ran {
@@ -137,6 +137,19 @@ describe.skipIf(missing !== null)(`codex in the sandbox${missing ? ` (skipped: $
     const seenByModel = bodies.map((body) => JSON.stringify(JSON.parse(body))).join('\n');
     const text = delivered[0]!.rendered.trim();
     expect(seenByModel).toContain(JSON.stringify(text).slice(1, -1));
+  });
+
+  test('nothing codex leaves running survives the attempt, setsid or not', async () => {
+    const marker = `sleep ${10_000 + Math.floor(Math.random() * 50_000)}`;
+    const ran = await run('leftovers', CONTROL, [
+      () => ({ call: 'exec_command', args: { cmd: `setsid ${marker} > /dev/null 2>&1 < /dev/null & ${marker} & echo started`, yield_time_ms: 1000 } }),
+      () => ({ text: 'left two sleeps behind.' }),
+    ]);
+    expect(lastToolOutput(ran.model.calls[1])).toContain('started');
+    expect(ran.scores.scores.clean).toBe(true);
+    const alive = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
+    const cmdlines = await Promise.all(alive.map((pid) => readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')));
+    expect(cmdlines.filter((cmdline) => cmdline.replaceAll('\0', ' ').trim() === marker)).toEqual([]);
   });
 
   test('the token budget: past it the proxy answers with an error codex sees, and the attempt records a limit', async () => {
