@@ -199,7 +199,7 @@ export class AttemptSession {
             reason: `the agent's tool ended it (${event.exit.signal}, seen by the shell shim)`,
             mechanism: 'process-group+scan',
             treeSize: 0,
-            steps: [{ signal: event.exit.signal === 'SIGKILL' || event.exit.signal === 'SIGTERM' || event.exit.signal === 'SIGINT' || event.exit.signal === 'SIGHUP' || event.exit.signal === 'SIGQUIT' ? event.exit.signal : 'SIGKILL', atMs: 0, alive: 0 }],
+            steps: [{ signal: event.exit.signal, atMs: 0, alive: 0 }],
             escalatedToKill: event.exit.signal === 'SIGKILL',
             goneMs: 0,
             survivors: [],
