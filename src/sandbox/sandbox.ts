@@ -209,7 +209,10 @@ class AttemptSandbox implements Sandbox {
     await this.leakScan();
     for (const command of this.#commands) for (const stream of [command.stdin, command.stdout, command.stderr]) stream.destroy();
     await Promise.all(this.#bridges.map((bridge) => bridge.close()));
-    for (const jail of [this.#setup.jail, this.#verifyJail]) await jail?.jail.stop(this.#setup.graces.afterKillMs);
+    for (const jail of [this.#setup.jail, this.#verifyJail]) {
+      await jail?.jail.stop(this.#setup.graces.afterKillMs);
+      jail?.namespaces?.release();
+    }
     await this.#setup.cgroups.remove(this.#setup.graces.afterKillMs);
     await removeDirs(this.#setup.dirs);
   }

@@ -1,4 +1,4 @@
-import { readFileSync, readlinkSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readlinkSync } from 'node:fs';
 import { allPids, isLive, readStat } from './proc.js';
 import { sendSignal } from './signals.js';
 import type { ProcessTree, TreeRoot } from './tree.js';
@@ -16,7 +16,10 @@ export class AttemptNamespaces {
   readonly #jailUserns: string | null;
   readonly #own = userns(process.pid);
   readonly #commands = new Set<string>();
-  readonly #roots = new Set<number>();
+  /** the commands' entry processes; a pid counts only while Node has not reaped it (after that it may be reused). */
+  readonly #roots = new Set<TreeRoot>();
+  /** open fds of the commands' namespaces: a freed namespace's inode number is reused, so each is held until release(). */
+  readonly #held: number[] = [];
 
   constructor(jailInit: number) {
     this.#jailInit = jailInit;
@@ -25,13 +28,20 @@ export class AttemptNamespaces {
 
   /** The tree of one command whose spawned process (nsenter) is `root`. */
   tree(root: TreeRoot): ProcessTree {
-    this.#roots.add(root.pid);
+    this.#roots.add(root);
     let namespace: string | null = null;
     const resolve = (): string | null => {
-      if (namespace !== null) return namespace;
+      // Once Node has reaped the entry its pid may be anyone's: what was not learnt by then is not learnt from it.
+      if (namespace !== null || root.reaped()) return namespace;
       for (const pid of childrenOf(root.pid)) {
         const found = userns(pid);
-        if (found !== null && found !== this.#jailUserns && found !== this.#own) namespace = found;
+        if (found === null || found === this.#jailUserns || found === this.#own) continue;
+        const held = hold(pid);
+        // Still the same namespace once held (the process may have exited and the number moved on in between).
+        if (held !== null && userns(pid) === found) {
+          this.#held.push(held);
+          namespace = found;
+        } else if (held !== null) closeSync(held);
       }
       if (namespace !== null) this.#commands.add(namespace);
       return namespace;
@@ -52,7 +62,7 @@ export class AttemptNamespaces {
         return !this.#commands.has(found) && this.#descends(pid) && isLive(pid);
       });
       // Until the entered process has switched namespaces, it and nsenter are all there is of the command.
-      const early = mine === null ? childrenOf(root.pid).filter(isLive) : [];
+      const early = mine === null && !root.reaped() ? childrenOf(root.pid).filter(isLive) : [];
       const rootLive = !root.reaped() && isLive(root.pid) ? [root.pid] : [];
       return [...new Set([...rootLive, ...early, ...members])];
     };
@@ -73,13 +83,18 @@ export class AttemptNamespaces {
     };
   }
 
+  /** Lets the kernel free the commands' namespaces: after the jail is gone. */
+  release(): void {
+    for (const fd of this.#held.splice(0)) closeSync(fd);
+  }
+
   /** Whether `pid`'s ancestry reaches the jail's PID 1 or a command's entry process (the attempt's, and nobody else's). */
   #descends(pid: number): boolean {
     let current = pid;
     for (let hops = 0; hops < 64; hops += 1) {
       const parent = readStat(current)?.ppid;
       if (parent === undefined || parent <= 1) return false;
-      if (parent === this.#jailInit || this.#roots.has(parent)) return true;
+      if (parent === this.#jailInit || [...this.#roots].some((root) => root.pid === parent && !root.reaped())) return true;
       current = parent;
     }
     return false;
@@ -89,6 +104,14 @@ export class AttemptNamespaces {
 function userns(pid: number): string | null {
   try {
     return readlinkSync(`/proc/${pid}/ns/user`);
+  } catch {
+    return null;
+  }
+}
+
+function hold(pid: number): number | null {
+  try {
+    return openSync(`/proc/${pid}/ns/user`, 'r');
   } catch {
     return null;
   }
