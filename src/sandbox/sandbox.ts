@@ -87,7 +87,7 @@ class AttemptSandbox implements Sandbox {
     await overlayDir(copy.workspace, hiddenDir);
     await chownTree(copy.root, jail.owner);
     // Seen at the agent's paths, so every path a check prints or expects is the same as in the agent's sandbox.
-    const verifyJail = await startJail(this.#setup.isolateNetwork, dirs, copy, this.#setup.hide);
+    const verifyJail = await startJail(this.attemptId, this.#setup.isolateNetwork, dirs, copy, this.#setup.hide);
     this.#verifyJail = verifyJail;
     return { spawn: (command, options) => this.#spawnIn(verifyJail, command, options) };
   }
@@ -135,7 +135,7 @@ class AttemptSandbox implements Sandbox {
       makeTree: (root) => {
         const namespaces = jail?.namespaces ?? null;
         const tree =
-          cgroup !== null ? cgroupTree(cgroup, root) : namespaces !== null ? namespaces.tree(root) : scanTree(this.attemptId, commandId, root, this.capabilities.proc);
+          cgroup !== null ? cgroupTree(cgroup, root) : namespaces !== null ? namespaces.tree(root, commandId) : scanTree(this.attemptId, commandId, root, this.capabilities.proc);
         const entered = jail === null ? tree : jailedTree(tree, root);
         return terminal === 'pty' ? terminalTree(entered) : entered;
       },
@@ -240,7 +240,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   if (capabilities.isolation === 'bubblewrap') {
     try {
       for (const dir of [dirs.workspace, dirs.home, dirs.tmp]) await chownTree(dir, sandboxOwner());
-      jail = await startJail(isolateNetwork, dirs, dirs, hide);
+      jail = await startJail(attemptId, isolateNetwork, dirs, dirs, hide);
     } catch (error) {
       await cgroups.remove(graces.afterKillMs);
       await removeDirs(dirs);
