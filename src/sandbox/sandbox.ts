@@ -234,7 +234,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     await removeDirs(dirs);
     throw new HangbenchError('SANDBOX', `could not create the cgroups of attempt ${attemptId}: ${(error as Error).message}`, { cause: error });
   }
-  const isolateNetwork = capabilities.netns && options.network !== 'host';
+  // bwrap makes the jail's network namespace itself; the fallback needs `unshare --net` (netns) for one per command.
+  const isolateNetwork = (capabilities.isolation === 'bubblewrap' || capabilities.netns) && options.network !== 'host';
   const hide = [dirname(options.workspaceSource)];
   let jail: AttemptJail | null = null;
   if (capabilities.isolation === 'bubblewrap') {
