@@ -141,7 +141,7 @@ async function probeLinux(): Promise<HostCapabilities> {
     pidsCgroupRoot,
     cpuCgroupRoot,
     memoryCgroupRoot,
-    netns: netns || isolation === 'bubblewrap',
+    netns,
     processLimit,
     pty,
     isolation,

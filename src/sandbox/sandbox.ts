@@ -87,7 +87,7 @@ class AttemptSandbox implements Sandbox {
     await overlayDir(copy.workspace, hiddenDir);
     await chownTree(copy.root, jail.owner);
     // Seen at the agent's paths, so every path a check prints or expects is the same as in the agent's sandbox.
-    const verifyJail = await startJail(this.#setup.isolateNetwork, dirs, copy, this.#setup.hide);
+    const verifyJail = await startJail(this.attemptId, this.#setup.isolateNetwork, dirs, copy, this.#setup.hide);
     this.#verifyJail = verifyJail;
     return { spawn: (command, options) => this.#spawnIn(verifyJail, command, options) };
   }
@@ -135,7 +135,7 @@ class AttemptSandbox implements Sandbox {
       makeTree: (root) => {
         const namespaces = jail?.namespaces ?? null;
         const tree =
-          cgroup !== null ? cgroupTree(cgroup, root) : namespaces !== null ? namespaces.tree(root) : scanTree(this.attemptId, commandId, root, this.capabilities.proc);
+          cgroup !== null ? cgroupTree(cgroup, root) : namespaces !== null ? namespaces.tree(root, commandId) : scanTree(this.attemptId, commandId, root, this.capabilities.proc);
         const entered = jail === null ? tree : jailedTree(tree, root);
         return terminal === 'pty' ? terminalTree(entered) : entered;
       },
@@ -209,7 +209,10 @@ class AttemptSandbox implements Sandbox {
     await this.leakScan();
     for (const command of this.#commands) for (const stream of [command.stdin, command.stdout, command.stderr]) stream.destroy();
     await Promise.all(this.#bridges.map((bridge) => bridge.close()));
-    for (const jail of [this.#setup.jail, this.#verifyJail]) await jail?.jail.stop(this.#setup.graces.afterKillMs);
+    for (const jail of [this.#setup.jail, this.#verifyJail]) {
+      await jail?.jail.stop(this.#setup.graces.afterKillMs);
+      jail?.namespaces?.release();
+    }
     await this.#setup.cgroups.remove(this.#setup.graces.afterKillMs);
     await removeDirs(this.#setup.dirs);
   }
@@ -231,7 +234,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     await removeDirs(dirs);
     throw new HangbenchError('SANDBOX', `could not create the cgroups of attempt ${attemptId}: ${(error as Error).message}`, { cause: error });
   }
-  const isolateNetwork = capabilities.netns && options.network !== 'host';
+  // bwrap makes the jail's network namespace itself; the fallback needs `unshare --net` (netns) for one per command.
+  const isolateNetwork = (capabilities.isolation === 'bubblewrap' || capabilities.netns) && options.network !== 'host';
   const hide = [dirname(options.workspaceSource)];
   let jail: AttemptJail | null = null;
   const binds = options.binds ?? [];
@@ -243,7 +247,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   if (capabilities.isolation === 'bubblewrap') {
     try {
       for (const dir of [dirs.workspace, dirs.home, dirs.tmp]) await chownTree(dir, sandboxOwner());
-      jail = await startJail(isolateNetwork, dirs, dirs, hide, binds);
+      jail = await startJail(attemptId, isolateNetwork, dirs, dirs, hide, binds);
     } catch (error) {
       await cgroups.remove(graces.afterKillMs);
       await removeDirs(dirs);

@@ -15,7 +15,7 @@ export interface HostCapabilities {
   readonly cpuCgroupRoot: string | null;
   /** cgroup v1 `memory` directory: memory.limit_in_bytes bounds the whole attempt, not each process. */
   readonly memoryCgroupRoot: string | null;
-  /** true when `unshare --net` works, so fixtures get no network. */
+  /** true when `unshare --net` works, so fixtures get no network in the host-user fallback (a bubblewrap jail makes its own). */
   readonly netns: boolean;
   /** how the process-count limit is enforced: 'pids-cgroup', 'rlimit' (non-root), or 'none'. */
   readonly processLimit: 'pids-cgroup' | 'rlimit' | 'none';

@@ -49,6 +49,22 @@ describe.skipIf(!userns)('without root and without cgroups, a command kill (a us
     await expect.poll(() => procState(earlierPid) ?? 'gone').toMatch(/^(Z|gone)$/);
   });
 
+  it("keeps a quick command's background process its own when the harness was too busy to watch it start", async () => {
+    sandbox = await makeSandbox('userns-busy');
+    const quick = run(sandbox, 'sleep 1002 >/dev/null 2>&1 & echo quick $!', 1);
+    // Block the event loop while the command starts, leaves its sleep and ends: its namespace is learnt from the marker.
+    const until = performance.now() + 1_500;
+    while (performance.now() < until) Math.sqrt(until);
+    const sleeper = await quick.out.pid('quick');
+    await quick.proc.exited;
+    const later = run(sandbox, 'echo later $$; exec sleep 1000', 2);
+    await later.out.pid('later');
+    expect(later.proc.pids()).not.toContain(sleeper);
+    await later.proc.kill('agent', 'test', 'SIGKILL');
+    expect(procState(sleeper)).toMatch(/^[SR]$/);
+    expect(quick.proc.pids()).toContain(sleeper);
+  });
+
   it('reaches a process the harness never saw start (double fork, new session, cleared environment) at the end of the attempt', async () => {
     sandbox = await makeSandbox('userns-leak');
     const { proc, out } = run(sandbox, `bash -c 'env -i setsid /bin/bash -c "echo daemon \\$\\$; exec sleep 1000 >/dev/null 2>&1" & exit 0'; exit 0`, 1);
