@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentFactory, AgentSession, Observation, OracleView } from '../agents/protocol.js';
 import { createSandbox } from '../sandbox/index.js';
@@ -20,6 +21,7 @@ import { scaleMode, type VariantSpec } from '../types/variant.js';
 import { runVerify } from './verify.js';
 import { listWorkspace } from './workspace-files.js';
 import { LoopFeatures } from './loop-features.js';
+import { planInstalledAgent, runInstalledAgent, type InstalledRunResult } from './installed-agent.js';
 
 export interface Attempt {
   readonly testCase: Case;
@@ -75,9 +77,18 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
   const mode = scaleMode(variant.monitor, scale);
   const stop = new AbortController();
   trace.onFault((error) => stop.abort({ kind: 'fault', ...(resultsFaultOf(error) ?? { code: error.code ?? 'EIO', message: error.message }) } satisfies StopReason));
+  const installed = context.agent.installed;
+  let plan: Awaited<ReturnType<typeof planInstalledAgent>> | null = null;
   let sandbox: Sandbox;
   try {
-    sandbox = await createSandbox({ attemptId, workspaceSource: path.join(testCase.fixtureDir, 'workspace'), timeScale: scale, capabilities: context.capabilities });
+    plan = installed ? await planInstalledAgent(installed, testCase) : null;
+    sandbox = await createSandbox({
+      attemptId,
+      workspaceSource: path.join(testCase.fixtureDir, 'workspace'),
+      timeScale: scale,
+      capabilities: context.capabilities,
+      ...(plan ? { binds: plan.binds } : {}),
+    });
   } catch (error) {
     trace.close();
     throw error;
@@ -132,26 +143,44 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
   const agentStart = performance.now();
   let stopReason: StopReason | null = null;
   let agent: AgentSession | undefined;
+  let installedRun: InstalledRunResult | null = null;
   try {
-    agent = context.agent.create({
-      testCase,
-      signal: stop.signal,
-      repeat: attempt.repeat,
-      budgets,
-      monitor: mode,
-      timeScale: scale,
-      reporter: {
-        request: (turn, messages) => trace.write({ type: 'agent.request', turn, messages }),
-        response: (turn, usage, latencyMs) => {
-          trace.write({ type: 'agent.response', turn, usage, latencyMs });
-          tokens += usage.promptTokens + usage.completionTokens;
-          if (tokens > budgets.tokens) stop.abort({ kind: 'tokens', value: tokens, limit: budgets.tokens } satisfies StopReason);
+    if (installed && plan) {
+      installedRun = await runInstalledAgent({
+        agent: installed,
+        plan,
+        sandbox,
+        session,
+        trace,
+        tokenBudget: budgets.tokens,
+        logDir: dir,
+        signal: stop.signal,
+        onOverBudget: (value, limit) => stop.abort({ kind: 'tokens', value, limit } satisfies StopReason),
+      });
+      tokens = installedRun.tokens;
+      if (stop.signal.aborted) throw stop.signal.reason;
+    } else {
+      agent = context.agent.create({
+        testCase,
+        signal: stop.signal,
+        repeat: attempt.repeat,
+        budgets,
+        monitor: mode,
+        timeScale: scale,
+        reporter: {
+          request: (turn, messages) => trace.write({ type: 'agent.request', turn, messages }),
+          response: (turn, usage, latencyMs) => {
+            trace.write({ type: 'agent.response', turn, usage, latencyMs });
+            tokens += usage.promptTokens + usage.completionTokens;
+            if (tokens > budgets.tokens) stop.abort({ kind: 'tokens', value: tokens, limit: budgets.tokens } satisfies StopReason);
+          },
+          note: (kind, message) => trace.write({ type: 'agent.note', kind, message }),
+          egress: (record) => trace.write({ type: 'egress', ...record }),
         },
-        note: (kind, message) => trace.write({ type: 'agent.note', kind, message }),
-      },
-      ...(context.agent.privileged ? { oracle: oracleView(testCase, session) } : {}),
-    });
-    stopReason = await agentLoop(agent, session, loop, trace, stop.signal, options.maxTurns, await listWorkspace(sandbox.workspace), () => sandbox.lost());
+        ...(context.agent.privileged ? { oracle: oracleView(testCase, session) } : {}),
+      });
+      stopReason = await agentLoop(agent, session, loop, trace, stop.signal, options.maxTurns, await listWorkspace(sandbox.workspace), () => sandbox.lost());
+    }
   } catch (error) {
     stopReason = stop.signal.aborted ? (stop.signal.reason as StopReason) : stopReasonOf(error);
   } finally {
@@ -172,10 +201,13 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
     if (stopReason?.kind === 'error') trace.write({ type: 'error', where: 'agent', message: stopReason.message });
     if (stopReason?.kind === 'fault') trace.write({ type: 'error', where: 'results', message: `${stopReason.code}: ${stopReason.message}` });
     const killer = stopReason && (stopReason.kind === 'wall' || stopReason.kind === 'tokens' || stopReason.kind === 'turns') ? 'budget' : 'harness';
+    const why = stopReason ? `attempt stopped: ${stopReason.kind}` : 'agent finished with the command still running';
+    if (installedRun) await installedRun.shutdown(killer, why);
+    else if (plan) await rm(plan.hostDir, { recursive: true, force: true });
     // A harness that is stopping (a signal, a broken results folder) kills at once: the run has 2 s to end, and nothing
     // of a sandbox is kept for a program's TERM handler to save.
     const stopping = stopReason?.kind === 'harness' || stopReason?.kind === 'fault';
-    await session.shutdown(killer, stopReason ? `attempt stopped: ${stopReason.kind}` : 'agent finished with the command still running', stopping ? 'SIGKILL' : 'SIGTERM');
+    await session.shutdown(killer, why, stopping ? 'SIGKILL' : 'SIGTERM');
     clearTimeout(hardStop);
 
     // Verify is skipped when the harness stops, or when the results folder cannot take its events.
