@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -86,7 +85,11 @@ describe('report.html in a real headless Chromium', () => {
     expect(await detail.locator('.decision').textContent()).toBe(`decision: ${decision ? decision.action : 'none recorded'}`);
     await mkdir(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, 'report.png'), fullPage: true });
-    expect(existsSync(path.join(ARTIFACTS, 'report.png'))).toBe(true);
+    // A real full-page PNG: the signature, then IHDR's width (the viewport's) and a height of the whole page.
+    const png = await readFile(path.join(ARTIFACTS, 'report.png'));
+    expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    expect(png.readUInt32BE(16)).toBe(1360);
+    expect(png.readUInt32BE(20)).toBe(await page.evaluate<number>('document.documentElement.scrollHeight'));
   });
 
   it('opens an attempt from its permalink #case/variant/repeat', async () => {
