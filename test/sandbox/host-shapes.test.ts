@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { HostCapabilities } from '../../src/sandbox/index.js';
-import { CAN_UNSHARE_MOUNT, requireCapability } from '../support/capability.js';
+import { CAN_UNSHARE_MOUNT, requireCapability, userExists } from '../support/capability.js';
 
 /**
  * The probe (src/sandbox/probe.ts), run by the built harness in a child process under host shapes forced for real:
@@ -90,15 +90,19 @@ describe('the probe under forced host shapes (private mount namespaces, as root)
 });
 
 describe('the probe as another user or without bubblewrap', () => {
-  it('as a non-root user (uid 65534) of root-owned cgroups: process limit by RLIMIT_NPROC, no cgroup', async (ctx) => {
-    requireCapability(ctx, 'root with mount namespaces', CAN_UNSHARE_MOUNT, 'root, to drop to uid 65534 with setpriv');
+  it.for([
+    ['nobody (uid 65534)', ['--reuid=65534', '--regid=65534', '--clear-groups']],
+    ['hbuser', ['--reuid=hbuser', '--regid=hbuser', '--init-groups']],
+  ] as const)('as the non-root user %s of root-owned cgroups: process limit by RLIMIT_NPROC, no cgroup', async ([user, credentials], ctx) => {
+    requireCapability(ctx, 'root with mount namespaces', CAN_UNSHARE_MOUNT, 'root, to become another user with setpriv');
+    if (user === 'hbuser') requireCapability(ctx, 'non-root user hbuser', userExists('hbuser'));
     const home = await mkdtemp(path.join(tmpdir(), 'hangbench-shape-'));
     scratch.push(home);
     await chmod(home, 0o777);
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TMPDIR: home };
-    const { stdout } = await run('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'node', PRINT_PROBE], { env });
+    const { stdout } = await run('setpriv', [...credentials, 'node', PRINT_PROBE], { env });
     const caps = JSON.parse(stdout) as HostCapabilities;
-    // The premise: uid 65534 can write none of this host's cgroups (root-owned, not world-writable).
+    // The premise: no other user can write this host's cgroups (root-owned, not world-writable).
     for (const [, mountPoint, type] of MOUNTS) if (type === 'cgroup' || type === 'cgroup2') expect(statSync(mountPoint!).mode & 0o002).toBe(0);
     expect(caps).toMatchObject({ mechanism: 'process-group+scan', cgroupRoot: null, processLimit: 'rlimit' });
     expect(caps.cgroupLimits).toEqual({ pids: null, memory: null, cpu: null });
