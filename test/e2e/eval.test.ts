@@ -27,22 +27,19 @@ describe(`end to end on every case at --time-scale ${TIME_SCALE}`, () => {
     expect(runs.oracle?.summary.attempts.length).toBeGreaterThanOrEqual(11);
   });
 
-  it('oracle solves 100 % of cases', () => {
-    const unsolved = runs.oracle!.summary.attempts.filter((attempt) => !attempt.scores.solved);
-    expect(unsolved.map((attempt) => [attempt.caseId, attempt.scores, attempt.outcome])).toEqual([]);
+  // Whether the oracle's verify finishes in time and the baseline kills after the onset depends, at this scale, on
+  // start-up speed: both are checked at time scale 1 in the slow suite (test/hostile-slow/library.test.ts).
+  it('oracle and baseline end every attempt without a harness error', () => {
+    for (const agent of ['oracle', 'baseline']) {
+      const errors = runs[agent]!.summary.attempts.filter((attempt) => attempt.outcome === 'error');
+      expect(errors.map((attempt) => [agent, attempt.caseId])).toEqual([]);
+    }
   });
 
   it('nop solves 0 % of hang cases', () => {
     const hangs = runs.nop!.summary.attempts.filter((attempt) => attempt.kind === 'hang');
     expect(hangs.length).toBeGreaterThanOrEqual(8);
     expect(hangs.filter((attempt) => attempt.scores.solved)).toEqual([]);
-  });
-
-  // Which hangs the baseline interrupts depends, at this scale, on start-up speed: pinned at time scale 1 in the
-  // slow suite (test/hostile-slow/baseline.test.ts).
-  it('baseline reproduces every hang case', () => {
-    const hangs = runs.baseline!.summary.attempts.filter((attempt) => attempt.kind === 'hang');
-    expect(hangs.filter((attempt) => !attempt.scores.reproduced).map((attempt) => attempt.caseId)).toEqual([]);
   });
 
   it('every attempt of every agent ends clean, and no process carries a run marker afterwards', async () => {
