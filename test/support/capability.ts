@@ -7,7 +7,6 @@ export const CAPABILITIES = {
   bubblewrap: 'bubblewrap that runs (`apt-get install bubblewrap`; .ci/run refuses to go on if it cannot run)',
   'writable cgroup': 'a cgroup v2 the harness can write (root on the CI VM; a delegated subtree elsewhere)',
   'network namespace': '`unshare --net` and `ip` (util-linux, iproute2)',
-  chromium: 'Debian chromium at /usr/bin/chromium or HANGBENCH_CHROMIUM (`apt-get install chromium`)',
   vim: 'vim (`apt-get install vim`)',
   'non-root user hbuser': 'the user `hbuser` (`useradd -m hbuser`, as .ci/run does)',
   'root with mount namespaces': 'root and `unshare -m` (util-linux), to force host shapes in a private mount namespace',
