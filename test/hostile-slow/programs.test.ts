@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeHost } from '../../src/sandbox/index.js';
-import { requireCapability } from '../support/capability.js';
+import { requireCapability, requireCgroup } from '../support/capability.js';
 import { DECISION_SLACK_MS, RSS_GROWTH_BOUND_BYTES, runHostile, the, type AttemptView, type HostileRun } from './run-hostile.js';
 
 const MiB = 1024 ** 2;
@@ -53,7 +53,7 @@ describe('hostile programs, each beside a healthy canary (baseline agent that ne
   it('a fork bomb is held at the process limit, the harness stays responsive, and the trace says the limit refused forks', async (ctx) => {
     const caps = await probeHost();
     // Never run a fork bomb without a process limit that binds; for root that is only a pids cgroup.
-    requireCapability(ctx, 'writable cgroup', caps.processLimit !== 'none', `a pids cgroup: root is not bound by RLIMIT_NPROC; probe: ${caps.processLimit}`);
+    requireCgroup(ctx, caps.processLimit !== 'none', `a pids cgroup: root is not bound by RLIMIT_NPROC; probe: ${caps.processLimit}`);
     const run = await runHostile(['fork-bomb', 'canary']);
     const attempt = expectHeld(run, 'fork-bomb');
     expect(attempt.of('kill')[0]?.treeSize).toBeGreaterThan(100);
@@ -67,7 +67,7 @@ describe('hostile programs, each beside a healthy canary (baseline agent that ne
   it('a memory hog of four processes is stopped by the attempt memory limit, not the host', async (ctx) => {
     const caps = await probeHost();
     // Either hierarchy bounds the attempt: v1 memory.limit_in_bytes or v2 memory.max (a pure v2 host).
-    requireCapability(ctx, 'writable cgroup', caps.cgroupLimits.memory !== null, 'a memory controller, v1 or v2');
+    requireCgroup(ctx, caps.cgroupLimits.memory !== null, 'a memory controller, v1 or v2');
     const run = await runHostile(['memory-hog', 'canary']);
     const attempt = expectHeld(run, 'memory-hog');
     const limit = the(attempt.of('sandbox.limit').find((hit) => hit.kind === 'memory'), 'a memory limit event');
@@ -160,7 +160,8 @@ describe('hostile programs, each beside a healthy canary (baseline agent that ne
 
   it('a program that connects out finds no network (only loopback) in the sandbox', async (ctx) => {
     const caps = await probeHost();
-    requireCapability(ctx, 'network namespace', caps.netns);
+    // bubblewrap makes the jail's network namespace itself (as non-root too, where `unshare --net` is refused).
+    requireCapability(ctx, 'network namespace', caps.netns || caps.isolation === 'bubblewrap');
     const run = await runHostile(['network-out', 'canary']);
     const attempt = expectHeld(run, 'network-out');
     const log = await attempt.log();

@@ -83,7 +83,7 @@ describe('agent file actions cannot leave the workspace', () => {
 
 describe('fixtures get no network', () => {
   it('sees only loopback: connects out fail, a server on 127.0.0.1 answers', async (ctx) => {
-    requireCapability(ctx, 'network namespace', sandbox.capabilities.netns);
+    requireCapability(ctx, 'network namespace', sandbox.capabilities.netns || sandbox.capabilities.isolation === 'bubblewrap');
     const script = [
       'import socket',
       'for host in ("1.1.1.1", "8.8.8.8"):',

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, isSecretName, probeHost, scrubEnvironment } from '../../src/sandbox/index.js';
-import { requireCapability } from '../support/capability.js';
+import { requireCgroup } from '../support/capability.js';
 
 /** The options of the read-write cgroup2 mount that `dir` lies under, from /proc/self/mounts (not the probe's code). */
 function cgroup2MountHolding(dir: string): string | undefined {
@@ -45,7 +45,7 @@ describe('probeHost', () => {
 
   it('finds a writable cgroup where the harness is meant to (root on the CI machine)', async (ctx) => {
     const caps = await probeHost();
-    requireCapability(ctx, 'writable cgroup', caps.cgroupRoot !== null, caps.notes.filter((note) => note.includes('not usable')).join('; '));
+    requireCgroup(ctx, caps.cgroupRoot !== null, caps.notes.filter((note) => note.includes('not usable')).join('; '));
     expect(caps.cgroupRoot).toMatch(/\/hangbench$/);
     expect(existsSync(caps.cgroupRoot!)).toBe(true);
   });

@@ -53,7 +53,7 @@ describe('what a command sees', () => {
   });
 
   it('has no network but loopback', async (ctx) => {
-    requireCapability(ctx, 'network namespace', sandbox.capabilities.netns);
+    requireCapability(ctx, 'network namespace', sandbox.capabilities.netns || sandbox.capabilities.isolation === 'bubblewrap');
     const loopback = 'import socket; s = socket.create_server(("127.0.0.1", 0)); socket.create_connection(s.getsockname()); print("loopback ok")';
     const { proc, out } = run(sandbox, `ip -o link | cut -d: -f2; python3 -c '${loopback}'`, 5);
     await expect(proc.exited).resolves.toMatchObject({ exitCode: 0 });

@@ -14,8 +14,8 @@ export const CAPABILITIES = {
 
 export type Capability = keyof typeof CAPABILITIES;
 
-/** Under CI=true a missing required capability is a failure: a missing install step must not hide behind a skip. */
-export const IN_CI = process.env.CI === 'true';
+/** Under CI (true or 1) a missing required capability is a failure: a missing install step must not hide behind a skip. */
+export const IN_CI = /^(true|1)$/i.test(process.env.CI ?? '');
 
 /**
  * Lets the test go on when `available`; otherwise skips it with the reason, or, in CI, fails it, since the CI
@@ -24,8 +24,17 @@ export const IN_CI = process.env.CI === 'true';
 export function requireCapability(ctx: Pick<TestContext, 'skip'>, name: Capability, available: boolean, detail = ''): void {
   if (available) return;
   const why = `needs ${name}${detail ? ` (${detail})` : ''}: ${CAPABILITIES[name]}`;
-  if (IN_CI) throw new Error(`CI=true and this machine lacks a capability CI is meant to have: ${why}`);
+  if (IN_CI) throw new Error(`CI=${process.env.CI} and this machine lacks a capability CI is meant to have: ${why}`);
   ctx.skip(why);
+}
+
+/**
+ * A writable cgroup is a CI capability for root only: a non-root user has none without a delegated subtree (systemd),
+ * which the CI machine does not offer, so there its absence is a host shape, not a missing install step.
+ */
+export function requireCgroup(ctx: Pick<TestContext, 'skip'>, available: boolean, detail: string): void {
+  if (process.getuid?.() === 0) requireCapability(ctx, 'writable cgroup', available, detail);
+  else onlyOnHostShape(ctx, available, `${detail}, which a non-root user has only in a delegated cgroup subtree`);
 }
 
 /** A test that applies to one shape of host only: skips with the shape it needs; never a failure, the other branch runs. */
