@@ -123,6 +123,6 @@ describe('the probe as another user or without bubblewrap', () => {
     const { stdout } = await run('node', [PRINT_PROBE], { env: { ...process.env, PATH: bin } });
     const caps = JSON.parse(stdout) as HostCapabilities;
     expect(caps.isolation).toBe('host-user');
-    expect(caps.notes.join('\n')).toMatch(/isolation host-user: no bwrap on PATH; install bubblewrap \(`apt-get install bubblewrap`\)/);
+    expect(caps.notes.join('\n')).toMatch(/isolation host-user: no bwrap on PATH\. Fix: install bubblewrap \(`apt-get install bubblewrap`/);
   });
 });
