@@ -1,8 +1,9 @@
 import { formatBytes, seconds } from '../types/units.js';
-import type { Classification, ProcessSample, TreeSnapshot } from '../types/process.js';
+import { looksHung, type Classification, type ProcessSample, type TreeSnapshot } from '../types/process.js';
 import { looksLikePrompt, visibleLine } from './prompt.js';
 import type { TerminalWait } from './terminal-waits.js';
 import { leavesDeepestFirst, parentOf } from './tree.js';
+import { diagnose, progressNote } from './waits/diagnose.js';
 import { allThreadsInFutex, describeProcess, isBusy, waitKind, type WaitKind } from './wait-kind.js';
 
 export interface ClassifyInput {
@@ -27,7 +28,7 @@ export interface Verdict {
   readonly classification: Classification;
   /** one line saying why. */
   readonly reason: string;
-  /** the process the verdict is about, when there is one. */
+  /** the process the verdict names as the cause, when there is one (host pid). */
   readonly pid: number | null;
 }
 
@@ -42,8 +43,20 @@ const IDLE_KINDS: ReadonlySet<WaitKind> = new Set(['event-loop', 'child-wait', '
 /** Among idle leaves, a specific wait (a lock, a socket, a pipe) tells more than an event loop or a plain sleep. */
 const LEAF_RANK: Partial<Record<WaitKind, number>> = { other: 0, disk: 1, 'pipe-read': 2, 'event-loop': 3, sleep: 4 };
 
-/** Proposes what the command is doing, in a fixed precedence; the agent may use or ignore it. */
+/**
+ * Proposes what the command is doing, in a fixed precedence; the agent may use or ignore it. Where a wait-for relation
+ * explains the wait (see waits/diagnose.ts) the reason names the culprit and the relation instead of the states alone.
+ */
 export function classify(input: ClassifyInput): Verdict {
+  const base = classifyStates(input);
+  if (!looksHung(base.classification) || base.classification === 'output-flood' || base.classification === 'busy-no-output') return base;
+  if (base.classification === 'blocked-on-stdin') return base;
+  const diagnosis = diagnose(input.snapshot);
+  if (!diagnosis) return base;
+  return { classification: diagnosis.classification ?? base.classification, reason: `${diagnosis.sentence}; no output for ${seconds(input.sinceOutputMs)}`, pid: diagnosis.culprit };
+}
+
+function classifyStates(input: ClassifyInput): Verdict {
   const silence = `no output for ${seconds(input.sinceOutputMs)}`;
   const rate = input.newBytes / Math.max(input.intervalMs / 1000, 0.001);
   if (rate >= FLOOD_BYTES_PER_SECOND) {
@@ -91,11 +104,15 @@ export function classify(input: ClassifyInput): Verdict {
     return verdict('sleeping', `${silence}; no /proc on this host, so nothing is known about the processes`);
   }
   if (processes.length === 0) return verdict('exited', 'no process of the tree is left');
+  const moving = progressNote(input.snapshot);
+  if (moving) return verdict('progressing', `${silence}, but ${moving}`);
   const stopped = find('stopped');
   if (stopped) return verdict('stopped', `${describeProcess(stopped)} is stopped${waiter(processes, stopped)}`, stopped);
   const busy = [...processes].sort((a, b) => b.cpuPercent - a.cpuPercent).find(isBusy);
   if (busy) {
-    return verdict('busy-no-output', `${describeProcess(busy)} uses ${Math.round(busy.cpuPercent)}% CPU, ${silence}`, busy);
+    // The twins (an endless loop, a long computation) differ in nothing /proc shows: say so rather than guess.
+    const twins = 'pure compute, no output, no file writes: a long run and an endless loop look alike from outside';
+    return verdict('busy-no-output', `${describeProcess(busy)} uses ${Math.round(busy.cpuPercent)}% CPU, ${silence}; ${twins}`, busy);
   }
   const writer = find('pipe-write');
   if (writer) return verdict('blocked-on-pipe', `${describeProcess(writer)} is blocked writing to a full pipe${waiter(processes, writer)}`, writer);

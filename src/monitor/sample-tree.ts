@@ -1,9 +1,11 @@
-import type { ProcessSample, TreeSnapshot } from '../types/process.js';
+import type { ProcessSample, ProgressDelta, TreeSnapshot } from '../types/process.js';
 import { readDetails, type ProcDetails } from './proc-details.js';
 import { pageSizeKb, readProcFile, readProcLink } from './proc-files.js';
 import { ProcHandles } from './proc-handles.js';
 import { parseStat, parseUptime, type StatFields } from './proc-parse.js';
 import { findTerminalWaits, PTY_SLAVE, type TerminalWait } from './terminal-waits.js';
+import { fileSizes, namespaceDataSegments, progressDelta, type ProgressCounters } from './waits/progress.js';
+import { findRelations } from './waits/relations.js';
 
 /** Clock ticks per second; `getconf CLK_TCK` is 100 on every Linux we run on, and USER_HZ is fixed ABI. */
 const CLOCK_TICKS = 100;
@@ -25,6 +27,10 @@ export interface TreeSample {
   readonly handles: ProcHandles;
   /** per pid: its details and the ns it had run (schedstat) when they were read, for reuse while it has not run since. */
   readonly details: ReadonlyMap<number, { readonly ranNs: string; readonly state: string; readonly details: ProcDetails }>;
+  /** per pid: the counters the next sample's progress deltas start from. */
+  readonly counters: ReadonlyMap<number, ProgressCounters>;
+  /** TCP data segments sent in the command's own network namespace so far (null without one). */
+  readonly netSegments: number | null;
 }
 
 /** Closes the descriptors a sample kept open; call it when the command's last sample has been taken. */
@@ -45,6 +51,8 @@ export function sampleTree(pids: readonly number[], previous?: TreeSample | null
   const cpu = new Map<number, { ticks: number; startTicks: number }>();
   const details = new Map<number, { ranNs: string; state: string; details: ProcDetails }>();
   const samples: ProcessSample[] = [];
+  const counters = new Map<number, ProgressCounters>();
+  const progress: ProgressDelta[] = [];
   const wanted = new Set(pids);
   for (const pid of wanted) {
     // A kept descriptor of a process that is gone answers null once and is dropped; the second read opens the pid anew.
@@ -62,7 +70,21 @@ export function sampleTree(pids: readonly number[], previous?: TreeSample | null
     const kept = before && before.startTicks === stat.startTicks ? previous?.details.get(pid) : undefined;
     const current = unchanged(kept, ranNs, stat) ? kept.details : readDetails(pid, stat, pids.length, handles);
     details.set(pid, { ranNs, state: stat.state, details: current });
-    const { stdinLink, ...shown } = current;
+    const keptCounters = previous?.counters.get(pid);
+    const now: ProgressCounters = {
+      startTicks: stat.startTicks,
+      cpuTicks: stat.cpuTicks,
+      rchar: current.readBytes,
+      wchar: current.writeBytes,
+      readBytes: current.storage.read,
+      writeBytes: current.storage.write,
+      // A process that has not run since cannot have written: its files keep the sizes they had.
+      sizes: current === kept?.details && keptCounters ? keptCounters.sizes : fileSizes(pid, current.links),
+    };
+    counters.set(pid, now);
+    const moved = progressDelta(pid, keptCounters, now);
+    if (moved) progress.push(moved);
+    const { stdinLink, args, wchan, threadWchans, readBytes, writeBytes, syscall, fds } = current;
     samples.push({
       pid,
       ppid: stat.ppid,
@@ -73,14 +95,29 @@ export function sampleTree(pids: readonly number[], previous?: TreeSample | null
       threads: stat.threads,
       cpuPercent,
       rssKb: stat.rssPages * pageSizeKb(),
-      ...shown,
+      args,
+      wchan,
+      threadWchans,
+      readBytes,
+      writeBytes,
+      syscall,
+      fds,
       stdinIsHarnessPipe: stdinTarget !== null && stdinLink === stdinTarget,
       children: [],
     });
   }
   handles.retain(wanted);
   const terminalWaits = terminal === 'pty' && stdinTarget !== null ? findTerminalWaits(samples, stdinTarget) : new Map<number, TerminalWait>();
-  return { snapshot: { source: 'proc', processes: linkChildren(samples) }, takenAt, cpu, stdinTarget, terminalWaits, handles, details };
+  const processes = linkChildren(samples);
+  const [rootPid] = pids;
+  const netSegments = rootPid === undefined ? null : namespaceDataSegments(rootPid);
+  const waits = {
+    relations: findRelations(processes, new Map([...details].map(([pid, kept]) => [pid, kept.details])), rootPid ?? -1),
+    progress,
+    intervalMs: previous ? takenAt - previous.takenAt : 0,
+    netSegments: netSegments !== null && previous?.netSegments != null ? netSegments - previous.netSegments : null,
+  };
+  return { snapshot: { source: 'proc', processes, waits }, takenAt, cpu, stdinTarget, terminalWaits, handles, details, counters, netSegments };
 }
 
 /**
