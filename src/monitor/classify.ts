@@ -4,6 +4,7 @@ import { looksLikePrompt, visibleLine } from './prompt.js';
 import type { TerminalWait } from './terminal-waits.js';
 import { leavesDeepestFirst, parentOf } from './tree.js';
 import { diagnose, progressNote } from './waits/diagnose.js';
+import { nameOf } from './waits/names.js';
 import { allThreadsInFutex, describeProcess, isBusy, waitKind, type WaitKind } from './wait-kind.js';
 
 export interface ClassifyInput {
@@ -139,6 +140,11 @@ function classifyStates(input: ClassifyInput): Verdict {
   }
   if (parentWaits && (leafKind === 'other' || leafKind === 'disk' || leafKind === 'pipe-read')) {
     return verdict('waiting-on-child', `${describeProcess(leaf)} is waited for${waiter(processes, leaf)}, ${silence}`, leaf);
+  }
+  // A shell waiting on a `sleep` is a polling loop (until …; do sleep 1; done): the loop, not this second's sleep, is the cause.
+  const sleeper = leafKind === 'sleep' && leaf.command === 'sleep' ? parentOf(processes, leaf) : undefined;
+  if (sleeper && kinds.get(sleeper.pid) === 'child-wait') {
+    return verdict('sleeping', `${nameOf(sleeper)} polls in a loop: it waits on sleep (pid ${leaf.innerPid ?? leaf.pid}), ${silence}`, sleeper);
   }
   return verdict('sleeping', `${describeProcess(leaf)} is idle${waiter(processes, leaf)}, ${silence}`, leaf);
 }

@@ -8,6 +8,8 @@ export interface BlockedOn {
   readonly fds: ReadonlyArray<{ readonly fd: number; readonly direction: 'read' | 'write' }>;
   /** openat(2) of a FIFO blocks until the other end is opened (wait_for_partner): the path it opens. */
   readonly opening: string | null;
+  /** which end the FIFO is being opened for (from openat's flags). */
+  readonly openingFor: 'read' | 'write';
   readonly call: string;
 }
 
@@ -26,21 +28,22 @@ export function blockedOn(process: ProcessSample, args: readonly number[]): Bloc
   const call = process.syscall;
   if (!call || process.state !== 'S') return null;
   const name = callName(call.nr);
-  if (READS.has(call.nr)) return { fds: [{ fd: call.arg0, direction: 'read' }], opening: null, call: name };
-  if (WRITES.has(call.nr)) return { fds: [{ fd: call.arg0, direction: 'write' }], opening: null, call: name };
+  if (READS.has(call.nr)) return { fds: [{ fd: call.arg0, direction: 'read' }], opening: null, openingFor: 'read', call: name };
+  if (WRITES.has(call.nr)) return { fds: [{ fd: call.arg0, direction: 'write' }], opening: null, openingFor: 'read', call: name };
   if (call.nr === nr('openat') && /wait_for_partner/.test(process.wchan)) {
-    return { fds: [], opening: args[1] === undefined ? null : readMemoryString(process.pid, args[1]), call: name };
+    const openingFor = ((args[2] ?? 0) & 3) === 1 ? 'write' : 'read';
+    return { fds: [], opening: args[1] === undefined ? null : readMemoryString(process.pid, args[1]), openingFor, call: name };
   }
   if (POLLS.has(call.nr) && args[0] !== undefined && args[1] !== undefined) {
     const fds = readPollFds(process.pid, args[0], args[1]).flatMap((entry) => directions(entry.fd, entry.events & POLLIN, entry.events & POLLOUT));
-    return { fds, opening: null, call: name };
+    return { fds, opening: null, openingFor: 'read', call: name };
   }
-  if (EPOLLS.has(call.nr)) return { fds: epollTargets(process.pid, call.arg0), opening: null, call: name };
+  if (EPOLLS.has(call.nr)) return { fds: epollTargets(process.pid, call.arg0), opening: null, openingFor: 'read', call: name };
   if (SELECTS.has(call.nr) && args[0] !== undefined) {
     const count = Math.min(args[0], MAX_SELECT_FDS);
     const reads = bitmap(process.pid, args[1], count).map((fd) => ({ fd, direction: 'read' as const }));
     const writes = bitmap(process.pid, args[2], count).map((fd) => ({ fd, direction: 'write' as const }));
-    return { fds: [...reads, ...writes], opening: null, call: name };
+    return { fds: [...reads, ...writes], opening: null, openingFor: 'read', call: name };
   }
   return null;
 }

@@ -56,7 +56,7 @@ export function findRelations(processes: readonly ProcessSample[], extras: Reado
     followed++;
     const links = new Map((extras.get(process.pid)?.links ?? []).map((link) => [link.fd, link.target]));
     if (blocked.opening !== null) {
-      relations.push({ kind: 'pipe', pid: process.pid, direction: 'read', inode: 0, fifo: blocked.opening, others: refs(holders.ofPath(blocked.opening, process.pid)) });
+      relations.push({ kind: 'pipe', pid: process.pid, direction: blocked.openingFor, inode: 0, fifo: blocked.opening, others: refs(holders.ofPath(blocked.opening, process.pid)) });
     }
     for (const { fd, direction } of blocked.fds) {
       const target = links.get(fd);
