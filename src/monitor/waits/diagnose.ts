@@ -23,7 +23,7 @@ export function diagnose(snapshot: TreeSnapshot): Diagnosis | null {
     return process ? nameOf(process, notes) : `pid ${pid}`;
   };
   const refName = (ref: ProcessRef): string => name(ref.pid, refNotes(ref, byPid));
-  const order: ReadonlyArray<WaitRelation['kind']> = ['child', 'lock', 'pipe', 'futex', 'socket'];
+  const order: ReadonlyArray<WaitRelation['kind']> = ['lock', 'child', 'pipe', 'futex', 'socket'];
   for (const kind of order) {
     for (const relation of relations.filter((r) => r.kind === kind)) {
       const found = explain(relation, name, refName);
@@ -38,7 +38,7 @@ function explain(relation: WaitRelation, name: (pid: number) => string, refName:
     case 'child': {
       const how = relation.child.doing === 'stopped' ? 'which is stopped (T): it runs again only on SIGCONT' : 'which waits for input nobody sends';
       const classification = relation.child.doing === 'stopped' ? 'stopped' : 'blocked-on-stdin';
-      return { sentence: `${name(relation.pid)} waits for its child ${refName(relation.child)}, ${how}`, culprit: relation.child.pid, classification };
+      return { sentence: `${name(relation.pid)} waits for its child ${name(relation.child.pid)}, ${how}`, culprit: relation.child.pid, classification };
     }
     case 'lock': {
       const file = relation.path ?? `file ${relation.file}`;
