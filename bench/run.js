@@ -3,6 +3,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import path from 'node:path';
+import diagnosis from './sections/diagnosis.mjs';
 import isolation from './sections/isolation.mjs';
 import kill from './sections/kill.mjs';
 import memory from './sections/memory.mjs';
@@ -21,6 +22,7 @@ const SECTIONS = [
   { name: 'overhead', run: overhead },
   { name: 'memory', run: memory },
   { name: 'tokens', run: tokens },
+  { name: 'diagnosis', run: diagnosis },
   { name: 'isolation', run: isolation },
 ];
 

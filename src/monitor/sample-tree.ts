@@ -43,7 +43,13 @@ export function releaseSample(sample: TreeSample | null | undefined): void {
  * target is taken as the harness's stdin (pty mode: the slave that fd 0 of the root's child is). Pids that vanish
  * mid-sample are skipped.
  */
-export function sampleTree(pids: readonly number[], previous?: TreeSample | null, terminal: 'pipe' | 'pty' = 'pipe'): TreeSample {
+export function sampleTree(
+  pids: readonly number[],
+  previous?: TreeSample | null,
+  terminal: 'pipe' | 'pty' = 'pipe',
+  /** relations: false skips the wait-for relations (the bench's side-by-side figure); progress deltas stay. */
+  options: { readonly relations?: boolean } = {},
+): TreeSample {
   const takenAt = performance.now();
   const uptime = parseUptime(readProcFile('/proc/uptime') ?? '0');
   const stdinTarget = previous?.stdinTarget ?? (previous && terminal === 'pipe' ? null : agentInput(pids, terminal));
@@ -112,7 +118,7 @@ export function sampleTree(pids: readonly number[], previous?: TreeSample | null
   const [rootPid] = pids;
   const netSegments = rootPid === undefined ? null : namespaceDataSegments(rootPid);
   const waits = {
-    relations: findRelations(processes, new Map([...details].map(([pid, kept]) => [pid, kept.details])), rootPid ?? -1),
+    relations: options.relations === false ? [] : findRelations(processes, new Map([...details].map(([pid, kept]) => [pid, kept.details])), rootPid ?? -1),
     progress,
     intervalMs: previous ? takenAt - previous.takenAt : 0,
     netSegments: netSegments !== null && previous?.netSegments != null ? netSegments - previous.netSegments : null,

@@ -16,7 +16,8 @@ export interface ProcExtras {
 /** At most this many blocked processes are followed a sample: a tree of hundreds costs no more than a few. */
 const MAX_FOLLOWED = 16;
 const LOCK_WAIT = /locks_lock|flock_lock|posix_lock|fcntl_setlk|locks_/;
-const SOCKET_WAIT = /inet_wait_for_connect|wait_woken|sk_wait_data|inet_csk_accept|tcp_|sk_stream_wait|unix_/;
+// TCP waits only: unix sockets have no peer or queue in /proc, and reading the host's unix table costs milliseconds.
+const SOCKET_WAIT = /inet_wait_for_connect|wait_woken|sk_wait_data|inet_csk_accept|tcp_|sk_stream_wait/;
 
 /**
  * Wait-for relations among one command's processes: who holds the other end of the pipe a process blocks on, who
@@ -50,7 +51,8 @@ export function findRelations(processes: readonly ProcessSample[], extras: Reado
       if (stuck) relations.push({ kind: 'child', pid: process.pid, child: ref(stuck) });
       continue;
     }
-    if (!['pipe-read', 'pipe-write', 'event-loop', 'other', 'stdin-read'].includes(kind) || followed >= MAX_FOLLOWED) continue;
+    // A read on the agent's stdin is the classifier's already; the relations are for what waits on another process.
+    if (!['pipe-read', 'pipe-write', 'event-loop', 'other'].includes(kind) || followed >= MAX_FOLLOWED) continue;
     const blocked = blockedOn(process, extras.get(process.pid)?.syscallArgs ?? []);
     if (!blocked) continue;
     followed++;

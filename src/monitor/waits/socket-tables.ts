@@ -1,7 +1,7 @@
 import { readProcFile } from '../proc-files.js';
-import { parseTcp, parseUnix, type SocketLine } from './net-sockets.js';
+import { parseTcp, type SocketLine } from './net-sockets.js';
 
-/** The tcp, tcp6 and unix tables of one network namespace, by inode, read whole once (they are short inside a sandbox). */
+/** The tcp and tcp6 tables of one network namespace, by inode, read whole once (they are short inside a sandbox). */
 export interface SocketTables {
   get(inode: number): SocketLine | undefined;
   /** the inode of the other end of an established loopback TCP connection, when it is in the same namespace. */
@@ -13,7 +13,6 @@ export function socketsOf(pid: number): SocketTables {
   const rows: SocketLine[] = [
     ...parseTcp(readProcFile(`/proc/${pid}/net/tcp`) ?? '', 'tcp'),
     ...parseTcp(readProcFile(`/proc/${pid}/net/tcp6`) ?? '', 'tcp6'),
-    ...parseUnix(readProcFile(`/proc/${pid}/net/unix`) ?? ''),
   ];
   const byInode = new Map(rows.map((row) => [row.inode, row]));
   return {
