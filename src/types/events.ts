@@ -38,7 +38,7 @@ const ProcessRefSchema = z.object({ pid: z.number(), command: z.string(), state:
 const WaitsSchema = z.object({
   relations: z.array(
     z.discriminatedUnion('kind', [
-      z.object({ kind: z.literal('pipe'), pid: z.number(), direction: z.enum(['read', 'write']), inode: z.number(), fifo: z.string().nullable(), others: z.array(ProcessRefSchema) }),
+      z.object({ kind: z.literal('pipe'), pid: z.number(), direction: z.enum(['read', 'write']), inode: z.number(), fifo: z.string().nullable(), others: z.array(ProcessRefSchema), selfHeld: z.boolean().default(false) }),
       z.object({ kind: z.literal('lock'), pid: z.number(), lock: z.enum(['flock', 'posix']), file: z.string(), path: z.string().nullable(), holderPid: z.number().nullable(), holder: ProcessRefSchema.nullable() }),
       z.object({ kind: z.literal('socket'), pid: z.number(), proto: z.enum(['tcp', 'tcp6', 'unix']), state: z.string(), local: z.string(), peer: z.string(), rxQueue: z.number(), txQueue: z.number(), peerPid: z.number().nullable() }),
       z.object({ kind: z.literal('futex'), pid: z.number(), waiting: z.number(), threads: z.number() }),

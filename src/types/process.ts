@@ -98,6 +98,8 @@ export type WaitRelation =
       /** the FIFO's path, for a named pipe. */
       readonly fifo: string | null;
       readonly others: readonly ProcessRef[];
+      /** the waiting process holds the other end itself (so a read never sees end-of-file). */
+      readonly selfHeld: boolean;
     }
   /** blocked in flock/fcntl: the holder from /proc/locks (null when the holding process is gone). */
   | {

@@ -67,7 +67,10 @@ function explainPipe(relation: Extract<WaitRelation, { kind: 'pipe' }>, name: (p
   const end = relation.direction === 'read' ? 'writer' : 'reader';
   const others = relation.others;
   if (others.length === 0) {
-    const why = relation.inode === 0 ? 'no process has it open for writing, so the open never returns' : `no other process holds its ${end === 'writer' ? 'write' : 'read'} end`;
+    const other = relation.direction === 'read' ? 'writing' : 'reading';
+    const why = relation.inode === 0
+      ? `no process has it open for ${other}, so the open never returns`
+      : `it holds the ${end === 'writer' ? 'write' : 'read'} end itself, so ${relation.direction === 'read' ? 'end-of-file never comes' : 'nobody else will drain it'}`;
     return { sentence: `${name(relation.pid)} is ${verb} ${what}: ${why}`, culprit: relation.pid, classification: 'blocked-on-pipe' };
   }
   const orphans = others.filter((other) => other.orphan);

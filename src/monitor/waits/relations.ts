@@ -58,15 +58,20 @@ export function findRelations(processes: readonly ProcessSample[], extras: Reado
     followed++;
     const links = new Map((extras.get(process.pid)?.links ?? []).map((link) => [link.fd, link.target]));
     if (blocked.opening !== null) {
-      relations.push({ kind: 'pipe', pid: process.pid, direction: blocked.openingFor, inode: 0, fifo: blocked.opening, others: refs(holders.ofPath(blocked.opening, process.pid)) });
+      relations.push({ kind: 'pipe', pid: process.pid, direction: blocked.openingFor, inode: 0, fifo: blocked.opening, others: refs(holders.ofPath(blocked.opening, process.pid)), selfHeld: false });
     }
     for (const { fd, direction } of blocked.fds) {
       const target = links.get(fd);
       if (target === undefined) continue;
       const pipe = /^pipe:\[(\d+)\]$/.exec(target);
       if (pipe) {
-        const others = refs(holders.otherEnd(Number(pipe[1]), direction, process.pid));
-        relations.push({ kind: 'pipe', pid: process.pid, direction, inode: Number(pipe[1]), fifo: null, others });
+        const inode = Number(pipe[1]);
+        const others = refs(holders.otherEnd(inode, direction, process.pid));
+        // A read cannot block on a pipe nobody can write: an empty list means this process (an event loop's self-pipe)
+        // or someone outside the tree (the harness) holds the other end. Only the first is a finding, and only for a
+        // process blocked on that pipe alone.
+        const selfHeld = others.length === 0 && kind !== 'event-loop' && holders.holdsOtherEnd(process.pid, inode, direction, links);
+        if (others.length > 0 || selfHeld) relations.push({ kind: 'pipe', pid: process.pid, direction, inode, fifo: null, others, selfHeld });
         continue;
       }
       const socket = /^socket:\[(\d+)\]$/.exec(target);
@@ -145,6 +150,12 @@ class PipeHolders {
       if (mode === want || mode === 'both') pids.add(pid);
     }
     return [...pids];
+  }
+
+  /** The process holds the other end of `inode` itself, on a descriptor other than the one it blocks on. */
+  holdsOtherEnd(pid: number, inode: number, direction: 'read' | 'write', links: ReadonlyMap<number, string>): boolean {
+    const want = direction === 'read' ? 'write' : 'read';
+    return [...links].some(([fd, target]) => target === `pipe:[${inode}]` && [want, 'both'].includes(accessMode(pid, fd) ?? ''));
   }
 
   ofPath(path: string, self: number): number[] {
