@@ -61,14 +61,14 @@ function classifyStates(input: ClassifyInput): Verdict {
   const silence = `no output for ${seconds(input.sinceOutputMs)}`;
   const rate = input.newBytes / Math.max(input.intervalMs / 1000, 0.001);
   if (rate >= FLOOD_BYTES_PER_SECOND) {
-    return verdict('output-flood', `${formatBytes(input.newBytes)} of output in ${seconds(input.intervalMs)} (${formatBytes(rate)}/s)`);
+    return verdict('output-flood', `${formatBytes(input.newBytes)} of output in ${seconds(input.intervalMs)} (${formatBytes(rate)}/s)${flooder(input.snapshot)}`, topWriter(input.snapshot));
   }
   if (
     rate >= REPEAT_FLOOD_BYTES_PER_SECOND &&
     input.windowLines >= REPEAT_FLOOD_MIN_LINES &&
     input.foldedLines >= input.windowLines * REPEAT_FLOOD_RATIO
   ) {
-    return verdict('output-flood', `the same lines repeat (${input.foldedLines} folded), ${formatBytes(rate)}/s`);
+    return verdict('output-flood', `the same lines repeat (${input.foldedLines} folded), ${formatBytes(rate)}/s${flooder(input.snapshot)}`, topWriter(input.snapshot));
   }
   const processes = input.snapshot.processes;
   const kinds = new Map(processes.map((process) => [process.pid, waitKind(process)]));
@@ -164,3 +164,16 @@ function waiter(processes: readonly ProcessSample[], child: ProcessSample): stri
   return parent && waitKind(parent) === 'child-wait' ? `; ${parent.command} (pid ${parent.innerPid ?? parent.pid}) waits for it` : '';
 }
 
+
+/** The process that wrote the most since the last sample (wchar), else the busiest: who floods the output. */
+function topWriter(snapshot: TreeSnapshot): ProcessSample | undefined {
+  const progress = snapshot.waits?.progress ?? [];
+  const writer = [...progress].sort((a, b) => b.wchar - a.wchar)[0];
+  const byPid = (pid: number | undefined): ProcessSample | undefined => snapshot.processes.find((process) => process.pid === pid);
+  return (writer && writer.wchar > 0 ? byPid(writer.pid) : undefined) ?? [...snapshot.processes].sort((a, b) => b.cpuPercent - a.cpuPercent)[0];
+}
+
+function flooder(snapshot: TreeSnapshot): string {
+  const writer = topWriter(snapshot);
+  return writer ? `, written by ${nameOf(writer)}` : '';
+}
