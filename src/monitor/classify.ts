@@ -113,7 +113,8 @@ function classifyStates(input: ClassifyInput): Verdict {
   if (busy) {
     // The twins (an endless loop, a long computation) differ in nothing /proc shows: say so rather than guess.
     const twins = 'pure compute, no output, no file writes: a long run and an endless loop look alike from outside';
-    return verdict('busy-no-output', `${describeProcess(busy)} uses ${Math.round(busy.cpuPercent)}% CPU, ${silence}; ${twins}`, busy);
+    const starved = (busy.demandPercent ?? 0) >= busy.cpuPercent + 30 ? ` (running or queued for a core ${busy.demandPercent}% of the time: the machine is loaded)` : '';
+    return verdict('busy-no-output', `${describeProcess(busy)} uses ${Math.round(busy.cpuPercent)}% CPU${starved}, ${silence}; ${twins}`, busy);
   }
   const writer = find('pipe-write');
   if (writer) return verdict('blocked-on-pipe', `${describeProcess(writer)} is blocked writing to a full pipe${waiter(processes, writer)}`, writer);

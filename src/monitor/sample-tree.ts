@@ -72,13 +72,17 @@ export function sampleTree(
       previous && before && before.startTicks === stat.startTicks
         ? percent(stat.cpuTicks - before.ticks, (takenAt - previous.takenAt) / 1000)
         : percent(stat.cpuTicks, uptime - stat.startTicks / CLOCK_TICKS);
-    const ranNs = stat.threads === 1 ? (handles.read(pid, 'schedstat')?.split(' ')[0] ?? '') : '';
+    // schedstat: ns the main thread ran, and ns it waited runnable on a run queue (what outside load takes away).
+    const [ranText = '', queuedText = ''] = (handles.read(pid, 'schedstat') ?? '').split(' ');
+    const ranNs = stat.threads === 1 ? ranText : '';
     const kept = before && before.startTicks === stat.startTicks ? previous?.details.get(pid) : undefined;
     const current = unchanged(kept, ranNs, stat) ? kept.details : readDetails(pid, stat, pids.length, handles);
     details.set(pid, { ranNs, state: stat.state, details: current });
     const keptCounters = previous?.counters.get(pid);
     const now: ProgressCounters = {
       startTicks: stat.startTicks,
+      runNs: Number(ranText) || 0,
+      queuedNs: Number(queuedText) || 0,
       cpuTicks: stat.cpuTicks,
       rchar: current.readBytes,
       wchar: current.writeBytes,
@@ -100,6 +104,7 @@ export function sampleTree(
       state: stat.state,
       threads: stat.threads,
       cpuPercent,
+      ...demand(keptCounters, now, previous ? takenAt - previous.takenAt : 0),
       rssKb: stat.rssPages * pageSizeKb(),
       args,
       wchan,
@@ -152,6 +157,16 @@ function agentInput(pids: readonly number[], terminal: 'pipe' | 'pty'): string |
   }
   const target = readProcLink(`/proc/${rootPid}/fd/0`);
   return target && /^(pipe:|socket:|\/dev\/pts\/)/.test(target) ? target : null;
+}
+
+/**
+ * The share of the interval the main thread ran or waited to run: near 100 for a spinning process however little CPU
+ * a loaded machine gives it, near 0 for one that sleeps. Absent on the first sample of a process.
+ */
+function demand(before: ProgressCounters | undefined, now: ProgressCounters, intervalMs: number): { demandPercent?: number } {
+  if (!before || before.startTicks !== now.startTicks || intervalMs <= 0 || now.runNs === 0) return {};
+  const busyNs = now.runNs - before.runNs + (now.queuedNs - before.queuedNs);
+  return { demandPercent: Math.round(Math.min(100, Math.max(0, busyNs / (intervalMs * 1e4)))) };
 }
 
 function percent(ticks: number, wallSeconds: number): number {

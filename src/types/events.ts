@@ -23,6 +23,7 @@ const ProcessSampleSchema = z.object({
   threadWchans: z.array(z.string()),
   threads: z.number(),
   cpuPercent: z.number(),
+  demandPercent: z.number().optional(),
   rssKb: z.number(),
   readBytes: z.number(),
   writeBytes: z.number(),

@@ -56,6 +56,8 @@ export interface ProcessSample {
   readonly threads: number;
   /** CPU % over the sampling interval (100 = one core). */
   readonly cpuPercent: number;
+  /** % of the interval the main thread ran or waited runnable (schedstat): high for a spinning process on a loaded machine. */
+  readonly demandPercent?: number;
   readonly rssKb: number;
   readonly readBytes: number;
   readonly writeBytes: number;

@@ -8,6 +8,9 @@ import { parseDataSegments } from './net-sockets.js';
 export interface ProgressCounters {
   readonly startTicks: number;
   readonly cpuTicks: number;
+  /** schedstat of the main thread: ns run, ns waited on a run queue. */
+  readonly runNs: number;
+  readonly queuedNs: number;
   readonly rchar: number;
   readonly wchar: number;
   readonly readBytes: number;
