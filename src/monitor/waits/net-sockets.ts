@@ -1,4 +1,4 @@
-/** A process's sockets by inode from its network namespace's /proc/<pid>/net/{tcp,tcp6,unix}, and that namespace's counters. */
+/** A process's TCP sockets from its network namespace's /proc/<pid>/net/tcp{,6}, and that namespace's counters. */
 
 export interface SocketLine {
   readonly proto: 'tcp' | 'tcp6' | 'unix';
@@ -32,20 +32,6 @@ export function parseTcp(text: string, proto: 'tcp' | 'tcp6', wanted?: ReadonlyS
       rxQueue: Number.parseInt(rx ?? '0', 16),
       inode,
     });
-  }
-  return rows;
-}
-
-/** Rows of /proc/net/unix (whose inode is wanted, when given); the peer is not in this file. */
-export function parseUnix(text: string, wanted?: ReadonlySet<number>): SocketLine[] {
-  const rows: SocketLine[] = [];
-  for (const row of text.split('\n').slice(1)) {
-    const f = row.trim().split(/\s+/);
-    const inode = Number(f[6]);
-    if (f.length < 7 || (wanted && !wanted.has(inode))) continue;
-    const listening = (Number.parseInt(f[3] ?? '0', 16) & 0x10000) !== 0;
-    const state = listening ? 'LISTEN' : f[5] === '03' ? 'CONNECTED' : f[5] === '02' ? 'CONNECTING' : 'UNCONNECTED';
-    rows.push({ proto: 'unix', state, local: f[7] ?? '', peer: '', txQueue: 0, rxQueue: 0, inode });
   }
   return rows;
 }
