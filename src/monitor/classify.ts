@@ -143,7 +143,9 @@ function classifyStates(input: ClassifyInput): Verdict {
     return verdict('waiting-on-child', `${describeProcess(leaf)} is waited for${waiter(processes, leaf)}, ${silence}`, leaf);
   }
   // A shell waiting on a `sleep` is a polling loop (until …; do sleep 1; done): the loop, not this second's sleep, is the cause.
-  const sleeper = leafKind === 'sleep' && leaf.command === 'sleep' ? parentOf(processes, leaf) : undefined;
+  // Only a sleep shorter than the silence so far: the shell has outlived one sleep already, so it runs them in turn.
+  const short = sleepSeconds(leaf.args) * 1000 < input.sinceOutputMs;
+  const sleeper = leafKind === 'sleep' && leaf.command === 'sleep' && short ? parentOf(processes, leaf) : undefined;
   if (sleeper && kinds.get(sleeper.pid) === 'child-wait') {
     return verdict('sleeping', `${nameOf(sleeper)} polls in a loop: it waits on sleep (pid ${leaf.innerPid ?? leaf.pid}), ${silence}`, sleeper);
   }
@@ -177,4 +179,12 @@ function topWriter(snapshot: TreeSnapshot): ProcessSample | undefined {
 function flooder(snapshot: TreeSnapshot): string {
   const writer = topWriter(snapshot);
   return writer ? `, written by ${nameOf(writer)}` : '';
+}
+
+/** `sleep 1.000`, `sleep 2s`, `sleep 1m` → seconds; Infinity when the argument is not a plain duration. */
+function sleepSeconds(args: string): number {
+  const match = /^sleep\s+(\d+(?:\.\d+)?)([smhd]?)$/.exec(args.trim());
+  if (!match) return Number.POSITIVE_INFINITY;
+  const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 }[match[2] as '' | 's' | 'm' | 'h' | 'd'];
+  return Number(match[1]) * unit;
 }
