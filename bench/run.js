@@ -18,6 +18,7 @@ const SECTIONS = [
   { name: 'tokens', run: section('tokens') },
   { name: 'diagnosis', run: section('diagnosis') },
   { name: 'isolation', run: section('isolation') },
+  { name: 'proxy', run: section('proxy') },
 ];
 
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
