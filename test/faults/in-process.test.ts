@@ -15,6 +15,7 @@ import { attemptDir, runAttempt, type Attempt } from '../../src/attempt/run-atte
 import { createSandbox, probeHost, type HostCapabilities } from '../../src/sandbox/index.js';
 import type { Case } from '../../src/types/case.js';
 import type { VariantSpec } from '../../src/types/variant.js';
+import { requireCgroup } from '../support/capability.js';
 import { allGone, HOSTILE, PROJECT_ROOT, runId, until } from './support.js';
 
 const STUBBORN = path.join(HOSTILE, 'special/stubborn.yaml');
@@ -45,7 +46,7 @@ async function attemptOf(id: string, variant: VariantSpec) {
 
 describe('the sandbox changed from outside', () => {
   it('its cgroup removed between two commands: the next command cannot start, and the attempt is an error naming the cgroup', async (context) => {
-    if (capabilities.cgroupRoot === null && capabilities.pidsCgroupRoot === null) context.skip('no cgroup on this host to remove');
+    requireCgroup(context, capabilities.cgroupRoot !== null || capabilities.pidsCgroupRoot !== null, 'an attempt cgroup to remove');
     const id = runId('cgroup');
     const { runDir, options, attempt } = await attemptOf(id, neverKill(600_000));
     const results: string[] = [];

@@ -1,7 +1,8 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { allGone, contains, exists, hangbench, HOSTILE, isRoot, leftovers, PrivateMount, readJson, runId, STACK_FRAME, until, type Summary } from './support.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CAN_UNSHARE_MOUNT, requireCapability } from '../support/capability.js';
+import { allGone, contains, exists, hangbench, HOSTILE, leftovers, PrivateMount, readJson, runId, STACK_FRAME, until, type Summary } from './support.js';
 
 const CANARY = path.join(HOSTILE, 'cases/canary.yaml');
 const FLOOD = path.join(HOSTILE, 'cases/output-flood.yaml');
@@ -32,7 +33,8 @@ describe('--out that cannot be a results folder', () => {
     expect(cli.output()).not.toMatch(STACK_FRAME);
   });
 
-  it.skipIf(!isRoot)('--out on a read-only mount: one line with EROFS and the fix, no stack; --debug adds the stack', async () => {
+  it('--out on a read-only mount: one line with EROFS and the fix, no stack; --debug adds the stack', async (context) => {
+    requireCapability(context, 'root with mount namespaces', CAN_UNSHARE_MOUNT);
     mount = await PrivateMount.create('1m');
     mount.exec(`mount -o remount,ro ${mount.dir}`);
     const cli = hangbench(['eval', CANARY, '--out', mount.dir, '--time-scale', '0.1'], mount.prefix);
@@ -45,7 +47,9 @@ describe('--out that cannot be a results folder', () => {
   });
 });
 
-describe.skipIf(!isRoot)('the results folder fails mid-run (a tmpfs in a private mount namespace)', () => {
+describe('the results folder fails mid-run (a tmpfs in a private mount namespace)', () => {
+  beforeEach((context) => requireCapability(context, 'root with mount namespaces', CAN_UNSHARE_MOUNT));
+
   it('fills up: the attempt under way stops at once, one line says what was kept and how to resume; freed, --resume completes the run', async () => {
     mount = await PrivateMount.create('4m');
     const id = runId('full');

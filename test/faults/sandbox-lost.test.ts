@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { probeHost } from '../../src/sandbox/index.js';
+import { requireCapability } from '../support/capability.js';
 import { allGone, contains, sandboxesOf, hangbench, HOSTILE, readJson, runId, until, type Summary } from './support.js';
 
 const CANARY = path.join(HOSTILE, 'cases/canary.yaml');
@@ -15,7 +16,7 @@ beforeAll(async () => {
 
 describe('the sandbox killed from outside the harness', () => {
   it('bwrap SIGKILLed in one attempt and the sandbox\'s PID 1 in another: both end as errors with the cause in score.json, one line, exit 1, nothing left; --resume runs them again', async (context) => {
-    if (!jailed) context.skip('this host runs no bubblewrap sandbox (the host-user fallback has no bwrap to kill)');
+    requireCapability(context, 'bubblewrap', jailed, 'a bwrap and a PID 1 to kill from outside');
     const out = await mkdtemp(path.join(tmpdir(), 'hangbench-faults-lost-'));
     const id = runId('lost');
     const run = path.join(out, id);

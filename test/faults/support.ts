@@ -11,7 +11,6 @@ export const HOSTILE = path.join(PROJECT_ROOT, 'test/fixtures/hostile');
 export const FAULT_CASES = path.join(PROJECT_ROOT, 'test/fixtures/faults/cases');
 /** The sandbox user a root harness runs commands as. */
 const SANDBOX_UID = 65534;
-export const isRoot = process.getuid?.() === 0;
 
 export interface Cli {
   readonly child: ChildProcess;
