@@ -4,6 +4,7 @@ import type { Action } from '../types/actions.js';
 import type { ExitInfo, KillRecord, Tick } from '../types/process.js';
 import type { Template } from '../types/template.js';
 import type { MonitorMode } from '../types/variant.js';
+import type { InstalledAgent } from './cli/agent.js';
 
 /**
  * What an agent is told. Action results and ticks are observations too. `notices`: background commands that exited
@@ -93,5 +94,7 @@ export interface AgentFactory {
   readonly privileged?: boolean;
   /** how this agent's ticks read (an openai prompt's tick.md); the default tick when absent. The session renders them. */
   readonly tickTemplate?: Template;
+  /** an installed agent CLI (`cli:<name>`): the attempt runs it in the sandbox and observes it instead of calling create(). */
+  readonly installed?: InstalledAgent;
   create(context: AgentContext): AgentSession;
 }

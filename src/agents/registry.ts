@@ -1,5 +1,6 @@
 import type { AgentSpec } from '../types/variant.js';
 import { baselineAgent } from './baseline.js';
+import { cliAgent } from './cli/agent.js';
 import { execAgent } from './exec/agent.js';
 import { nopAgent } from './nop.js';
 import { openAIAgentFromSettings } from './openai/from-settings.js';
@@ -41,5 +42,7 @@ export function createAgentFactory(spec: AgentSpec, environment: AgentEnvironmen
       return replayAgent(spec.from, environment.cwd);
     case 'exec':
       return execAgent({ command: spec.cmd, cwd: environment.cwd, agentEnv: environment.agentEnv ?? [], allowHosts: environment.agentAllowHosts ?? defaultAllowHosts() });
+    case 'cli':
+      return cliAgent(spec);
   }
 }

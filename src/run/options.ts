@@ -49,6 +49,8 @@ export interface EvalOptionsInput {
   readonly cache?: string;
   readonly from?: string;
   readonly cmd?: string;
+  /** installed agents' settings as axes: `--set NAME=V1,V2` → { NAME: [V1, V2] }. */
+  readonly settings?: Readonly<Record<string, readonly string[]>>;
   readonly budgets?: BudgetOverrides;
   readonly timeScale?: number;
   readonly concurrency?: number;

@@ -1,4 +1,4 @@
-import { hiddenRoots, toolBinds } from './jail-mounts.js';
+import { hiddenRoots, toolBinds, type Bind } from './jail-mounts.js';
 import { harnessIsRoot, Jail, SANDBOX_GID, SANDBOX_UID } from './jail.js';
 import type { Owner } from './owner.js';
 import { AttemptNamespaces } from './userns-tree.js';
@@ -24,11 +24,11 @@ export function sandboxOwner(): Owner | null {
  * Starts the bubblewrap sandbox of an attempt: `from`'s workspace, home and tmp appear read-write at `at`'s paths (the
  * same for the agent; verify's copy appears where the agent's workspace was), the toolchains read-only, nothing else.
  */
-export async function startJail(attemptId: string, network: boolean, at: AttemptDirs, from: AttemptDirs, hide: readonly string[]): Promise<AttemptJail> {
+export async function startJail(attemptId: string, network: boolean, at: AttemptDirs, from: AttemptDirs, hide: readonly string[], extra: readonly Bind[] = []): Promise<AttemptJail> {
   const hidden = hiddenRoots();
   tools ??= toolBinds(process.env, hidden);
   const own = (['workspace', 'home', 'tmp'] as const).map((dir) => ({ from: from[dir], to: at[dir], writable: true }));
   const owner = sandboxOwner();
-  const jail = await Jail.start({ binds: [...tools, ...own], hide: [...hidden, ...hide], cwd: at.workspace, network, root: owner !== null });
+  const jail = await Jail.start({ binds: [...tools, ...extra, ...own], hide: [...hidden, ...hide], cwd: at.workspace, network, root: owner !== null });
   return { jail, owner, namespaces: owner === null ? new AttemptNamespaces(jail.initPid, attemptId) : null };
 }

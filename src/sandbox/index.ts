@@ -1,6 +1,7 @@
 export { probeHost } from './probe.js';
 export { isolationWarning, requireIsolation } from './isolation.js';
-export { innerPid } from './proc.js';
+export { innerPid, isLive } from './proc.js';
+export { ObservedProcess, type ObservedExit } from './observed.js';
 export { createSandbox } from './sandbox.js';
 export { killEverySandboxNow } from './live.js';
 export { DEFAULT_GRACES, DEFAULT_LIMITS } from './defaults.js';

@@ -238,10 +238,16 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const isolateNetwork = (capabilities.isolation === 'bubblewrap' || capabilities.netns) && options.network !== 'host';
   const hide = [dirname(options.workspaceSource)];
   let jail: AttemptJail | null = null;
+  const binds = options.binds ?? [];
+  if (binds.length > 0 && capabilities.isolation !== 'bubblewrap') {
+    await cgroups.remove(graces.afterKillMs);
+    await removeDirs(dirs);
+    throw new HangbenchError('SANDBOX', 'an installed agent runs only inside the bubblewrap sandbox, which this run does not have (isolation host-user); install bubblewrap or run another agent');
+  }
   if (capabilities.isolation === 'bubblewrap') {
     try {
       for (const dir of [dirs.workspace, dirs.home, dirs.tmp]) await chownTree(dir, sandboxOwner());
-      jail = await startJail(attemptId, isolateNetwork, dirs, dirs, hide);
+      jail = await startJail(attemptId, isolateNetwork, dirs, dirs, hide, binds);
     } catch (error) {
       await cgroups.remove(graces.afterKillMs);
       await removeDirs(dirs);

@@ -94,6 +94,8 @@ export interface SandboxProcess {
   pids(): number[];
   /** Kill the whole tree: the requested signal first (SIGINT by default), then TERM(+CONT), then KILL; each step recorded. */
   kill(by: KillDecider, reason: string, firstSignal?: SignalName): Promise<KillRecord>;
+  /** Like kill (SIGTERM first), but also once the command is over: what it left running in its tree (an installed agent's daemons). */
+  killLeftovers?(by: KillDecider, reason: string): Promise<KillRecord>;
 }
 
 /** What verify needs of a sandbox: somewhere to run a command. */
@@ -176,4 +178,9 @@ export interface SandboxOptions {
   readonly killGraces?: Partial<KillGraces>;
   /** 'none' (default): a network namespace with only loopback, where the host has one; 'host': the host network. */
   readonly network?: 'none' | 'host';
+  /**
+   * More host paths in the agent's jail (not verify's): an installed agent's package, the model proxy's socket, the shell
+   * shim over /usr/bin/bash. Needs bubblewrap; in the host-user fallback createSandbox refuses them.
+   */
+  readonly binds?: readonly { readonly from: string; readonly to: string; readonly writable: boolean }[];
 }
