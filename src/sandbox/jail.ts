@@ -84,6 +84,9 @@ export class Jail {
   get lost(): string | null {
     // PID 1 dies first and bwrap's exit event comes later: the init's state answers at once.
     if (this.#lost === null && !this.#stopping && !isLive(this.initPid)) this.#lost = `the sandbox's PID 1 (host pid ${this.initPid}) ended from outside the harness`;
+    // bwrap's exit event may come after the exit of a command it took with it: its /proc state answers at once too.
+    const holder = this.#holder.pid;
+    if (this.#lost === null && !this.#stopping && holder !== undefined && !isLive(holder)) this.#lost = `the sandbox's bwrap (pid ${holder}) ended from outside the harness`;
     return this.#lost;
   }
 
