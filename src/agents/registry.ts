@@ -1,6 +1,7 @@
 import type { AgentSpec } from '../types/variant.js';
 import { baselineAgent } from './baseline.js';
 import { execAgent } from './exec/agent.js';
+import { moduleAgent } from './module/agent.js';
 import { nopAgent } from './nop.js';
 import { openAIAgentFromSettings } from './openai/from-settings.js';
 import { oracleAgent } from './oracle.js';
@@ -28,5 +29,7 @@ export function createAgentFactory(spec: AgentSpec, environment: AgentEnvironmen
       return replayAgent(spec.from, environment.cwd);
     case 'exec':
       return execAgent({ command: spec.cmd, cwd: environment.cwd });
+    case 'module':
+      return moduleAgent(spec.path, environment.cwd);
   }
 }

@@ -15,9 +15,13 @@ Commands:
   compare <base> <new> deltas between two runs; exit 4 on a regression (--markdown for a PR comment)
   merge <dirs…> --out DIR  join the run folders of eval --shard i/n into one run
   view [results-dir]  serve the reports on 127.0.0.1, updating running attempts live
-  schema [case|config] print the JSON Schema of case files or of --config files (for editor completion)
+  schema [case|config|trace|summary] print a JSON Schema: case files, --config files, trace events, summary.json
+  list [paths…]       what eval would run: the cases and where they come from (yours, or the bundled library), variants
+  init [dir]          scaffold hangbench.config.yaml and cases/ with one example case that check-cases proves sound
+  capture -- CMD…     run CMD in the sandbox under the monitor until it hangs; write a draft case from what was seen
 
-Run "hangbench <command> --help" for a command's options.
+Run "hangbench <command> --help" for a command's options; "hangbench --version" prints the version.
+Without paths, eval, list, validate and check-cases use cases/ of the working folder, else the bundled library.
 Exit codes: 0 ok · 1 harness error · 2 invalid usage or invalid cases · 3 solved rate under --fail-under · 4 compare found a regression · 130 interrupted`;
 
 export const EVAL_HELP = `Usage: hangbench eval [paths…] [options]
@@ -74,6 +78,7 @@ Options:
   --from RUN_DIR        replay the actions recorded in RUN_DIR/<case>/<variant>/<repeat>/trace.jsonl
 --agent exec:
   --cmd "COMMAND"       an external agent speaking JSON lines on stdin/stdout (docs/agent-protocol.md)
+--agent ./my-agent.mjs (or .ts): a module whose default export is defineAgent({ create }), run in-process (docs/api.md)
 
 Examples:
   hangbench eval --agent baseline --mode interval,no-output,timeout --interval 1s,3s --repeat 3 --time-scale 0.1
@@ -114,3 +119,37 @@ export const SCORE_HELP = `Usage: hangbench score <run-dir> [--json]
 Recomputes every score of a finished run from its trace.jsonl files (nothing is re-run), prints the
 tables, and says whether each attempt's recorded score.json still agrees. Exit 0, or 1 when a
 recorded score differs or a trace cannot be read.`;
+
+export const LIST_HELP = `Usage: hangbench list [paths…] [--config FILE] [variant flags of eval] [--repeat N] [--json]
+
+Prints what "hangbench eval" with the same arguments would run, without running it: where the cases come from
+(the paths given; else cases/ of the working folder; else the library bundled with hangbench), each case, the
+variants and the number of attempts. Exit 0, or 2 when a case file is invalid.`;
+
+export const INIT_HELP = `Usage: hangbench init [dir] [--force]
+
+Writes hangbench.config.yaml and cases/ with one example case into dir (default: the working folder): the case
+file, its fixture (workspace/, hidden/ with the verify check, solution.patch). "hangbench check-cases" proves it
+sound; copy it to start your own. Refuses to overwrite existing files unless --force.`;
+
+export const CAPTURE_HELP = `Usage: hangbench capture [options] -- COMMAND [args…]
+
+Turns a hang you just hit into a draft case. Copies the working folder (its git-tracked files, or --include) into
+a sandbox, runs COMMAND there under the monitor, and watches until the classification says hung for --ticks
+ticks in a row (or you press Ctrl-C, or --max passes). Then it writes:
+  cases/<id>.yaml                         repro, hang class from the ticks, onset from the last output, the ticks as comments
+  cases/fixtures/<id>/workspace/          the files the command ran on
+  cases/fixtures/<id>/hidden/check.sh     a verify check that fails until you write it
+  cases/fixtures/<id>/solution.patch      empty: add the fix as a unified diff
+"hangbench check-cases cases/<id>.yaml" then says what is still missing.
+
+Options:
+  --id ID           the case id (default: from the command)
+  --include LIST    comma list of files or folders to copy instead of the git-tracked files
+  --interval D      the monitor's tick period (default: 2s)
+  --ticks N         hung ticks in a row that end the capture (default: 2)
+  --max D           give up after this long without a hung classification (default: 2m)
+  --terminal MODE   pipe (default) or pty, as the case's terminal
+  --out DIR         where cases/ is written (default: the working folder)
+  --force           overwrite a case of the same id
+  -h, --help        this help`;

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { killEverySandboxNow } from '../sandbox/index.js';
 import { ConfigFileSchema } from '../run/config-file.js';
+import { hangbenchVersion } from '../run/meta.js';
+import { RunSummarySchema } from '../summary/schema.js';
+import { TraceEventSchema } from '../types/events.js';
 import { CaseFileSchema } from '../types/case.js';
 import { HangbenchError } from '../types/errors.js';
 import { checkCasesCommand } from './check-cases.js';
@@ -8,6 +11,9 @@ import { evalCommand } from './eval.js';
 import { MAIN_HELP } from './help.js';
 import type { CliIO } from './io.js';
 import { compareCommand } from './compare.js';
+import { captureCommand } from './capture.js';
+import { initCommand } from './init.js';
+import { listCommand } from './list.js';
 import { mergeCommand } from './merge.js';
 import { reportCommand } from './report.js';
 import { scoreCommand } from './score.js';
@@ -23,12 +29,23 @@ const COMMANDS: Record<string, (args: readonly string[], io: CliIO) => Promise<n
   compare: compareCommand,
   merge: mergeCommand,
   view: viewCommand,
+  list: listCommand,
+  init: initCommand,
+  capture: captureCommand,
   schema: async (args, io) => {
     const [which = 'case'] = args;
-    if (which !== 'case' && which !== 'config') throw new HangbenchError('USAGE', `schema takes case or config, got "${which}"`);
-    io.stdout.write(`${JSON.stringify(which === 'case' ? caseJsonSchema() : configJsonSchema(), null, 2)}\n`);
+    const schema = JSON_SCHEMAS[which];
+    if (!schema) throw new HangbenchError('USAGE', `schema takes ${Object.keys(JSON_SCHEMAS).join(', ')}; got "${which}"`);
+    io.stdout.write(`${JSON.stringify(schema(), null, 2)}\n`);
     return 0;
   },
+};
+
+const JSON_SCHEMAS: Record<string, () => unknown> = {
+  case: () => caseJsonSchema(),
+  config: () => configJsonSchema(),
+  trace: () => ({ ...(z.toJSONSchema(TraceEventSchema, { io: 'output', unrepresentable: 'any' }) as object), title: 'hangbench trace.jsonl event (one per line)' }),
+  summary: () => ({ ...(z.toJSONSchema(RunSummarySchema, { io: 'output', unrepresentable: 'any' }) as object), title: 'hangbench summary.json' }),
 };
 
 /** Entry point: argv in, exit code out. Only this layer touches process signals and decides how errors look. */
@@ -37,6 +54,10 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     io.stdout.write(`${MAIN_HELP}\n`);
     return command === undefined ? 2 : 0;
+  }
+  if (command === '--version' || command === '-v' || command === 'version') {
+    io.stdout.write(`${await hangbenchVersion()}\n`);
+    return 0;
   }
   const run = COMMANDS[command];
   if (!run) {

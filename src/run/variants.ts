@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { formatDuration } from '../types/duration.js';
 import { HangbenchError } from '../types/errors.js';
@@ -10,12 +11,14 @@ import type { EvalOptionsInput, OneOrMany } from './options.js';
  * the agents that take it: `--agent baseline,oracle --hung-ticks 1,2` is three variants, not four.
  */
 export function expandVariants(input: EvalOptionsInput): VariantSpec[] {
-  const agents = checked(listOf(input.agent) ?? [DEFAULTS.agent], AGENT_NAMES, 'agent');
+  const agentWords = listOf(input.agent) ?? [DEFAULTS.agent];
   const modes = checked(listOf(input.mode) ?? [DEFAULTS.mode], MODE_NAMES, 'mode');
   const periods = listOf(input.intervalMs) ?? [DEFAULTS.intervalMs];
   const hintSettings = listOf(input.hints) ?? [true];
   const monitors = dedupe(modes.flatMap((mode) => (modeTakesPeriod(mode) ? periods.map((period) => monitorMode(mode, period)) : [monitorMode(mode, DEFAULTS.intervalMs)])));
-  const agentList = dedupe(agents.flatMap((agent) => agentSpecsOf(agent, input)));
+  const agentList = dedupe(
+    agentWords.flatMap((word) => (isModulePath(word) ? [moduleSpec(word, input.cwd)] : agentSpecsOf(checked([word], AGENT_NAMES, 'agent')[0]!, input))),
+  );
   const variants = agentList.flatMap((agent) =>
     monitors.flatMap((monitor) =>
       hintSettings.map((hints): VariantSpec => ({
@@ -48,10 +51,23 @@ function agentSpecsOf(agent: AgentName, input: EvalOptionsInput): AgentSpec[] {
     case 'replay':
       if (!input.from) throw new HangbenchError('USAGE', '--agent replay needs --from RUN_DIR (a results/<run> folder)');
       return [{ agent, from: input.from }];
+    case 'module':
+      throw new HangbenchError('USAGE', '--agent takes the module\'s path itself, e.g. --agent ./my-agent.mjs (docs/api.md)');
     case 'oracle':
     case 'nop':
       return [{ agent }];
   }
+}
+
+/** `./my-agent.mjs`, `/abs/agent.ts`, `agents/x.js`: a module agent rather than a built-in name. */
+export function isModulePath(word: string): boolean {
+  return word.startsWith('.') || word.startsWith('/') || /\.[mc]?[jt]s$/.test(word);
+}
+
+function moduleSpec(word: string, cwd: string | undefined): AgentSpec {
+  const full = path.resolve(cwd ?? process.cwd(), word);
+  if (!existsSync(full)) throw new HangbenchError('USAGE', `--agent ${word}: no such file (${full}); give the path of a module whose default export is defineAgent({ … })`);
+  return { agent: 'module', path: word };
 }
 
 export function monitorMode(mode: ModeName, periodMs: number): MonitorMode {
@@ -85,6 +101,8 @@ function agentLabel(agent: AgentSpec): string {
       return `baseline-k${agent.hungTicks}`;
     case 'openai':
       return `openai-${safe(path.basename(agent.prompt))}`;
+    case 'module':
+      return `module-${safe(path.basename(agent.path).replace(/\.[mc]?[jt]s$/, ''))}`;
     default:
       return agent.agent;
   }

@@ -27,6 +27,8 @@ export const AgentSpecSchema = z.discriminatedUnion('agent', [
   z.strictObject({ agent: z.literal('replay'), from: z.string().min(1) }),
   z.strictObject({ agent: z.literal('oracle') }),
   z.strictObject({ agent: z.literal('nop') }),
+  /** `--agent ./my-agent.mjs`: a module whose default export is an agent (defineAgent), relative to the working folder. */
+  z.strictObject({ agent: z.literal('module'), path: z.string().min(1) }),
 ]);
 
 /** Budget overrides of a variant, unscaled; absent fields keep the case's own budget. */
