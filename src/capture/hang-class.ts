@@ -9,6 +9,9 @@ import type { Classification, Tick } from '../types/process.js';
  */
 export function hangClassOf(tick: Tick | undefined, terminal: 'pipe' | 'pty'): HangClass {
   if (tick === undefined) return 'sleep-forever';
+  // A reader parked on a pipe reads "sleeping" or "waiting" to the classifier; the pipe is the story.
+  const pipeRead = tick.snapshot.processes.some((process) => waitKind(process) === 'pipe-read');
+  if (pipeRead && ['sleeping', 'waiting-on-child', 'blocked-on-pipe'].includes(tick.classification)) return pipeClass(tick);
   const byClassification: Record<Classification, HangClass> = {
     'blocked-on-stdin': terminal === 'pty' ? 'tty-prompt' : 'stdin-wait',
     'blocked-on-pipe': pipeClass(tick),
