@@ -44,9 +44,17 @@ const COMMANDS: Record<string, (args: readonly string[], io: CliIO) => Promise<n
 const JSON_SCHEMAS: Record<string, () => unknown> = {
   case: () => caseJsonSchema(),
   config: () => configJsonSchema(),
-  trace: () => ({ ...(z.toJSONSchema(TraceEventSchema, { io: 'output', unrepresentable: 'any' }) as object), title: 'hangbench trace.jsonl event (one per line)' }),
-  summary: () => ({ ...(z.toJSONSchema(RunSummarySchema, { io: 'output', unrepresentable: 'any' }) as object), title: 'hangbench summary.json' }),
+  trace: () => traceEventJsonSchema(),
+  summary: () => summaryJsonSchema(),
 };
+
+export function traceEventJsonSchema(): unknown {
+  return { ...(z.toJSONSchema(TraceEventSchema, { io: 'output', unrepresentable: 'any' }) as object), title: 'hangbench trace.jsonl event (one per line)' };
+}
+
+export function summaryJsonSchema(): unknown {
+  return { ...(z.toJSONSchema(RunSummarySchema, { io: 'output', unrepresentable: 'any' }) as object), title: 'hangbench summary.json' };
+}
 
 /** Entry point: argv in, exit code out. Only this layer touches process signals and decides how errors look. */
 export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
