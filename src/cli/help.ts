@@ -35,7 +35,7 @@ Traces go to <out>/<run-id>/<case>/<variant>/<repeat>/trace.jsonl.
 Variants: every flag below that takes a comma list is an axis; the variants are their cross product, and a
 setting multiplies only the agents that take it. --agent baseline,oracle --mode interval,no-output
 --interval 2s,5s is 2 × 2 × 2 = 8 variants, named like baseline-k2·no-output-5s.
-  --agent LIST          ${AGENT_NAMES.join(' | ')} (default: ${DEFAULTS.agent}; offline, no model needed)
+  --agent LIST          ${AGENT_NAMES.filter((name) => name !== 'module').join(' | ')} | ./my-agent.mjs (default: ${DEFAULTS.agent}; offline, no model needed)
   --mode LIST           how the monitor tells the agent (default: ${DEFAULTS.mode}):
                           interval   a tick every --interval while the command runs
                           no-output  a tick once --interval passed without output, then every --interval while silent

@@ -17,7 +17,7 @@ export function expandVariants(input: EvalOptionsInput): VariantSpec[] {
   const hintSettings = listOf(input.hints) ?? [true];
   const monitors = dedupe(modes.flatMap((mode) => (modeTakesPeriod(mode) ? periods.map((period) => monitorMode(mode, period)) : [monitorMode(mode, DEFAULTS.intervalMs)])));
   const agentList = dedupe(
-    agentWords.flatMap((word) => (isModulePath(word) ? [moduleSpec(word, input.cwd)] : agentSpecsOf(checked([word], AGENT_NAMES, 'agent')[0]!, input))),
+    agentWords.flatMap((word) => (isModulePath(word) ? [moduleSpec(word, input.cwd)] : agentSpecsOf(builtinAgent(word), input))),
   );
   const variants = agentList.flatMap((agent) =>
     monitors.flatMap((monitor) =>
@@ -57,6 +57,11 @@ function agentSpecsOf(agent: AgentName, input: EvalOptionsInput): AgentSpec[] {
     case 'nop':
       return [{ agent }];
   }
+}
+
+function builtinAgent(word: string): AgentName {
+  if (word === 'module') throw new HangbenchError('USAGE', '--agent takes the module\'s path itself, e.g. --agent ./my-agent.mjs (docs/api.md)');
+  return checked([word], AGENT_NAMES.filter((name) => name !== 'module'), 'agent')[0]!;
 }
 
 /** `./my-agent.mjs`, `/abs/agent.ts`, `agents/x.js`: a module agent rather than a built-in name. */
