@@ -42,7 +42,11 @@ export async function watchForHang(options: WatchOptions): Promise<WatchResult> 
     proc.stdin.on('error', () => undefined);
     const monitor = createMonitor({ process: proc, mode: { mode: 'interval', everyMs: options.intervalMs }, logFile: path.join(options.logDir, 'capture.log') });
     const ticks: Tick[] = [];
-    const deadline = AbortSignal.any([AbortSignal.timeout(options.maxMs), options.stop]);
+    // A timer we hold, not AbortSignal.timeout: with that inside AbortSignal.any, a capture on Node 20.20 ran 10 minutes
+    // past a 2-minute --max (the timeout signal is held only weakly by the combined one).
+    const giveUp = new AbortController();
+    const maxTimer = setTimeout(() => giveUp.abort(), options.maxMs);
+    const deadline = AbortSignal.any([giveUp.signal, options.stop]);
     let end: WatchEnd | null = null;
     let exit: WatchResult['exit'] = null;
     let hungInARow = 0;
@@ -59,6 +63,7 @@ export async function watchForHang(options: WatchOptions): Promise<WatchResult> 
         if (hungInARow >= options.hungTicks) end = 'hung';
       }
     }
+    clearTimeout(maxTimer);
     const tail = monitor.tail(8192);
     if (!proc.done) await proc.kill('harness', 'capture: watched long enough');
     await proc.exited;

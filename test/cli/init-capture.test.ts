@@ -98,6 +98,27 @@ describe('hangbench capture', () => {
     }
   });
 
+  it('Ctrl-C drafts the case from what was seen so far; --max gives up on a command that keeps making progress', async () => {
+    const project = await mkdtemp(path.join(scratch, 'capture-stop-'));
+    await writeFile(path.join(project, 'progress.sh'), 'i=0; while true; do i=$((i+1)); echo "step $i"; sleep 0.1; done\n');
+    const child = execa('node', [bin, 'capture', '--include', 'progress.sh', '--interval', '300ms', '--', 'bash', 'progress.sh'], { cwd: project, reject: false, env: { CI: '1' } });
+    await new Promise<void>((resolve) => {
+      let seen = '';
+      child.stderr?.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        if (seen.includes('tick 2 ')) resolve();
+      });
+    });
+    child.kill('SIGINT');
+    const stopped = await child;
+    expect(stopped.exitCode, stopped.stderr).toBe(0);
+    expect(await readFile(path.join(project, 'cases', 'progress.yaml'), 'utf8')).toContain('stopped by the user');
+    expect(attemptMarkerProcesses('capture-')).toEqual([]);
+    const gaveUp = await hangbench(['capture', '--include', 'progress.sh', '--interval', '300ms', '--max', '2s', '--id', 'progress-max', '--', 'bash', 'progress.sh'], project);
+    expect(gaveUp.exitCode).toBe(1);
+    expect(gaveUp.stderr).toContain('no tick classified it as hung');
+  });
+
   it('refuses a command that does not hang, and a folder that is not a git checkout without --include', async () => {
     const project = await mkdtemp(path.join(scratch, 'capture-refuse-'));
     await writeFile(path.join(project, 'ok.sh'), 'echo fine\n');
