@@ -28,6 +28,9 @@ const ConfigVariantSchema = z
     from: z.string().min(1).optional(),
     /** agent module: the module's path, relative to the config file. */
     path: z.string().min(1).optional(),
+    /** agent cli: the adapter under agents/ and its settings. */
+    adapter: z.string().min(1).optional(),
+    settings: z.record(z.string(), z.string()).optional(),
     mode: z.enum(MODE_NAMES).default(DEFAULTS.mode),
     /** the mode's period, as --interval: interval's every, no-output's after, backoff's first, timeout's after. */
     interval: DurationSchema.optional(),
@@ -42,10 +45,12 @@ const ConfigVariantSchema = z
     const takes: Record<string, readonly string[]> = {
       hungTicks: ['baseline'],
       prompt: ['openai'],
-      model: ['openai'],
-      baseUrl: ['openai'],
+      model: ['openai', 'cli'],
+      baseUrl: ['openai', 'cli'],
       cache: ['openai'],
-      cmd: ['exec'],
+      cmd: ['exec', 'cli'],
+      adapter: ['cli'],
+      settings: ['cli'],
       from: ['replay'],
       path: ['module'],
     };
@@ -56,8 +61,9 @@ const ConfigVariantSchema = z
     }
     if (variant.agent === 'exec' && variant.cmd === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: ['cmd'], message: 'agent exec needs cmd: the command that starts the external agent' });
     if (variant.agent === 'module' && variant.path === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: ['path'], message: 'agent module needs path: the agent module, e.g. ./my-agent.mjs' });
+    if (variant.agent === 'cli' && variant.adapter === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: ['adapter'], message: 'agent cli needs adapter: the name of a file under agents/ (codex, opencode, generic)' });
     if (variant.agent === 'replay' && variant.from === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: ['from'], message: 'agent replay needs from: a results/<run> folder' });
-    const modeTakes: Record<string, readonly string[]> = { interval: ['interval', 'no-output', 'backoff', 'timeout'], every: ['no-output'], factor: ['backoff'], max: ['backoff'] };
+    const modeTakes: Record<string, readonly string[]> = { interval: ['interval', 'no-output', 'backoff', 'timeout', 'none', 'inband'], every: ['no-output'], factor: ['backoff'], max: ['backoff'] };
     for (const [field, modes] of Object.entries(modeTakes)) {
       if (variant[field as keyof typeof variant] !== undefined && !modes.includes(variant.mode)) {
         ctx.addIssue({ code: 'custom', params: COMPLETE, path: [field], message: `${field} applies to mode ${modes.join(', ')}, not ${variant.mode}; remove it` });
@@ -92,7 +98,7 @@ export interface LoadedConfig {
 
 const CONFIG_KEYS: Record<string, readonly string[]> = {
   '': Object.keys(ConfigFileSchema.shape),
-  variants: ['name', 'agent', 'hungTicks', 'prompt', 'model', 'baseUrl', 'cache', 'cmd', 'from', 'path', 'mode', 'interval', 'every', 'factor', 'max', 'budgets', 'hints'],
+  variants: ['name', 'agent', 'hungTicks', 'prompt', 'model', 'baseUrl', 'cache', 'cmd', 'from', 'path', 'adapter', 'settings', 'mode', 'interval', 'every', 'factor', 'max', 'budgets', 'hints'],
   budgets: ['tokens', 'wall', 'interrupt'],
 };
 
@@ -163,6 +169,15 @@ function agentSpecOf(variant: ConfigVariant, base: string): AgentSpec {
       return { agent: 'replay', from: variant.from ?? '' };
     case 'module':
       return { agent: 'module', path: path.resolve(base, variant.path ?? '') };
+    case 'cli':
+      return {
+        agent: 'cli',
+        adapter: variant.adapter ?? '',
+        settings: variant.settings ?? {},
+        ...(variant.model === undefined ? {} : { model: variant.model }),
+        ...(variant.baseUrl === undefined ? {} : { baseUrl: variant.baseUrl }),
+        ...(variant.cmd === undefined ? {} : { cmd: variant.cmd }),
+      };
     case 'oracle':
     case 'nop':
       return { agent: variant.agent };

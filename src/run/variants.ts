@@ -11,13 +11,22 @@ import type { EvalOptionsInput, OneOrMany } from './options.js';
  * the agents that take it: `--agent baseline,oracle --hung-ticks 1,2` is three variants, not four.
  */
 export function expandVariants(input: EvalOptionsInput): VariantSpec[] {
-  const agentWords = listOf(input.agent) ?? [DEFAULTS.agent];
+  const requested = listOf(input.agent) ?? [DEFAULTS.agent];
   const modes = checked(listOf(input.mode) ?? [DEFAULTS.mode], MODE_NAMES, 'mode');
   const periods = listOf(input.intervalMs) ?? [DEFAULTS.intervalMs];
   const hintSettings = listOf(input.hints) ?? [true];
   const monitors = dedupe(modes.flatMap((mode) => (modeTakesPeriod(mode) ? periods.map((period) => monitorMode(mode, period)) : [monitorMode(mode, DEFAULTS.intervalMs)])));
+  const adapters = requested.filter((agent) => agent.startsWith('cli:')).map((agent) => agent.slice('cli:'.length));
+  let cliExpanded = false;
   const agentList = dedupe(
-    agentWords.flatMap((word) => (isModulePath(word) ? [moduleSpec(word, input.cwd)] : agentSpecsOf(builtinAgent(word), input))),
+    requested.flatMap((word) => {
+      if (isModulePath(word)) return [moduleSpec(word, input.cwd)];
+      if (!word.startsWith('cli:')) return agentSpecsOf(builtinAgent(word), input);
+      // every cli:<adapter> at the place of the first one, as one axis with the --set settings
+      if (cliExpanded) return [];
+      cliExpanded = true;
+      return cliSpecsOf(adapters, input);
+    }),
   );
   const variants = agentList.flatMap((agent) =>
     monitors.flatMap((monitor) =>
@@ -55,7 +64,8 @@ function agentSpecsOf(agent: AgentName, input: EvalOptionsInput): AgentSpec[] {
       throw new HangbenchError('USAGE', '--agent takes the module\'s path itself, e.g. --agent ./my-agent.mjs (docs/api.md)');
     case 'oracle':
     case 'nop':
-      return [{ agent }];
+    case 'cli':
+      return agent === 'cli' ? [] : [{ agent }];
   }
 }
 
@@ -75,6 +85,28 @@ function moduleSpec(word: string, cwd: string | undefined): AgentSpec {
   return { agent: 'module', path: word };
 }
 
+/** `--agent cli:codex,cli:opencode --set shell_timeout=10,30`: every adapter × every combination of the settings. */
+function cliSpecsOf(adapters: readonly string[], input: EvalOptionsInput): AgentSpec[] {
+  if (adapters.some((name) => !/^[a-z0-9][a-z0-9-]*$/.test(name))) {
+    throw new HangbenchError('USAGE', `--agent cli:<name> names an adapter file under agents/ (lower-case letters, digits, -); got ${adapters.join(', ')}`);
+  }
+  if (adapters.includes('generic') && !input.cmd) throw new HangbenchError('USAGE', "--agent cli:generic needs --cmd '... {issue_file}'");
+  let combinations: Record<string, string>[] = [{}];
+  for (const [name, values] of Object.entries(input.settings ?? {})) {
+    combinations = combinations.flatMap((combination) => values.map((value) => ({ ...combination, [name]: value })));
+  }
+  return adapters.flatMap((adapter) =>
+    combinations.map((settings): AgentSpec => ({
+      agent: 'cli',
+      adapter,
+      settings,
+      ...(input.model === undefined ? {} : { model: input.model }),
+      ...(input.baseUrl === undefined ? {} : { baseUrl: input.baseUrl }),
+      ...(adapter === 'generic' && input.cmd ? { cmd: input.cmd } : {}),
+    })),
+  );
+}
+
 export function monitorMode(mode: ModeName, periodMs: number): MonitorMode {
   switch (mode) {
     case 'interval':
@@ -85,6 +117,9 @@ export function monitorMode(mode: ModeName, periodMs: number): MonitorMode {
       return { mode, firstMs: periodMs, factor: DEFAULTS.backoffFactor, maxMs: Math.max(periodMs, DEFAULTS.backoffMaxMs) };
     case 'timeout':
       return { mode, afterMs: periodMs };
+    case 'none':
+    case 'inband':
+      return { mode, everyMs: periodMs };
     case 'poll':
     case 'wait-pid':
       return { mode };
@@ -108,6 +143,8 @@ function agentLabel(agent: AgentSpec): string {
       return `openai-${safe(path.basename(agent.prompt))}`;
     case 'module':
       return `module-${safe(path.basename(agent.path).replace(/\.[mc]?[jt]s$/, ''))}`;
+    case 'cli':
+      return [`cli-${agent.adapter}`, ...Object.entries(agent.settings).map(([name, value]) => safe(`${name}-${value}`))].join('-');
     default:
       return agent.agent;
   }
@@ -124,6 +161,10 @@ export function modeLabel(monitor: MonitorMode): string {
       return `backoff-${d(monitor.firstMs)}-x${monitor.factor}-max-${d(monitor.maxMs)}`;
     case 'timeout':
       return `timeout-${d(monitor.afterMs)}`;
+    case 'none':
+      return 'none';
+    case 'inband':
+      return `inband-${d(monitor.everyMs)}`;
     case 'poll':
     case 'wait-pid':
       return monitor.mode;
@@ -136,7 +177,8 @@ function safe(text: string): string {
 
 function checked<T extends string>(values: readonly string[], known: readonly T[], flag: string): T[] {
   for (const value of values) {
-    if (!(known as readonly string[]).includes(value)) throw new HangbenchError('USAGE', `unknown ${flag} "${value}"; choose from ${known.join(', ')}`);
+    const choices = known.map((name) => (flag === 'agent' && name === 'cli' ? 'cli:<name>' : name)).join(', ');
+    if (!(known as readonly string[]).includes(value)) throw new HangbenchError('USAGE', `unknown ${flag} "${value}"; choose from ${choices}`);
   }
   return [...new Set(values)] as T[];
 }
