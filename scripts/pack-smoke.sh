@@ -16,7 +16,7 @@ node -e '
   const [info] = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
   const files = info.files.map((file) => file.path);
   const bad = files.filter((file) => /^(src|test|bench|results|\.ci|\.github|deploy)\//.test(file) || file.endsWith(".map"));
-  const need = ["dist/index.js", "dist/index.d.ts", "dist/cli/main.js", "bin/hangbench.js", "LICENSE", "README.md", "cases/py-pipe-deadlock.yaml", "schema/case.schema.json", "schema/summary.schema.json", "templates/init/hangbench.config.yaml", "prompts/system.md"];
+  const need = ["agents/codex.yaml", "dist/index.js", "dist/index.d.ts", "dist/cli/main.js", "bin/hangbench.js", "LICENSE", "README.md", "cases/py-pipe-deadlock.yaml", "schema/case.schema.json", "schema/summary.schema.json", "templates/init/hangbench.config.yaml", "prompts/system.md"];
   const missing = need.filter((file) => !files.includes(file));
   console.log(`${info.filename}: ${info.entryCount} files, ${(info.size / 1024).toFixed(0)} kB packed, ${(info.unpackedSize / 1024).toFixed(0)} kB unpacked`);
   if (bad.length > 0) { console.error(`files that do not belong in the package: ${bad.slice(0, 10).join(", ")}`); process.exit(1); }
