@@ -33,3 +33,14 @@ export function bootstrapPercentiles(values: readonly number[], qs: readonly num
     return { low: percentileOfSorted(column, 2.5) as number, high: percentileOfSorted(column, 97.5) as number };
   });
 }
+
+/**
+ * The median paired difference a − b with a percentile-bootstrap 95 % interval, resampling the pairs (each pair's
+ * difference) with replacement. null for no pairs.
+ */
+export function medianDifference(pairs: ReadonlyArray<readonly [number, number]>, options: BootstrapOptions = DEFAULT_BOOTSTRAP): ({ median: number } & Interval) | null {
+  const differences = pairs.map(([a, b]) => a - b);
+  const [interval] = bootstrapPercentiles(differences, [50], options);
+  if (!interval) return null;
+  return { median: percentileOfSorted([...differences].sort((x, y) => x - y), 50) as number, ...interval };
+}
