@@ -44,11 +44,11 @@ export function renderAttemptTable(attempts: readonly AttemptScores[], { color }
   return tableToString(table);
 }
 
-/** Per agent/variant: solved with its 95 % interval, the hang and control rates, latency, cost. */
+/** Per agent/variant: solved with its 95 % interval, the hang rates (repro, intr, fixed), the control rates (f.kill, done, intact), latency, cost. */
 export function renderSummaryTable(summary: RunSummary, { color }: RenderOptions = { color: false }): string {
   const table = newTable(
-    heads(['agent', 'variant', 'n', 'solved [95% CI]', 'repro', 'intr', 'f.kill', 'done', 'fixed', 'latency p50/p90', 'ticks', 'tokens', 'wall', 'errors'], color),
-    ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
+    heads(['agent', 'variant', 'n', 'solved [95% CI]', 'repro', 'intr', 'fixed', 'f.kill', 'done', 'intact', 'latency p50/p90', 'ticks', 'tokens', 'wall', 'errors'], color),
+    ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
   );
   for (const group of summary.groups) {
     const { p50, p90 } = group.interruptLatencyMs;
@@ -59,9 +59,10 @@ export function renderSummaryTable(summary: RunSummary, { color }: RenderOptions
       percentWithInterval(group.solved),
       fraction(group.reproduced),
       fraction(group.interrupted),
+      fraction(group.fixed),
       fraction(group.false_kill),
       fraction(group.completed),
-      fraction(group.fixed),
+      fraction(group.intact),
       p50 === null ? DASH : `${duration(p50)} / ${duration(p90)}`,
       count(group.ticksPerAttempt),
       count(group.tokensPerAttempt),

@@ -36,11 +36,12 @@ export function bootstrapPercentiles(values: readonly number[], qs: readonly num
 
 /**
  * The median paired difference a − b with a percentile-bootstrap 95 % interval, resampling the pairs (each pair's
- * difference) with replacement. null for no pairs.
+ * difference) with replacement. The differences are sorted first, so the order the pairs come in does not change the
+ * draw. null for no pairs.
  */
 export function medianDifference(pairs: ReadonlyArray<readonly [number, number]>, options: BootstrapOptions = DEFAULT_BOOTSTRAP): ({ median: number } & Interval) | null {
-  const differences = pairs.map(([a, b]) => a - b);
+  const differences = pairs.map(([a, b]) => a - b).sort((x, y) => x - y);
   const [interval] = bootstrapPercentiles(differences, [50], options);
   if (!interval) return null;
-  return { median: percentileOfSorted([...differences].sort((x, y) => x - y), 50) as number, ...interval };
+  return { median: percentileOfSorted(differences, 50) as number, ...interval };
 }
