@@ -15,11 +15,11 @@ function solvedCell(attempt: AttemptScores, color: boolean): string {
   return attempt.outcome === 'completed' ? cell : `${cell} ${paint(attempt.outcome, attempt.outcome === 'error' ? 'red' : 'yellow', color)}`;
 }
 
-/** One row per attempt: every score as ✓ / ✗ / – (not applicable to its kind). */
+/** One row per attempt: every score as ✓ / ✗ / – (not applicable to its kind: fixed is a hang's, intact a control's). */
 export function renderAttemptTable(attempts: readonly AttemptScores[], { color }: RenderOptions = { color: false }): string {
   const table = newTable(
-    heads(['case', 'agent', 'variant', 'kind', 'repro', 'intr', 'fixed', 'f.kill', 'done', 'budget', 'clean', 'solved', 'latency', 'ticks', 'wall'], color),
-    ['left', 'left', 'left', 'left', 'center', 'center', 'center', 'center', 'center', 'center', 'center', 'left', 'right', 'right', 'right'],
+    heads(['case', 'agent', 'variant', 'kind', 'repro', 'intr', 'fixed', 'f.kill', 'done', 'intact', 'budg', 'clean', 'solved', 'latency', 'ticks', 'wall'], color),
+    ['left', 'left', 'left', 'left', 'center', 'center', 'center', 'center', 'center', 'center', 'center', 'center', 'left', 'right', 'right', 'right'],
   );
   for (const attempt of attempts) {
     const { scores } = attempt;
@@ -33,6 +33,7 @@ export function renderAttemptTable(attempts: readonly AttemptScores[], { color }
       mark(scores.fixed, color),
       mark(scores.false_kill, color),
       mark(scores.completed, color),
+      mark(scores.intact, color),
       mark(scores.within_budget, color),
       mark(scores.clean, color),
       solvedCell(attempt, color),
