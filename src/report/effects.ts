@@ -33,6 +33,19 @@ export function familyNote(family: MetricComparison): string {
     : `${family.direction} is better · a − b: median of the paired differences, 95 % bootstrap interval · Wilcoxon signed-rank`;
 }
 
+/** Every pair of variants agrees on every paired attempt: the family is one sentence, not a table of zeros. */
+export function agreesEverywhere(family: MetricComparison): boolean {
+  const rows = family.rows.filter((row) => row.pairs > 0);
+  return family.test === 'mcnemar-exact'
+    ? (rows as RateEffect[]).every((row) => row.aOnly === 0 && row.bOnly === 0)
+    : (rows as ShiftEffect[]).every((row) => row.zeros === row.pairs);
+}
+
+export function agreesEverywhereText(family: MetricComparison): string {
+  const pairs = family.rows.filter((row) => row.pairs > 0).length;
+  return `every ${pairs === 1 ? 'pair' : `one of the ${pairs} pairs`} of variants agrees on every attempt both ran: no difference shown`;
+}
+
 /** A family is shown once some pair of variants has something to compare on it. */
 export const hasPairs = (family: MetricComparison): boolean => family.rows.some((row) => row.pairs > 0);
 

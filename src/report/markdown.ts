@@ -5,7 +5,7 @@ import { missedScores } from '../scorers/missed.js';
 import { caseMatrixOf, comparisonsOf, formatP, sweepOf, type ReportSummary } from './stats-view.js';
 import type { Rate } from '../summary/schema.js';
 import type { MetricComparison, RateEffect, ShiftEffect, Sweep } from '../summary/schema-comparisons.js';
-import { effectText, familyNote, familyTitle, hasPairs, verdictText } from './effects.js';
+import { agreesEverywhere, agreesEverywhereText, effectText, familyNote, familyTitle, hasPairs, verdictText } from './effects.js';
 import { axisTitle, axisValue, latencyCell, rateCellText, sweepRows } from './sweep-view.js';
 
 /** GitHub rejects a step summary over 1 MiB; the list of failed attempts is cut well before that. */
@@ -25,6 +25,7 @@ function failureLine(attempt: AttemptScores): string {
 
 /** One metric over every two variants: the effect a − b with its interval, the test, and the variant it favours. */
 function familyTable(family: MetricComparison): string[] {
+  if (agreesEverywhere(family)) return [`#### ${familyTitle(family)}`, '', `${agreesEverywhereText(family)}.`, ''];
   const rate = family.test === 'mcnemar-exact';
   const holmed = family.rows.length > 1;
   const rows = family.rows.map((row: RateEffect | ShiftEffect) => [
@@ -41,7 +42,7 @@ function familyTable(family: MetricComparison): string[] {
 }
 
 /** The sweep as a table: one row per variant along the axis, line by line, the Pareto front marked. */
-function sweepTable(sweep: Sweep): string[] {
+function sweepTable(sweep: Sweep, timeScale: unknown): string[] {
   const rows = sweepRows(sweep).map(({ line, point }) => [
     axisValue(sweep, point.x),
     line,
@@ -57,6 +58,7 @@ function sweepTable(sweep: Sweep): string[] {
     table([sweep.axis === 'interval' ? 'interval' : 'hung ticks', 'line', 'variant', 'latency p50 [95 % CI]', 'interrupted (hangs)', 'false kills (controls)', 'Pareto'], rows),
     '',
     '_★: on the Pareto front of latency p50 and false-kill rate (no other variant is at least as low on both and lower on one; a variant that never interrupted counts as slowest)._',
+    ...(typeof timeScale === 'number' && timeScale !== 1 ? ['', `_Intervals as the variants name them; at --time-scale ${timeScale} the monitor ran ${timeScale}× those, and latencies are as measured._`] : []),
   ];
 }
 
@@ -97,7 +99,7 @@ export function renderMarkdown(summary: ReportSummary): string {
     );
   }
   const sweep = sweepOf(summary);
-  if (sweep) parts.push('', ...sweepTable(sweep));
+  if (sweep) parts.push('', ...sweepTable(sweep, (summary.options as { timeScale?: unknown }).timeScale));
   const mixed = caseMatrixOf(summary).filter((entry) => Object.values(entry.cells).some((c) => c.solved !== c.total));
   if (mixed.length > 0 && summary.groups.length > 1) {
     const variants = summary.groups.map((group) => group.variant);

@@ -1,7 +1,7 @@
 import { ALPHA } from '../summary/comparisons.js';
 import type { MetricComparison, RateEffect, ShiftEffect } from '../summary/schema-comparisons.js';
 import type { RunSummary } from '../summary/schema.js';
-import { effectText, familyNote, familyTitle, hasPairs, pText, verdictText } from './effects.js';
+import { agreesEverywhere, agreesEverywhereText, effectText, familyNote, familyTitle, hasPairs, pText, verdictText } from './effects.js';
 import { paint } from './format.js';
 import { newTable, tableToString } from './table-style.js';
 import type { RenderOptions } from './table.js';
@@ -21,6 +21,7 @@ function cells(family: MetricComparison, row: RateEffect | ShiftEffect, holmed: 
 
 /** One metric: every two variants, the effect a − b with its interval, the test, and the better variant. */
 function familyTable(family: MetricComparison, color: boolean): string {
+  if (agreesEverywhere(family)) return `${paint(familyTitle(family), 'bold', color)}\n${agreesEverywhereText(family)}`;
   const holmed = family.rows.length > 1;
   const suffix = holmed ? ' (Holm)' : '';
   const rate = family.test === 'mcnemar-exact';

@@ -51,7 +51,7 @@ describe('renderReportHtml', () => {
     const latency = chart.match(/<g class="panel latency">.*?<\/g><g class="panel rates">/)?.[0] ?? '';
     expect(latency.match(/<path class="line" data-line="[^"]+"/g)).toEqual(['<path class="line" data-line="interval"', '<path class="line" data-line="no-output"']);
     expect(latency.match(/<g class="point[^"]*" data-line="interval" data-x="\d+"/g)?.map((mark) => mark.match(/data-x="(\d+)"/)?.[1])).toEqual(['2000', '4000']);
-    expect(page).toMatch(/<table class="sweep">.*<td>2s<\/td><td>interval<\/td><th class="name">k2·interval-2s<\/th>/);
+    expect(page).toMatch(/<table class="sweep">.*<td>2s<\/td><td>interval<\/td><th class="name">k2·<wbr>interval-<wbr>2s<\/th>/);
     expect(html).not.toContain('<svg class="sweep-chart"');
   });
 

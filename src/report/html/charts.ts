@@ -61,7 +61,7 @@ const COINCIDE_PX = 3;
 export function renderTradeoffChart(groups: readonly GroupSummary[]): string {
   const size = 360;
   const pad = 44;
-  const width = size + 210;
+  const width = size + 150;
   const x = (value: number): number => Math.round(pad + value * (size - pad - 16));
   const y = (value: number): number => Math.round(size - pad - value * (size - pad - 16));
   const latencies = groups.flatMap((group) => group.interruptLatencyMs.p50 ?? []);

@@ -49,7 +49,7 @@ export function renderReportHtml(report: RunReport, live?: LiveEndpoints): strin
 ${header(report)}
 <h2>Variants</h2>${renderVariantTable(summary)}
 <div class="charts"><figure>${renderRatesChart(summary.groups)}<figcaption>each rate per variant, with its 95 % Wilson interval</figcaption></figure>
-<figure>${renderTradeoffChart(summary.groups)}<figcaption>per variant: hangs interrupted against controls falsely killed, intervals as bars; ${latencyNote}; variants on one spot share a label</figcaption></figure></div>
+<figure class="tradeoff">${renderTradeoffChart(summary.groups)}<figcaption>per variant: hangs interrupted against controls falsely killed, intervals as bars; ${latencyNote}; variants on one spot share a label</figcaption></figure></div>
 ${renderSweep(summary)}
 <h2>Variant comparison</h2>${renderComparisons(summary)}
 ${renderCaseMatrix(summary)}

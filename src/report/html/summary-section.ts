@@ -1,9 +1,9 @@
 import { fraction, percentWithInterval } from '../format.js';
-import { effectText, familyNote, familyTitle, hasPairs, verdictText } from '../effects.js';
+import { agreesEverywhere, agreesEverywhereText, effectText, familyNote, familyTitle, hasPairs, verdictText } from '../effects.js';
 import { caseMatrixOf, comparisonsOf, formatP as formatPText, type ReportSummary } from '../stats-view.js';
 import type { Rate } from '../../summary/schema.js';
 import type { MetricComparison, RateEffect, ShiftEffect } from '../../summary/schema-comparisons.js';
-import { escapeHtml as esc, shortTime } from './escape.js';
+import { breakableName, escapeHtml as esc, shortTime } from './escape.js';
 import { variantColor } from './charts.js';
 import { renderSweepChart } from './sweep-chart.js';
 import { axisTitle, axisValue, latencyCell, rateCellText, sweepRows } from '../sweep-view.js';
@@ -17,19 +17,20 @@ const num = (value: number | null): string => (value === null ? '–' : value < 
 export function renderVariantTable(summary: ReportSummary): string {
   const rows = summary.groups.map(
     (group, index) =>
-      `<tr><th class="name"><span class="swatch" style="background:${variantColor(index)}"></span>${esc(group.variant)}</th><td>${esc(group.agent)}</td><td>${group.attempts}</td>${rateCell(group.solved)}${rateCell(group.interrupted)}${rateCell(group.false_kill)}${rateCell(group.fixed)}${rateCell(group.intact)}${rateCell(group.clean)}<td>${ms(group.interruptLatencyMs.p50)} / ${ms(group.interruptLatencyMs.p90)}</td><td>${num(group.ticksPerAttempt)}</td><td>${num(group.tokensPerAttempt)}</td><td>${ms(group.wallMsPerAttempt)}</td><td>${group.errors}</td></tr>`,
+      `<tr><th class="name"><span class="swatch" style="background:${variantColor(index)}"></span>${breakableName(group.variant)}</th><td>${esc(group.agent)}</td><td>${group.attempts}</td>${rateCell(group.solved)}${rateCell(group.interrupted)}${rateCell(group.false_kill)}${rateCell(group.fixed)}${rateCell(group.intact)}${rateCell(group.clean)}<td>${ms(group.interruptLatencyMs.p50)} / ${ms(group.interruptLatencyMs.p90)}</td><td>${num(group.ticksPerAttempt)}</td><td>${num(group.tokensPerAttempt)}</td><td>${ms(group.wallMsPerAttempt)}</td><td>${group.errors}</td></tr>`,
   );
   const over = (name: string, kind: string): string => `<th>${name} <span class="over">${kind}</span></th>`;
   return `<table class="variants"><thead><tr><th>variant</th><th>agent</th><th>n</th>${over('solved', 'all')}${over('interrupted', 'hangs')}${over('false kills', 'controls')}${over('fixed', 'hangs')}${over('intact', 'controls')}${over('clean', 'all')}<th>latency p50 / p90</th><th>ticks</th><th>tokens</th><th>wall</th><th>errors</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function familyTable(family: MetricComparison): string {
+  if (agreesEverywhere(family)) return `<h3>${esc(familyTitle(family))}</h3><p class="agrees">${esc(agreesEverywhereText(family))}.</p>`;
   const rate = family.test === 'mcnemar-exact';
   const holmed = family.rows.length > 1;
   const rows = family.rows.map((row: RateEffect | ShiftEffect) => {
     const detail = rate ? `${(row as RateEffect).aOnly} / ${(row as RateEffect).bOnly}` : (row as ShiftEffect).statistic === null ? '–' : String((row as ShiftEffect).statistic);
     const verdict = row.better === null ? `<td class="muted">${esc(verdictText(row))}</td>` : `<td class="better">${esc(verdictText(row))}</td>`;
-    return `<tr><th class="name">${esc(row.a)}</th><th class="name">${esc(row.b)}</th><td>${row.pairs}</td><td>${detail}</td><td class="effect">${esc(effectText(family, row))}</td><td>${formatP(row.p)}</td>${holmed ? `<td>${formatP(row.pAdjusted)}</td>` : ''}${verdict}</tr>`;
+    return `<tr><th class="name">${breakableName(row.a)}</th><th class="name">${breakableName(row.b)}</th><td>${row.pairs}</td><td>${detail}</td><td class="effect">${esc(effectText(family, row))}</td><td>${formatP(row.p)}</td>${holmed ? `<td>${formatP(row.pAdjusted)}</td>` : ''}${verdict}</tr>`;
   });
   const head = `<tr><th>a</th><th>b</th><th>pairs</th><th>${rate ? 'a only / b only' : 'V'}</th><th>a − b [95 % CI]</th><th>p</th>${holmed ? '<th>p (Holm)</th>' : ''}<th>better</th></tr>`;
   return `<h3>${esc(familyTitle(family))}</h3><p class="muted note">${esc(familyNote(family))}</p><table class="comparisons" data-metric="${esc(family.metric)}"><thead>${head}</thead><tbody>${rows.join('')}</tbody></table>`;
@@ -48,9 +49,11 @@ export function renderSweep(summary: ReportSummary): string {
   if (!sweep) return '';
   const rows = sweepRows(sweep).map(
     ({ line, point }) =>
-      `<tr><td>${esc(axisValue(sweep, point.x))}</td><td>${esc(line)}</td><th class="name">${esc(point.variant)}</th><td>${esc(latencyCell(point))}</td><td>${esc(rateCellText(point.interrupted))}</td><td>${esc(rateCellText(point.false_kill))}</td><td>${point.pareto ? '★' : ''}</td></tr>`,
+      `<tr><td>${esc(axisValue(sweep, point.x))}</td><td>${esc(line)}</td><th class="name">${breakableName(point.variant)}</th><td>${esc(latencyCell(point))}</td><td>${esc(rateCellText(point.interrupted))}</td><td>${esc(rateCellText(point.false_kill))}</td><td>${point.pareto ? '★' : ''}</td></tr>`,
   );
-  const caption = `along the ${esc(axisTitle(sweep))}, one line per ${sweep.lines.length > 1 ? 'mode' : 'setting'}: left, interrupt latency p50 with its 95 % bootstrap interval (ringed: on the Pareto front of latency p50 and false-kill rate); right, hangs interrupted and controls falsely killed with their 95 % Wilson intervals. Lines are offset a few pixels so that their bars do not cover each other.`;
+  const scale = (summary.options as { timeScale?: unknown }).timeScale;
+  const scaled = typeof scale === 'number' && scale !== 1 ? ` The axis shows each variant’s interval as named; at --time-scale ${scale} the monitor ran ${scale}× those, and latencies are as measured.` : '';
+  const caption = `along the ${esc(axisTitle(sweep))}, one line per ${sweep.lines.length > 1 ? 'mode' : 'setting'}: left, interrupt latency p50 with its 95 % bootstrap interval (ringed: on the Pareto front of latency p50 and false-kill rate); right, hangs interrupted and controls falsely killed with their 95 % Wilson intervals. Lines are offset a few pixels so that their bars do not cover each other.${esc(scaled)}`;
   return `<h2>Sweep</h2><figure class="sweep">${renderSweepChart(sweep)}<figcaption>${caption}</figcaption></figure><table class="sweep"><thead><tr><th>${sweep.axis === 'interval' ? 'interval' : 'hung ticks'}</th><th>line</th><th>variant</th><th>latency p50 [95 % CI]</th><th>interrupted <span class="over">hangs</span></th><th>false kills <span class="over">controls</span></th><th>Pareto</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 

@@ -1,4 +1,5 @@
 import type { Sweep, SweepPoint } from '../../summary/schema-comparisons.js';
+import { formatDuration } from '../../types/duration.js';
 import { axisTitle } from '../sweep-view.js';
 import { escapeHtml as esc, shortTime } from './escape.js';
 import { CHAR_WIDTH, LINE_HEIGHT } from './label-layout.js';
@@ -80,7 +81,7 @@ function latencyPanel(sweep: Sweep, values: readonly number[], axisLabel: (value
   const ticks = niceTicks(highest);
   const top = ticks.at(-1) as number;
   const y = (value: number): number => frame.bottom - (value / top) * (frame.bottom - frame.top);
-  const parts = [`<text class="panel-title" x="${frame.left}" y="16">interrupt latency p50 [95 % CI], hangs</text>`, yAxis(ticks, frame, y, shortTime), xAxis(sweep, values, frame, x, axisLabel)];
+  const parts = [`<text class="panel-title" x="${frame.left}" y="16">interrupt latency p50 [95 % CI], hangs</text>`, yAxis(ticks, frame, y, formatDuration), xAxis(sweep, values, frame, x, axisLabel)];
   sweep.lines.forEach((line, index) => {
     const color = lineColor(index);
     const dodge = (index - (sweep.lines.length - 1) / 2) * 5;
@@ -137,7 +138,9 @@ function legend(sweep: Sweep, width: number, top: number): { svg: string; height
     { mark: (mx, my) => `<line x1="${mx}" x2="${mx + 18}" y1="${my}" y2="${my}" stroke="#656d76" stroke-width="2"/><circle cx="${mx + 9}" cy="${my}" r="3.5" fill="#656d76"/>`, text: 'interrupted' },
     { mark: (mx, my) => `<line x1="${mx}" x2="${mx + 18}" y1="${my}" y2="${my}" stroke="#656d76" stroke-width="2" stroke-dasharray="5 4"/><rect x="${mx + 6}" y="${my - 3}" width="6" height="6" fill="#fff" stroke="#656d76"/>`, text: 'false kills' },
     { mark: (mx, my) => `<circle cx="${mx + 9}" cy="${my}" r="7" fill="none" stroke="#1f2328" stroke-width="1.5"/>`, text: 'on the Pareto front (latency p50 / false kills)' },
-    { mark: (mx, my) => `<circle cx="${mx + 9}" cy="${my}" r="4" fill="#fff" stroke="#656d76"/>`, text: 'never interrupted' },
+    ...(sweep.lines.some((line) => line.points.some((point) => point.latencyP50 === null))
+      ? [{ mark: (mx: number, my: number) => `<circle cx="${mx + 9}" cy="${my}" r="4" fill="#fff" stroke="#656d76"/>`, text: 'never interrupted' }]
+      : []),
   ];
   const parts: string[] = [];
   let [cursor, row] = [MARGIN.left, 0];
@@ -157,7 +160,7 @@ function legend(sweep: Sweep, width: number, top: number): { svg: string; height
  */
 export function renderSweepChart(sweep: Sweep): string {
   const values = [...new Set(sweep.lines.flatMap((line) => line.points.map((point) => point.x)))].sort((a, b) => a - b);
-  const axisLabel = (value: number): string => (sweep.unit === 'ms' ? shortTime(value) : `${value}`);
+  const axisLabel = (value: number): string => (sweep.unit === 'ms' ? formatDuration(value) : `${value}`);
   const width = 2 * PANEL_WIDTH + PANEL_GAP;
   const key = legend(sweep, width, PANEL_HEIGHT + 4);
   const height = PANEL_HEIGHT + 4 + key.height;
