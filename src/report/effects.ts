@@ -43,7 +43,7 @@ export function agreesEverywhere(family: MetricComparison): boolean {
 
 export function agreesEverywhereText(family: MetricComparison): string {
   const pairs = family.rows.filter((row) => row.pairs > 0).length;
-  return `every ${pairs === 1 ? 'pair' : `one of the ${pairs} pairs`} of variants agrees on every attempt both ran: no difference shown`;
+  return `${pairs === 1 ? 'the two variants agree' : `all ${pairs} pairs of variants agree`} on every attempt both ran: no difference shown`;
 }
 
 /** A family is shown once some pair of variants has something to compare on it. */

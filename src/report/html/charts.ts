@@ -60,7 +60,8 @@ const COINCIDE_PX = 3;
  */
 export function renderTradeoffChart(groups: readonly GroupSummary[]): string {
   const size = 360;
-  const pad = 44;
+  // room on the left for the rotated axis title and the right-aligned percentages beside it
+  const pad = 52;
   const width = size + 150;
   const x = (value: number): number => Math.round(pad + value * (size - pad - 16));
   const y = (value: number): number => Math.round(size - pad - value * (size - pad - 16));
@@ -71,11 +72,11 @@ export function renderTradeoffChart(groups: readonly GroupSummary[]): string {
   for (const tick of [0, 0.5, 1]) {
     const label = `${tick * 100}%`;
     parts.push(
-      `<line class="grid" x1="${x(tick)}" x2="${x(tick)}" y1="16" y2="${size - pad}"/><text class="axis" x="${x(tick)}" y="${size - pad + 14}">${label}</text>`,
-      `<line class="grid" x1="${pad}" x2="${size - 16}" y1="${y(tick)}" y2="${y(tick)}"/><text class="axis" x="${pad - 18}" y="${y(tick) + 4}">${label}</text>`,
+      `<line class="grid" x1="${x(tick)}" x2="${x(tick)}" y1="16" y2="${size - pad}"/><text class="axis" x="${x(tick)}" y="${size - pad + 20}">${label}</text>`,
+      `<line class="grid" x1="${pad}" x2="${size - 16}" y1="${y(tick)}" y2="${y(tick)}"/><text class="tick-y" x="${pad - 5}" y="${y(tick) + 4}">${label}</text>`,
     );
-    layout.reserve(textBox([label], x(tick), size - pad + 14, 'middle'));
-    layout.reserve(textBox([label], pad - 18, y(tick) + 4, 'middle'));
+    layout.reserve(textBox([label], x(tick), size - pad + 20, 'middle'));
+    layout.reserve(textBox([label], pad - 5, y(tick) + 4, 'end'));
   }
   const xTitle = 'controls falsely killed →';
   const yTitle = 'hangs interrupted →';
