@@ -7,6 +7,7 @@ import isolation from './sections/isolation.mjs';
 import kill from './sections/kill.mjs';
 import memory from './sections/memory.mjs';
 import overhead from './sections/overhead.mjs';
+import proxy from './sections/proxy.mjs';
 import sampling from './sections/sampling.mjs';
 import ticks from './sections/ticks.mjs';
 import tokens from './sections/tokens.mjs';
@@ -22,6 +23,7 @@ const SECTIONS = [
   { name: 'memory', run: memory },
   { name: 'tokens', run: tokens },
   { name: 'isolation', run: isolation },
+  { name: 'proxy', run: proxy },
 ];
 
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());

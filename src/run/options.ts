@@ -18,6 +18,9 @@ export interface EvalOptions {
   readonly maxTurns: number;
   readonly verifyFloorMs: number;
   readonly cwd: string;
+  /** --agent-env and --agent-allow-host: what an exec agent's own sandboxed process gets (see AgentEnvironment). */
+  readonly agentEnv?: readonly string[];
+  readonly agentAllowHosts?: readonly string[];
   /** run id (folder name under out); generated from the clock when absent. */
   readonly runId: string;
   /** the config file the variants came from, when they did (relative to cwd, for meta.json). */
@@ -46,6 +49,8 @@ export interface EvalOptionsInput {
   readonly cache?: string;
   readonly from?: string;
   readonly cmd?: string;
+  /** installed agents' settings as axes: `--set NAME=V1,V2` → { NAME: [V1, V2] }. */
+  readonly settings?: Readonly<Record<string, readonly string[]>>;
   readonly budgets?: BudgetOverrides;
   readonly timeScale?: number;
   readonly concurrency?: number;
@@ -55,6 +60,8 @@ export interface EvalOptionsInput {
   readonly maxTurns?: number;
   readonly verifyFloorMs?: number;
   readonly cwd?: string;
+  readonly agentEnv?: readonly string[];
+  readonly agentAllowHosts?: readonly string[];
   readonly runId?: string;
   readonly config?: string;
   readonly shard?: Shard;
@@ -73,6 +80,8 @@ export function resolveOptions(input: EvalOptionsInput): EvalOptions {
     maxTurns: input.maxTurns ?? DEFAULTS.maxTurns,
     verifyFloorMs: input.verifyFloorMs ?? DEFAULTS.verifyFloorMs,
     cwd: input.cwd ?? process.cwd(),
+    ...(input.agentEnv === undefined ? {} : { agentEnv: input.agentEnv }),
+    ...(input.agentAllowHosts === undefined ? {} : { agentAllowHosts: input.agentAllowHosts }),
     runId: input.runId ?? newRunId(),
     ...(input.config === undefined ? {} : { config: input.config }),
     ...(input.shard === undefined ? {} : { shard: input.shard }),
