@@ -281,6 +281,7 @@ export class AttemptSession {
       snapshot: tick.snapshot,
       classification: tick.classification,
       reason: tick.reason,
+      culprit: tick.culprit ?? null,
       rendered: text,
       renderedTokens: countTokens(text),
     });

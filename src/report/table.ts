@@ -1,6 +1,6 @@
 import type { AttemptScores } from '../types/scores.js';
 import { DASH, count, duration, fraction, mark, paint, percentWithInterval } from './format.js';
-import type { RunSummary } from '../summary/schema.js';
+import type { Rate, RunSummary } from '../summary/schema.js';
 import { newTable, tableToString } from './table-style.js';
 
 export interface RenderOptions {
@@ -48,8 +48,8 @@ export function renderAttemptTable(attempts: readonly AttemptScores[], { color }
 /** Per agent/variant: solved with its 95 % interval, the hang rates (repro, intr, fixed), the control rates (f.kill, done, intact), latency, cost. */
 export function renderSummaryTable(summary: RunSummary, { color }: RenderOptions = { color: false }): string {
   const table = newTable(
-    heads(['agent', 'variant', 'n', 'solved [95% CI]', 'repro', 'intr', 'fixed', 'f.kill', 'done', 'intact', 'latency p50/p90', 'ticks', 'tokens', 'wall', 'errors'], color),
-    ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
+    heads(['agent', 'variant', 'n', 'solved [95% CI]', 'repro', 'intr', 'fixed', 'diag', 'f.kill', 'done', 'intact', 'latency p50/p90', 'ticks', 'tokens', 'wall', 'errors'], color),
+    ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
   );
   for (const group of summary.groups) {
     const { p50, p90 } = group.interruptLatencyMs;
@@ -61,6 +61,7 @@ export function renderSummaryTable(summary: RunSummary, { color }: RenderOptions
       fraction(group.reproduced),
       fraction(group.interrupted),
       fraction(group.fixed),
+      diagnosedCell(group.diagnosed),
       fraction(group.false_kill),
       fraction(group.completed),
       fraction(group.intact),
@@ -76,8 +77,8 @@ export function renderSummaryTable(summary: RunSummary, { color }: RenderOptions
 
 /** Per case class and agent/variant: attempts, solved, interrupted (hangs), false kills (controls). */
 export function renderClassTable(summary: RunSummary, { color }: RenderOptions = { color: false }): string {
-  const table = newTable(heads(['class', 'kind', 'agent', 'variant', 'n', 'solved', 'intr', 'f.kill'], color), [
-    'left', 'left', 'left', 'left', 'right', 'right', 'right', 'right',
+  const table = newTable(heads(['class', 'kind', 'agent', 'variant', 'n', 'solved', 'intr', 'diag', 'f.kill'], color), [
+    'left', 'left', 'left', 'left', 'right', 'right', 'right', 'right', 'right',
   ]);
   for (const row of summary.classes) {
     const solved = row.solved.count === row.solved.total ? fraction(row.solved) : paint(fraction(row.solved), 'red', color);
@@ -89,8 +90,14 @@ export function renderClassTable(summary: RunSummary, { color }: RenderOptions =
       String(row.attempts),
       solved,
       fraction(row.interrupted),
+      diagnosedCell(row.diagnosed),
       row.kind === 'control' ? String(row.falseKills) : DASH,
     ]);
   }
   return tableToString(table);
+}
+
+/** The diagnosis rate over the attempts whose case names a culprit; – where none does (or an older summary). */
+function diagnosedCell(diagnosed: Rate | undefined): string {
+  return diagnosed && diagnosed.total > 0 ? fraction(diagnosed) : DASH;
 }

@@ -25,7 +25,7 @@ export type ComparedMetric = ComparedRate | ComparedShift;
 
 /**
  * Every metric the variants are compared on, one family each, in the order the reports show them: the trade-off a
- * monitor is tuned for first. A new score joins with one entry (a `diagnosed` rate over `hangs-with-culprit`).
+ * monitor is tuned for first. A new score joins with one entry.
  */
 export const COMPARED_METRICS: readonly ComparedMetric[] = [
   { kind: 'rate', metric: 'interrupted', over: 'hangs', direction: 'higher', value: (attempt) => attempt.scores.interrupted },
@@ -33,5 +33,6 @@ export const COMPARED_METRICS: readonly ComparedMetric[] = [
   { kind: 'shift', metric: 'interrupt_latency', over: 'hangs', direction: 'lower', unit: 'ms', value: (attempt) => attempt.scores.interrupt_latency },
   { kind: 'rate', metric: 'solved', over: 'all', direction: 'higher', value: (attempt) => attempt.scores.solved },
   { kind: 'rate', metric: 'fixed', over: 'hangs', direction: 'higher', value: (attempt) => attempt.scores.fixed },
+  { kind: 'rate', metric: 'diagnosed', over: 'hangs-with-culprit', direction: 'higher', value: (attempt) => attempt.scores.diagnosed },
   { kind: 'shift', metric: 'tokens', over: 'all', direction: 'lower', unit: 'tokens', value: (attempt) => attempt.tokens },
 ];

@@ -32,6 +32,13 @@ export function summarizeGroup(attempts: readonly AttemptScores[], bootstrap: Bo
     reproduced: { ...rate(hangs, 'reproduced'), over: 'hangs' },
     interrupted: { ...rate(hangs, 'interrupted'), over: 'hangs' },
     fixed: { ...rate(hangs, 'fixed'), over: 'hangs' },
+    diagnosed: {
+      ...rate(
+        hangs.filter((attempt) => attempt.scores.diagnosed !== null),
+        'diagnosed',
+      ),
+      over: 'hangs-with-culprit',
+    },
     false_kill: { ...rate(controls, 'false_kill'), over: 'controls' },
     completed: { ...rate(controls, 'completed'), over: 'controls' },
     intact: { ...rate(controls, 'intact'), over: 'controls' },

@@ -32,6 +32,7 @@ export function attemptScores(overrides: Partial<Omit<AttemptScores, 'scores'>> 
       gate_rounds: null,
       hint_given: null,
       hint_to_action: null,
+      diagnosed: null,
       ...overrides.scores,
     },
   };

@@ -29,6 +29,7 @@ describe('compareVariants', () => {
         ['interrupt_latency', 'hangs', 'lower', 'wilcoxon-signed-rank'],
         ['solved', 'all', 'higher', 'mcnemar-exact'],
         ['fixed', 'hangs', 'higher', 'mcnemar-exact'],
+        ['diagnosed', 'hangs-with-culprit', 'higher', 'mcnemar-exact'],
         ['tokens', 'all', 'lower', 'wilcoxon-signed-rank'],
       ]);
       expect(families.map((family) => family.metric)).toEqual(COMPARED_METRICS.map((metric) => metric.metric));

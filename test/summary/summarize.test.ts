@@ -97,7 +97,7 @@ describe('summarize', () => {
   });
 
   it('compares the two variants on their shared (case, repeat) pairs and lists the case matrix', () => {
-    expect(summary.comparisons.map((family) => family.metric)).toEqual(['interrupted', 'false_kill', 'interrupt_latency', 'solved', 'fixed', 'tokens']);
+    expect(summary.comparisons.map((family) => family.metric)).toEqual(['interrupted', 'false_kill', 'interrupt_latency', 'solved', 'fixed', 'diagnosed', 'tokens']);
     const solved = summary.comparisons.find((family) => family.metric === 'solved');
     expect(solved?.rows).toHaveLength(1);
     expect(solved?.rows[0]).toMatchObject({ a: 'interval-10s', b: 'no-output-5s', pairs: 1, both: 1, difference: 0, better: null });
@@ -126,7 +126,7 @@ describe('summarize', () => {
   it('lists every attempt’s scores under the DESIGN names', () => {
     expect(summary.attempts).toHaveLength(8);
     expect(Object.keys(summary.attempts[0]?.scores ?? {}).sort()).toEqual(
-      ['clean', 'completed', 'false_kill', 'fixed', 'gate_rounds', 'gates_passed', 'hint_given', 'hint_to_action', 'intact', 'interrupt_latency', 'interrupted', 'reproduced', 'solved', 'within_budget'],
+      ['clean', 'completed', 'diagnosed', 'false_kill', 'fixed', 'gate_rounds', 'gates_passed', 'hint_given', 'hint_to_action', 'intact', 'interrupt_latency', 'interrupted', 'reproduced', 'solved', 'within_budget'],
     );
   });
 
