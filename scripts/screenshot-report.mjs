@@ -1,4 +1,5 @@
-// Screenshot of a run's report.html for the README: `node scripts/screenshot-report.mjs <run-dir> <out.png> [case/variant/repeat]`.
+// Screenshot of a run's report.html for the README: `node scripts/screenshot-report.mjs <run-dir> <out.png> [case/variant/repeat]`,
+// or of one element of it: `… <run-dir> <out.png> --element 'figure.sweep'`.
 // Uses Debian's chromium through playwright-core (never a downloaded browser), like the browser tests.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,9 +7,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 
-const [runDir, out, permalink] = process.argv.slice(2);
-if (!runDir || !out) {
-  console.error('usage: node scripts/screenshot-report.mjs <run-dir> <out.png> [case/variant/repeat]');
+const [runDir, out, third, fourth] = process.argv.slice(2);
+const element = third === '--element' ? fourth : undefined;
+const permalink = third === '--element' ? undefined : third;
+if (!runDir || !out || (third === '--element' && !element)) {
+  console.error('usage: node scripts/screenshot-report.mjs <run-dir> <out.png> [case/variant/repeat | --element <css selector>]');
   process.exit(2);
 }
 const profile = await mkdtemp(path.join(tmpdir(), 'hangbench-shot-'));
@@ -22,11 +25,15 @@ try {
   const page = await context.newPage();
   const url = pathToFileURL(path.resolve(runDir, 'report.html')).href + (permalink ? `#${permalink}` : '');
   await page.goto(url);
-  // Open the attempt's last tick, so the picture shows a tick as the agent saw it.
-  const card = permalink ? page.locator('.attempt:not([hidden])').first() : page.locator('.attempt').first();
-  const ticks = card.locator('g.tick');
-  if ((await ticks.count()) > 0) await ticks.last().click();
-  await page.screenshot({ path: out, fullPage: false, clip: { x: 0, y: 0, width: 1360, height: 1500 } });
+  if (element) {
+    await page.locator(element).first().screenshot({ path: out });
+  } else {
+    // Open the attempt's last tick, so the picture shows a tick as the agent saw it.
+    const card = permalink ? page.locator('.attempt:not([hidden])').first() : page.locator('.attempt').first();
+    const ticks = card.locator('g.tick');
+    if ((await ticks.count()) > 0) await ticks.last().click();
+    await page.screenshot({ path: out, fullPage: false, clip: { x: 0, y: 0, width: 1360, height: 1500 } });
+  }
 } finally {
   await context.close();
   await rm(profile, { recursive: true, force: true });

@@ -26,6 +26,7 @@ const MAY_NOT_IMPORT: Record<string, readonly string[]> = {
   attempt: ['cli', 'report', 'check', 'cases'],
   cases: ['cli', 'report', 'run', 'check', 'agents', 'monitor'],
   check: ['cli', 'report'],
+  capture: ['cli', 'report', 'run', 'check', 'agents'],
   agents: ['cli', ...RUN_STAGES, 'report', 'scorers', 'summary'],
   monitor: ['cli', ...RUN_STAGES, 'report', 'scorers', 'summary', 'agents'],
   sandbox: ['cli', ...RUN_STAGES, 'report', 'scorers', 'summary', 'agents', 'monitor'],

@@ -2,6 +2,7 @@ import type { AgentSpec } from '../types/variant.js';
 import { baselineAgent } from './baseline.js';
 import { cliAgent } from './cli/agent.js';
 import { execAgent } from './exec/agent.js';
+import { moduleAgent } from './module/agent.js';
 import { nopAgent } from './nop.js';
 import { openAIAgentFromSettings } from './openai/from-settings.js';
 import { oracleAgent } from './oracle.js';
@@ -44,5 +45,7 @@ export function createAgentFactory(spec: AgentSpec, environment: AgentEnvironmen
       return execAgent({ command: spec.cmd, cwd: environment.cwd, agentEnv: environment.agentEnv ?? [], allowHosts: environment.agentAllowHosts ?? defaultAllowHosts() });
     case 'cli':
       return cliAgent(spec);
+    case 'module':
+      return moduleAgent(spec.path, environment.cwd);
   }
 }

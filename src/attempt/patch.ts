@@ -16,6 +16,8 @@ export type PatchOutcome = { readonly ok: true; readonly files: readonly Patched
  */
 export async function applySolutionPatch(fixtureDir: string): Promise<PatchOutcome> {
   const patchFile = path.join(fixtureDir, 'solution.patch');
+  // An empty patch is a draft's "no fix yet" (hangbench capture): it applies, changes nothing, and verify says the rest.
+  if ((await readFile(patchFile, 'utf8').catch(() => 'x')).trim() === '') return { ok: true, files: [] };
   const scratch = await mkdtemp(path.join(tmpdir(), 'hangbench-patch-'));
   try {
     await cp(path.join(fixtureDir, 'workspace'), scratch, { recursive: true });

@@ -4,6 +4,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import { CaseFileSchema, type Case } from '../types/case.js';
 import type { CaseProblem } from '../types/errors.js';
 import { problemsFromIssues } from './case-problems.js';
+import { caseSource, type CaseOrigin } from './case-source.js';
 import { findCaseFiles } from './find-case-files.js';
 
 export interface LoadedCases {
@@ -11,12 +12,13 @@ export interface LoadedCases {
   /** one entry per problem; a case with any problem is left out, the others load. */
   readonly problems: readonly CaseProblem[];
   readonly files: readonly string[];
+  /** paths given, the project's `cases/`, or the bundled library (no paths and no `cases/` here). */
+  readonly origin: CaseOrigin;
 }
 
-export const DEFAULT_CASE_PATHS = ['cases'];
-
 export async function loadCases(inputs: readonly string[], cwd: string): Promise<LoadedCases> {
-  const { files, missing } = await findCaseFiles(inputs.length > 0 ? inputs : DEFAULT_CASE_PATHS, cwd);
+  const source = caseSource(inputs, cwd);
+  const { files, missing } = await findCaseFiles(source.inputs, cwd);
   const problems: CaseProblem[] = missing.map((input) => ({
     file: input,
     field: '',
@@ -41,7 +43,7 @@ export async function loadCases(inputs: readonly string[], cwd: string): Promise
     seen.set(result.id, result.file);
     cases.push(result);
   }
-  return { cases, problems, files };
+  return { cases, problems, files, origin: source.origin };
 }
 
 /** A case file is a few KB of YAML; anything far bigger is not one, and reading it whole would cost memory. */

@@ -178,6 +178,7 @@ async function checkVerify(testCase: Case, context: CheckContext, state: 'untouc
     if (state === 'patched') {
       const patch = await applySolutionPatch(testCase.fixtureDir);
       if (!patch.ok) return { ok: false, reason: patch.error };
+      if (patch.files.length === 0) return { ok: false, reason: 'solution.patch is empty: write the fix as a unified diff against workspace/ (git diff --no-index)' };
       for (const file of patch.files) await sandbox.writeFile(file.path, file.content);
     }
     // As eval does: verify in a fresh sandbox with hidden/ laid over a copy of the workspace.

@@ -64,7 +64,17 @@ export async function checkRepro(testCase: Case, context: ReproContext): Promise
 }
 
 async function watch(monitor: Monitor, hang: boolean, wallMs: number, shutdown: AbortSignal, culprit: Culprit | null): Promise<Watch> {
-  const deadline = AbortSignal.any([AbortSignal.timeout(Math.max(1, wallMs)), shutdown]);
+  // A timer held here, not AbortSignal.timeout: inside AbortSignal.any, Node 20.20 can collect it and it never fires.
+  const budget = new AbortController();
+  const timer = setTimeout(() => budget.abort(), Math.max(1, wallMs));
+  try {
+    return await watchUntil(monitor, hang, AbortSignal.any([budget.signal, shutdown]), shutdown, culprit);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function watchUntil(monitor: Monitor, hang: boolean, deadline: AbortSignal, shutdown: AbortSignal, culprit: Culprit | null): Promise<Watch> {
   let ticksAfterOnset = 0;
   // hang.culprit must describe a process the repro really runs: one of the processes sampled after the onset.
   let culpritSeen = culprit === null;

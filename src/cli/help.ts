@@ -15,9 +15,14 @@ Commands:
   compare <base> <new> deltas between two runs; exit 4 on a regression (--markdown for a PR comment)
   merge <dirs…> --out DIR  join the run folders of eval --shard i/n into one run
   view [results-dir]  serve the reports on 127.0.0.1, updating running attempts live
-  schema [case|config] print the JSON Schema of case files or of --config files (for editor completion)
+  schema [case|config|trace|summary] print a JSON Schema: case files, --config files, trace events, summary.json
+  list [paths…]       what eval would run: the cases and where they come from (yours, or the bundled library), variants
+  init [dir]          scaffold hangbench.config.yaml and cases/ with one example case that check-cases proves sound
+  capture -- CMD…     run CMD in the sandbox under the monitor until it hangs; write a draft case from what was seen
 
-Run "hangbench <command> --help" for a command's options. --debug (any command) adds the stack to an error line.
+Run "hangbench <command> --help" for a command's options; "hangbench --version" prints the version; --debug (any
+command) adds the stack to an error line.
+Without paths, eval, list, validate and check-cases use cases/ of the working folder, else the bundled library.
 Exit codes: 0 ok · 1 harness error · 2 invalid usage or invalid cases · 3 solved rate under --fail-under · 4 compare found a regression · 130 interrupted`;
 
 export const EVAL_HELP = `Usage: hangbench eval [paths…] [options]
@@ -31,7 +36,7 @@ Traces go to <out>/<run-id>/<case>/<variant>/<repeat>/trace.jsonl.
 Variants: every flag below that takes a comma list is an axis; the variants are their cross product, and a
 setting multiplies only the agents that take it. --agent baseline,oracle --mode interval,no-output
 --interval 2s,5s is 2 × 2 × 2 = 8 variants, named like baseline-k2·no-output-5s.
-  --agent LIST          ${AGENT_NAMES.join(' | ')} (default: ${DEFAULTS.agent}; offline, no model needed)
+  --agent LIST          ${AGENT_NAMES.filter((name) => name !== 'module').join(' | ')} | ./my-agent.mjs (default: ${DEFAULTS.agent}; offline, no model needed)
   --mode LIST           how the monitor tells the agent (default: ${DEFAULTS.mode}):
                           interval   a tick every --interval while the command runs
                           no-output  a tick once --interval passed without output, then every --interval while silent
@@ -83,6 +88,7 @@ Options:
   --base-url URL        the real endpoint the proxy forwards to, with OPENAI_API_KEY (default: OPENAI_BASE_URL, else api.openai.com)
   --set NAME=V1,V2      an adapter setting as a variant axis (repeatable), e.g. --set unified_exec=enable,disable
   --cmd 'CMD {issue_file}'  cli:generic only: the command to run
+--agent ./my-agent.mjs (or .ts): a module whose default export is defineAgent({ create }), run in-process (docs/api.md)
 
 Examples:
   hangbench eval --agent baseline --mode interval,no-output,timeout --interval 1s,3s --repeat 3 --time-scale 0.1
@@ -124,3 +130,37 @@ export const SCORE_HELP = `Usage: hangbench score <run-dir> [--json]
 Recomputes every score of a finished run from its trace.jsonl files (nothing is re-run), prints the
 tables, and says whether each attempt's recorded score.json still agrees. Exit 0, or 1 when a
 recorded score differs or a trace cannot be read.`;
+
+export const LIST_HELP = `Usage: hangbench list [paths…] [--config FILE] [variant flags of eval] [--repeat N] [--json]
+
+Prints what "hangbench eval" with the same arguments would run, without running it: where the cases come from
+(the paths given; else cases/ of the working folder; else the library bundled with hangbench), each case, the
+variants and the number of attempts. Exit 0, or 2 when a case file is invalid.`;
+
+export const INIT_HELP = `Usage: hangbench init [dir] [--force]
+
+Writes hangbench.config.yaml and cases/ with one example case into dir (default: the working folder): the case
+file, its fixture (workspace/, hidden/ with the verify check, solution.patch). "hangbench check-cases" proves it
+sound; copy it to start your own. Refuses to overwrite existing files unless --force.`;
+
+export const CAPTURE_HELP = `Usage: hangbench capture [options] -- COMMAND [args…]
+
+Turns a hang you just hit into a draft case. Copies the working folder (its git-tracked files, or --include) into
+a sandbox, runs COMMAND there under the monitor, and watches until the classification says hung for --ticks
+ticks in a row (or you press Ctrl-C, or --max passes). Then it writes:
+  cases/<id>.yaml                         repro, hang class from the ticks, onset from the last output, the ticks as comments
+  cases/fixtures/<id>/workspace/          the files the command ran on
+  cases/fixtures/<id>/hidden/check.sh     a verify check that fails until you write it
+  cases/fixtures/<id>/solution.patch      empty: add the fix as a unified diff
+"hangbench check-cases cases/<id>.yaml" then says what is still missing.
+
+Options:
+  --id ID           the case id (default: from the command)
+  --include LIST    comma list of files or folders to copy instead of the git-tracked files
+  --interval D      the monitor's tick period (default: 2s)
+  --ticks N         hung ticks in a row that end the capture (default: 2)
+  --max D           give up after this long without a hung classification (default: 2m)
+  --terminal MODE   pipe (default) or pty, as the case's terminal
+  --out DIR         where cases/ is written (default: the working folder)
+  --force           overwrite a case of the same id
+  -h, --help        this help`;

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { killEverySandboxNow } from '../sandbox/index.js';
 import { resultsFaultOf } from '../trace/results-fault.js';
 import { ConfigFileSchema } from '../run/config-file.js';
+import { hangbenchVersion } from '../run/meta.js';
+import { RunSummarySchema } from '../summary/schema.js';
+import { TraceEventSchema } from '../types/events.js';
 import { CaseFileSchema } from '../types/case.js';
 import { HangbenchError } from '../types/errors.js';
 import { checkCasesCommand } from './check-cases.js';
@@ -9,6 +12,9 @@ import { evalCommand } from './eval.js';
 import { MAIN_HELP } from './help.js';
 import type { CliIO } from './io.js';
 import { compareCommand } from './compare.js';
+import { captureCommand } from './capture.js';
+import { initCommand } from './init.js';
+import { listCommand } from './list.js';
 import { mergeCommand } from './merge.js';
 import { reportCommand } from './report.js';
 import { scoreCommand } from './score.js';
@@ -24,13 +30,32 @@ const COMMANDS: Record<string, (args: readonly string[], io: CliIO) => Promise<n
   compare: compareCommand,
   merge: mergeCommand,
   view: viewCommand,
+  list: listCommand,
+  init: initCommand,
+  capture: captureCommand,
   schema: async (args, io) => {
     const [which = 'case'] = args;
-    if (which !== 'case' && which !== 'config') throw new HangbenchError('USAGE', `schema takes case or config, got "${which}"`);
-    io.stdout.write(`${JSON.stringify(which === 'case' ? caseJsonSchema() : configJsonSchema(), null, 2)}\n`);
+    const schema = JSON_SCHEMAS[which];
+    if (!schema) throw new HangbenchError('USAGE', `schema takes ${Object.keys(JSON_SCHEMAS).join(', ')}; got "${which}"`);
+    io.stdout.write(`${JSON.stringify(schema(), null, 2)}\n`);
     return 0;
   },
 };
+
+const JSON_SCHEMAS: Record<string, () => unknown> = {
+  case: () => caseJsonSchema(),
+  config: () => configJsonSchema(),
+  trace: () => traceEventJsonSchema(),
+  summary: () => summaryJsonSchema(),
+};
+
+export function traceEventJsonSchema(): unknown {
+  return { ...(z.toJSONSchema(TraceEventSchema, { io: 'output', unrepresentable: 'any' }) as object), title: 'hangbench trace.jsonl event (one per line)' };
+}
+
+export function summaryJsonSchema(): unknown {
+  return { ...(z.toJSONSchema(RunSummarySchema, { io: 'output', unrepresentable: 'any' }) as object), title: 'hangbench summary.json' };
+}
 
 /** Set once the command returned or failed: a shutdown bound that fires later has nothing left to report. */
 let returned = false;
@@ -49,6 +74,10 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     io.stdout.write(`${MAIN_HELP}\n`);
     return command === undefined ? 2 : 0;
+  }
+  if (command === '--version' || command === '-v' || command === 'version') {
+    io.stdout.write(`${await hangbenchVersion()}\n`);
+    return 0;
   }
   const run = COMMANDS[command];
   if (!run) {

@@ -10,8 +10,24 @@ const arrow = (delta: RateDelta): string => {
   const points = Math.round((delta.next.rate - delta.base.rate) * 100);
   return points === 0 ? '±0' : `${points > 0 ? '+' : ''}${points} pt`;
 };
-const latencyText = (c: Comparison['variants'][number]): string =>
-  c.latency === null ? '–' : `${c.latency.meanDeltaMs >= 0 ? '+' : ''}${Math.round(c.latency.meanDeltaMs)} ms/case (noise ±${c.latency.noiseMs === null ? '?' : Math.round(c.latency.noiseMs)}, ${c.latency.cases} cases)`;
+const signedPoints = (value: number): string => {
+  const points = Math.round(value * 100);
+  return points === 0 ? '0' : `${points > 0 ? '+' : '−'}${Math.abs(points)}`;
+};
+/** `paired +17 pt [−5, +40], 0 base only / 2 new only, p 0.500`: new − base on the same (case, repeat). */
+const pairedText = (delta: RateDelta): string => {
+  const paired = delta.paired;
+  if (paired === null) return '';
+  const p = paired.p < 0.001 ? '<0.001' : paired.p.toFixed(3);
+  return `paired ${signedPoints(paired.difference)} pt [${signedPoints(paired.low)}, ${signedPoints(paired.high)}], ${paired.baseOnly} base only / ${paired.newOnly} new only, p ${p}`;
+};
+const signedMs = (value: number): string => `${value > 0 ? '+' : value < 0 ? '−' : ''}${Math.round(Math.abs(value))} ms`;
+const latencyText = (c: Comparison['variants'][number]): string => {
+  if (c.latency === null) return '–';
+  const shift = `${c.latency.meanDeltaMs >= 0 ? '+' : ''}${Math.round(c.latency.meanDeltaMs)} ms/case (noise ±${c.latency.noiseMs === null ? '?' : Math.round(c.latency.noiseMs)}, ${c.latency.cases} cases)`;
+  const paired = c.latencyPaired;
+  return paired === null ? shift : `${shift}; paired median ${signedMs(paired.median)} [${signedMs(paired.low)}, ${signedMs(paired.high)}] over ${paired.pairs} attempts`;
+};
 
 function headline(comparison: Comparison): string {
   return comparison.regressions.length === 0 ? 'no regression' : `${comparison.regressions.length} regression(s)`;
@@ -23,8 +39,8 @@ export function renderComparisonText(comparison: Comparison): string {
   if (comparison.paired) lines.push(`one variant each: ${comparison.paired}`);
   for (const variant of comparison.variants) {
     lines.push('', `variant ${variant.variant}`);
-    for (const delta of variant.rates) lines.push(`  ${delta.name.padEnd(14)} ${rateText(delta, 'base').padEnd(14)} → ${rateText(delta, 'next').padEnd(14)} ${arrow(delta)}${delta.regressed ? '  REGRESSED' : ''}`);
-    lines.push(`  ${'latency'.padEnd(14)} ${latencyText(variant)}`);
+    for (const delta of variant.rates) lines.push(`  ${`${delta.name} (${delta.over})`.padEnd(24)} ${rateText(delta, 'base').padEnd(14)} → ${rateText(delta, 'next').padEnd(14)} ${arrow(delta).padEnd(7)}${pairedText(delta)}${delta.regressed ? '  REGRESSED' : ''}`);
+    lines.push(`  ${'latency (hangs)'.padEnd(24)} ${latencyText(variant)}`);
   }
   if (comparison.cases.length > 0) {
     lines.push('', 'cases whose solved count changed:');
@@ -48,8 +64,8 @@ export function renderComparisonMarkdown(comparison: Comparison): string {
   if (listed.length > 0) lines.push(...listed.map((r) => `- **${r.kind}** ${cell(r.message)}`), '');
   if (comparison.regressions.length > MAX_LISTED) lines.push(`- … and ${comparison.regressions.length - MAX_LISTED} more (\`hangbench compare\` lists them all)`, '');
   for (const variant of comparison.variants) {
-    lines.push(`**${cell(variant.variant)}** · latency ${latencyText(variant)}`, '', '| rate | base | new | Δ |', '| --- | --- | --- | --- |');
-    for (const delta of variant.rates) lines.push(`| ${delta.name}${delta.regressed ? ' ❌' : ''} | ${rateText(delta, 'base')} | ${rateText(delta, 'next')} | ${arrow(delta)} |`);
+    lines.push(`**${cell(variant.variant)}** · latency ${latencyText(variant)}`, '', '| rate | base | new | Δ | new − base, paired on (case, repeat) |', '| --- | --- | --- | --- | --- |');
+    for (const delta of variant.rates) lines.push(`| ${delta.name} (${delta.over})${delta.regressed ? ' ❌' : ''} | ${rateText(delta, 'base')} | ${rateText(delta, 'next')} | ${arrow(delta)} | ${pairedText(delta).replace(/^paired /, '') || '–'} |`);
     lines.push('');
   }
   if (comparison.cases.length > 0) {

@@ -1,3 +1,4 @@
+import { DEFAULT_BOOTSTRAP, hashString, mcnemarExact, medianDifference, newcombePaired } from '../stats/index.js';
 import { HangbenchError } from '../types/errors.js';
 import type { AttemptScores } from '../types/scores.js';
 import { latencyShift, type LatencyShift } from './compare-latency.js';
@@ -10,18 +11,36 @@ const RATES = [
   { name: 'solved', kind: null, lowerIsBetter: false },
   { name: 'interrupted', kind: 'hang', lowerIsBetter: false },
   { name: 'reproduced', kind: 'hang', lowerIsBetter: false },
-  { name: 'fixed', kind: null, lowerIsBetter: false },
+  { name: 'fixed', kind: 'hang', lowerIsBetter: false },
   { name: 'false_kill', kind: 'control', lowerIsBetter: true },
   { name: 'completed', kind: 'control', lowerIsBetter: false },
+  { name: 'intact', kind: 'control', lowerIsBetter: false },
   { name: 'clean', kind: null, lowerIsBetter: false },
   { name: 'within_budget', kind: null, lowerIsBetter: false },
 ] as const;
 
+/** A rate of the same variant, new − base, on the attempts both runs have for one (caseId, repeat). */
+export interface PairedRateChange {
+  readonly pairs: number;
+  /** discordant pairs: true in base only, true in new only */
+  readonly baseOnly: number;
+  readonly newOnly: number;
+  /** new rate − base rate over the pairs, with Newcombe's 95 % interval; McNemar's exact p */
+  readonly difference: number;
+  readonly low: number;
+  readonly high: number;
+  readonly p: number;
+}
+
 export interface RateDelta {
   readonly name: string;
+  /** the attempts the rate counts over */
+  readonly over: 'all' | 'hangs' | 'controls';
   readonly base: Rate;
   readonly next: Rate;
   readonly regressed: boolean;
+  /** null when no (caseId, repeat) has the rate in both runs */
+  readonly paired: PairedRateChange | null;
 }
 
 export interface CaseDelta {
@@ -37,6 +56,8 @@ export interface VariantDelta {
   readonly variant: string;
   readonly rates: readonly RateDelta[];
   readonly latency: LatencyShift | null;
+  /** interrupt latency new − base on the attempts where both interrupted: median with its bootstrap interval */
+  readonly latencyPaired: { readonly pairs: number; readonly median: number; readonly low: number; readonly high: number } | null;
 }
 
 export interface Regression {
@@ -65,6 +86,40 @@ const caseIds = (summary: ReportSummary): Set<string> => new Set(summary.attempt
 
 function rateOf(attempts: readonly AttemptScores[], spec: (typeof RATES)[number]): Rate {
   return rate(spec.kind === null ? attempts : attempts.filter((attempt) => attempt.kind === spec.kind), spec.name);
+}
+
+const pairKey = (attempt: AttemptScores): string => JSON.stringify([attempt.caseId, attempt.repeat]);
+
+function pairUp(base: readonly AttemptScores[], next: readonly AttemptScores[]): Array<readonly [AttemptScores, AttemptScores]> {
+  const byKey = new Map(next.map((attempt) => [pairKey(attempt), attempt]));
+  return base.flatMap((attempt) => {
+    const other = byKey.get(pairKey(attempt));
+    return other ? [[attempt, other] as const] : [];
+  });
+}
+
+function pairedRate(pairs: ReturnType<typeof pairUp>, name: (typeof RATES)[number]['name']): PairedRateChange | null {
+  const counts = { both: 0, aOnly: 0, bOnly: 0, neither: 0 };
+  for (const [before, after] of pairs) {
+    const [x, y] = [after.scores[name], before.scores[name]];
+    if (typeof x !== 'boolean' || typeof y !== 'boolean') continue;
+    if (x && y) counts.both += 1;
+    else if (x) counts.aOnly += 1;
+    else if (y) counts.bOnly += 1;
+    else counts.neither += 1;
+  }
+  const interval = newcombePaired(counts);
+  if (!interval) return null;
+  return { pairs: counts.both + counts.aOnly + counts.bOnly + counts.neither, baseOnly: counts.bOnly, newOnly: counts.aOnly, ...interval, p: mcnemarExact(counts.aOnly, counts.bOnly).p };
+}
+
+function pairedLatency(pairs: ReturnType<typeof pairUp>, variant: string): VariantDelta['latencyPaired'] {
+  const values = pairs.flatMap(([before, after]): Array<readonly [number, number]> => {
+    const [x, y] = [after.scores.interrupt_latency, before.scores.interrupt_latency];
+    return x === null || y === null ? [] : [[x, y]];
+  });
+  const effect = medianDifference(values, { ...DEFAULT_BOOTSTRAP, seed: hashString(`compare:${variant}`) });
+  return effect ? { pairs: values.length, ...effect } : null;
 }
 
 function wholly(base: Rate, next: Rate, lowerIsBetter: boolean): boolean {
@@ -125,8 +180,9 @@ export function compareSummaries(base: ReportSummary, next: ReportSummary, { all
   for (const variant of baseVariants.filter((v) => newVariants.has(v))) {
     const b = baseAttempts.filter((a) => a.variant === variant);
     const n = newAttempts.filter((a) => a.variant === variant);
+    const pairs = pairUp(b, n);
     const rates = RATES.map((spec) => {
-      const delta = { name: spec.name, base: rateOf(b, spec), next: rateOf(n, spec), regressed: false };
+      const delta = { name: spec.name, over: spec.kind === null ? ('all' as const) : spec.kind === 'hang' ? ('hangs' as const) : ('controls' as const), base: rateOf(b, spec), next: rateOf(n, spec), regressed: false, paired: pairedRate(pairs, spec.name) };
       return { ...delta, regressed: wholly(delta.base, delta.next, spec.lowerIsBetter) };
     }).filter((delta) => delta.base.total > 0 || delta.next.total > 0);
     for (const delta of rates.filter((d) => d.regressed)) {
@@ -137,7 +193,7 @@ export function compareSummaries(base: ReportSummary, next: ReportSummary, { all
       const slowest = latency.slowest.map((s) => `${s.caseId} +${Math.round(s.deltaMs)}ms`).join(', ');
       regressions.push({ kind: 'latency', variant, message: `${variant}: interrupt latency up ${Math.round(latency.meanDeltaMs)} ms per case over ${latency.cases} cases (noise ±${Math.round(latency.noiseMs ?? 0)} ms from the ${latency.noiseFrom}); slowest: ${slowest}` });
     }
-    variants.push({ variant, rates, latency });
+    variants.push({ variant, rates, latency, latencyPaired: pairedLatency(pairs, variant) });
     for (const caseId of [...new Set(b.map((a) => a.caseId))]) {
       const delta = caseDelta(caseId, variant, b.filter((a) => a.caseId === caseId), n.filter((a) => a.caseId === caseId));
       if (delta.base.solved !== delta.next.solved || delta.base.total !== delta.next.total) cases.push(delta);

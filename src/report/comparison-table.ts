@@ -45,7 +45,7 @@ function metrics(groups: readonly GroupSummary[]): Metric[] {
   const percent = (value: number | null): string => (value === null ? DASH : `${Math.round(value * 100)}%`);
   return [
     { label: 'attempts', better: 'none', value: (group) => group.attempts, cell: (group) => String(group.attempts) },
-    rateMetric('solved', 'higher', (group) => group.solved),
+    rateMetric('solved (all)', 'higher', (group) => group.solved),
     ...(k === null
       ? []
       : [
@@ -58,7 +58,8 @@ function metrics(groups: readonly GroupSummary[]): Metric[] {
     latencyMetric('p90'),
     rateMetric('false kills (controls)', 'lower', (group) => group.false_kill),
     rateMetric('completed (controls)', 'higher', (group) => group.completed),
-    rateMetric('fixed', 'higher', (group) => group.fixed),
+    rateMetric('fixed (hangs)', 'higher', (group) => group.fixed),
+    rateMetric('intact (controls)', 'higher', (group) => group.intact),
     { label: 'ticks / attempt', better: 'none', value: (group) => group.ticksPerAttempt, cell: (group) => count(group.ticksPerAttempt) },
     { label: 'tokens / tick', better: 'lower', value: (group) => group.tokensPerTick, cell: (group) => count(group.tokensPerTick) },
     { label: 'tokens / attempt', better: 'lower', value: (group) => group.tokensPerAttempt, cell: (group) => count(group.tokensPerAttempt) },

@@ -1,16 +1,20 @@
-import type { CaseMatrixRow, Comparison, RunSummary } from '../summary/schema.js';
+import type { CaseMatrixRow, RunSummary } from '../summary/schema.js';
+import type { MetricComparison, Sweep } from '../summary/schema-comparisons.js';
 
-/** The summary the reports read: summary.json as src/summary writes it (version 1 files are upgraded on read). */
+/** The summary the reports read: summary.json as src/summary writes it (older versions are upgraded on read). */
 export type ReportSummary = RunSummary;
-export type VariantComparison = Comparison;
-export type { CaseMatrixRow };
+export type { CaseMatrixRow, MetricComparison };
 
-export function comparisonsOf(summary: ReportSummary): readonly VariantComparison[] {
+export function comparisonsOf(summary: ReportSummary): readonly MetricComparison[] {
   return summary.comparisons;
 }
 
 export function caseMatrixOf(summary: ReportSummary): readonly CaseMatrixRow[] {
   return summary.caseMatrix;
+}
+
+export function sweepOf(summary: ReportSummary): Sweep | null {
+  return summary.sweep;
 }
 
 /** `0.012`, `<0.001`, or – */

@@ -1,6 +1,6 @@
 import type { AttemptScores } from '../types/scores.js';
 import { DASH, count, duration, fraction, mark, paint, percentWithInterval } from './format.js';
-import type { RunSummary } from '../summary/schema.js';
+import type { Rate, RunSummary } from '../summary/schema.js';
 import { newTable, tableToString } from './table-style.js';
 
 export interface RenderOptions {
@@ -15,11 +15,11 @@ function solvedCell(attempt: AttemptScores, color: boolean): string {
   return attempt.outcome === 'completed' ? cell : `${cell} ${paint(attempt.outcome, attempt.outcome === 'error' ? 'red' : 'yellow', color)}`;
 }
 
-/** One row per attempt: every score as ✓ / ✗ / – (not applicable to its kind). */
+/** One row per attempt: every score as ✓ / ✗ / – (not applicable to its kind: fixed is a hang's, intact a control's). */
 export function renderAttemptTable(attempts: readonly AttemptScores[], { color }: RenderOptions = { color: false }): string {
   const table = newTable(
-    heads(['case', 'agent', 'variant', 'kind', 'repro', 'intr', 'fixed', 'f.kill', 'done', 'budget', 'clean', 'solved', 'latency', 'ticks', 'wall'], color),
-    ['left', 'left', 'left', 'left', 'center', 'center', 'center', 'center', 'center', 'center', 'center', 'left', 'right', 'right', 'right'],
+    heads(['case', 'agent', 'variant', 'kind', 'repro', 'intr', 'fixed', 'f.kill', 'done', 'intact', 'budg', 'clean', 'solved', 'latency', 'ticks', 'wall'], color),
+    ['left', 'left', 'left', 'left', 'center', 'center', 'center', 'center', 'center', 'center', 'center', 'center', 'left', 'right', 'right', 'right'],
   );
   for (const attempt of attempts) {
     const { scores } = attempt;
@@ -33,6 +33,7 @@ export function renderAttemptTable(attempts: readonly AttemptScores[], { color }
       mark(scores.fixed, color),
       mark(scores.false_kill, color),
       mark(scores.completed, color),
+      mark(scores.intact, color),
       mark(scores.within_budget, color),
       mark(scores.clean, color),
       solvedCell(attempt, color),
@@ -44,11 +45,11 @@ export function renderAttemptTable(attempts: readonly AttemptScores[], { color }
   return tableToString(table);
 }
 
-/** Per agent/variant: solved with its 95 % interval, the hang and control rates, latency, cost. */
+/** Per agent/variant: solved with its 95 % interval, the hang rates (repro, intr, fixed), the control rates (f.kill, done, intact), latency, cost. */
 export function renderSummaryTable(summary: RunSummary, { color }: RenderOptions = { color: false }): string {
   const table = newTable(
-    heads(['agent', 'variant', 'n', 'solved [95% CI]', 'repro', 'intr', 'diag', 'f.kill', 'done', 'fixed', 'latency p50/p90', 'ticks', 'tokens', 'wall', 'errors'], color),
-    ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
+    heads(['agent', 'variant', 'n', 'solved [95% CI]', 'repro', 'intr', 'fixed', 'diag', 'f.kill', 'done', 'intact', 'latency p50/p90', 'ticks', 'tokens', 'wall', 'errors'], color),
+    ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
   );
   for (const group of summary.groups) {
     const { p50, p90 } = group.interruptLatencyMs;
@@ -59,10 +60,11 @@ export function renderSummaryTable(summary: RunSummary, { color }: RenderOptions
       percentWithInterval(group.solved),
       fraction(group.reproduced),
       fraction(group.interrupted),
+      fraction(group.fixed),
       diagnosedCell(group.diagnosed),
       fraction(group.false_kill),
       fraction(group.completed),
-      fraction(group.fixed),
+      fraction(group.intact),
       p50 === null ? DASH : `${duration(p50)} / ${duration(p90)}`,
       count(group.ticksPerAttempt),
       count(group.tokensPerAttempt),
@@ -96,6 +98,6 @@ export function renderClassTable(summary: RunSummary, { color }: RenderOptions =
 }
 
 /** The diagnosis rate over the attempts whose case names a culprit; – where none does (or an older summary). */
-function diagnosedCell(diagnosed: RunSummary['groups'][number]['diagnosed']): string {
+function diagnosedCell(diagnosed: Rate | undefined): string {
   return diagnosed && diagnosed.total > 0 ? fraction(diagnosed) : DASH;
 }

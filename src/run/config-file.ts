@@ -26,6 +26,8 @@ const ConfigVariantSchema = z
     cache: z.string().min(1).optional(),
     cmd: z.string().min(1).optional(),
     from: z.string().min(1).optional(),
+    /** agent module: the module's path, relative to the config file. */
+    path: z.string().min(1).optional(),
     /** agent cli: the adapter under agents/ and its settings. */
     adapter: z.string().min(1).optional(),
     settings: z.record(z.string(), z.string()).optional(),
@@ -50,6 +52,7 @@ const ConfigVariantSchema = z
       adapter: ['cli'],
       settings: ['cli'],
       from: ['replay'],
+      path: ['module'],
     };
     for (const [field, agents] of Object.entries(takes)) {
       if (variant[field as keyof typeof variant] !== undefined && !agents.includes(variant.agent)) {
@@ -57,6 +60,7 @@ const ConfigVariantSchema = z
       }
     }
     if (variant.agent === 'exec' && variant.cmd === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: ['cmd'], message: 'agent exec needs cmd: the command that starts the external agent' });
+    if (variant.agent === 'module' && variant.path === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: ['path'], message: 'agent module needs path: the agent module, e.g. ./my-agent.mjs' });
     if (variant.agent === 'cli' && variant.adapter === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: ['adapter'], message: 'agent cli needs adapter: the name of a file under agents/ (codex, opencode, generic)' });
     if (variant.agent === 'replay' && variant.from === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: ['from'], message: 'agent replay needs from: a results/<run> folder' });
     const modeTakes: Record<string, readonly string[]> = { interval: ['interval', 'no-output', 'backoff', 'timeout', 'none', 'inband'], every: ['no-output'], factor: ['backoff'], max: ['backoff'] };
@@ -94,7 +98,7 @@ export interface LoadedConfig {
 
 const CONFIG_KEYS: Record<string, readonly string[]> = {
   '': Object.keys(ConfigFileSchema.shape),
-  variants: ['name', 'agent', 'hungTicks', 'prompt', 'model', 'baseUrl', 'cache', 'cmd', 'from', 'adapter', 'settings', 'mode', 'interval', 'every', 'factor', 'max', 'budgets', 'hints'],
+  variants: ['name', 'agent', 'hungTicks', 'prompt', 'model', 'baseUrl', 'cache', 'cmd', 'from', 'path', 'adapter', 'settings', 'mode', 'interval', 'every', 'factor', 'max', 'budgets', 'hints'],
   budgets: ['tokens', 'wall', 'interrupt'],
 };
 
@@ -124,12 +128,12 @@ export async function loadConfigFile(file: string, cwd: string): Promise<LoadedC
     ...(config.seed === undefined ? {} : { seed: config.seed }),
     ...(config.timeScale === undefined ? {} : { timeScale: config.timeScale }),
     ...(config.concurrency === undefined ? {} : { concurrency: config.concurrency }),
-    variants: assertUniqueNames(config.variants.map((variant) => toVariantSpec(variant, config.budgets))),
+    variants: assertUniqueNames(config.variants.map((variant) => toVariantSpec(variant, config.budgets, base))),
   };
 }
 
-function toVariantSpec(variant: ConfigVariant, shared: Budgets | undefined): VariantSpec {
-  const agent = agentSpecOf(variant);
+function toVariantSpec(variant: ConfigVariant, shared: Budgets | undefined, base: string): VariantSpec {
+  const agent = agentSpecOf(variant, base);
   const monitor = monitorOf(variant);
   const hints = variant.hints ?? true;
   const budgets = { ...shared, ...variant.budgets };
@@ -147,7 +151,7 @@ function toVariantSpec(variant: ConfigVariant, shared: Budgets | undefined): Var
   };
 }
 
-function agentSpecOf(variant: ConfigVariant): AgentSpec {
+function agentSpecOf(variant: ConfigVariant, base: string): AgentSpec {
   switch (variant.agent) {
     case 'baseline':
       return { agent: 'baseline', hungTicks: variant.hungTicks ?? DEFAULTS.hungTicks };
@@ -163,6 +167,8 @@ function agentSpecOf(variant: ConfigVariant): AgentSpec {
       return { agent: 'exec', cmd: variant.cmd ?? '' };
     case 'replay':
       return { agent: 'replay', from: variant.from ?? '' };
+    case 'module':
+      return { agent: 'module', path: path.resolve(base, variant.path ?? '') };
     case 'cli':
       return {
         agent: 'cli',

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { formatDuration } from '../types/duration.js';
 import { HangbenchError } from '../types/errors.js';
@@ -11,13 +12,22 @@ import type { EvalOptionsInput, OneOrMany } from './options.js';
  */
 export function expandVariants(input: EvalOptionsInput): VariantSpec[] {
   const requested = listOf(input.agent) ?? [DEFAULTS.agent];
-  const agents = checked(requested.map((agent) => (agent.startsWith('cli:') ? 'cli' : agent)), AGENT_NAMES, 'agent');
   const modes = checked(listOf(input.mode) ?? [DEFAULTS.mode], MODE_NAMES, 'mode');
   const periods = listOf(input.intervalMs) ?? [DEFAULTS.intervalMs];
   const hintSettings = listOf(input.hints) ?? [true];
   const monitors = dedupe(modes.flatMap((mode) => (modeTakesPeriod(mode) ? periods.map((period) => monitorMode(mode, period)) : [monitorMode(mode, DEFAULTS.intervalMs)])));
   const adapters = requested.filter((agent) => agent.startsWith('cli:')).map((agent) => agent.slice('cli:'.length));
-  const agentList = dedupe(agents.flatMap((agent) => (agent === 'cli' ? cliSpecsOf(adapters, input) : agentSpecsOf(agent, input))));
+  let cliExpanded = false;
+  const agentList = dedupe(
+    requested.flatMap((word) => {
+      if (isModulePath(word)) return [moduleSpec(word, input.cwd)];
+      if (!word.startsWith('cli:')) return agentSpecsOf(builtinAgent(word), input);
+      // every cli:<adapter> at the place of the first one, as one axis with the --set settings
+      if (cliExpanded) return [];
+      cliExpanded = true;
+      return cliSpecsOf(adapters, input);
+    }),
+  );
   const variants = agentList.flatMap((agent) =>
     monitors.flatMap((monitor) =>
       hintSettings.map((hints): VariantSpec => ({
@@ -50,11 +60,29 @@ function agentSpecsOf(agent: AgentName, input: EvalOptionsInput): AgentSpec[] {
     case 'replay':
       if (!input.from) throw new HangbenchError('USAGE', '--agent replay needs --from RUN_DIR (a results/<run> folder)');
       return [{ agent, from: input.from }];
+    case 'module':
+      throw new HangbenchError('USAGE', '--agent takes the module\'s path itself, e.g. --agent ./my-agent.mjs (docs/api.md)');
     case 'oracle':
     case 'nop':
     case 'cli':
       return agent === 'cli' ? [] : [{ agent }];
   }
+}
+
+function builtinAgent(word: string): AgentName {
+  if (word === 'module') throw new HangbenchError('USAGE', '--agent takes the module\'s path itself, e.g. --agent ./my-agent.mjs (docs/api.md)');
+  return checked([word], AGENT_NAMES.filter((name) => name !== 'module'), 'agent')[0]!;
+}
+
+/** `./my-agent.mjs`, `/abs/agent.ts`, `agents/x.js`: a module agent rather than a built-in name. */
+export function isModulePath(word: string): boolean {
+  return word.startsWith('.') || word.startsWith('/') || /\.[mc]?[jt]s$/.test(word);
+}
+
+function moduleSpec(word: string, cwd: string | undefined): AgentSpec {
+  const full = path.resolve(cwd ?? process.cwd(), word);
+  if (!existsSync(full)) throw new HangbenchError('USAGE', `--agent ${word}: no such file (${full}); give the path of a module whose default export is defineAgent({ … })`);
+  return { agent: 'module', path: word };
 }
 
 /** `--agent cli:codex,cli:opencode --set shell_timeout=10,30`: every adapter × every combination of the settings. */
@@ -113,6 +141,8 @@ function agentLabel(agent: AgentSpec): string {
       return `baseline-k${agent.hungTicks}`;
     case 'openai':
       return `openai-${safe(path.basename(agent.prompt))}`;
+    case 'module':
+      return `module-${safe(path.basename(agent.path).replace(/\.[mc]?[jt]s$/, ''))}`;
     case 'cli':
       return [`cli-${agent.adapter}`, ...Object.entries(agent.settings).map(([name, value]) => safe(`${name}-${value}`))].join('-');
     default:

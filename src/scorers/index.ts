@@ -5,7 +5,7 @@ import { clean } from './clean.js';
 import { completed } from './completed.js';
 import { diagnosed } from './diagnosed.js';
 import { falseKill } from './false-kill.js';
-import { fixed } from './fixed.js';
+import { fixed, intact } from './fixed.js';
 import { gates } from './gates.js';
 import { hints } from './hints.js';
 import { interrupted } from './interrupted.js';
@@ -15,7 +15,7 @@ import { traceTokens } from './tokens.js';
 import { attemptEnd, attemptStart, ofType } from './trace-query.js';
 import { withinBudget } from './within-budget.js';
 
-export { classificationAtEnd, clean, completed, diagnosed, falseKill, fixed, gates, hints, interrupted, reproduced, solved, withinBudget };
+export { classificationAtEnd, clean, completed, diagnosed, falseKill, fixed, gates, hints, intact, interrupted, reproduced, solved, withinBudget };
 export type { InterruptScore } from './interrupted.js';
 export type { GateScore } from './gates.js';
 export type { HintScore } from './hints.js';
@@ -34,6 +34,7 @@ export function scoreAttempt(events: readonly TraceEvent[]): AttemptScores {
     reproduced: reproduced(events),
     ...interrupted(events),
     fixed: fixed(events),
+    intact: intact(events),
     false_kill: falseKill(events),
     completed: completed(events),
     within_budget: withinBudget(events),

@@ -14,7 +14,7 @@ export function missedScores(scores: AttemptScores): string[] {
     if (s.false_kill === true) missed.push('false kill');
     if (s.completed === false) missed.push('not completed');
   }
-  if (scores.kind === 'hang' && !s.fixed) missed.push('not fixed');
+  if (s.fixed === false) missed.push('not fixed');
   if (!s.within_budget) missed.push('over budget');
   return missed;
 }

@@ -8,6 +8,6 @@ type Parts = Pick<AttemptScores['scores'], 'reproduced' | 'interrupted' | 'fixed
  */
 export function solved(kind: AttemptScores['kind'], outcome: AttemptScores['outcome'], parts: Parts): boolean {
   if (outcome === 'error') return false;
-  if (kind === 'hang') return parts.reproduced === true && parts.interrupted === true && parts.fixed && parts.within_budget;
+  if (kind === 'hang') return parts.reproduced === true && parts.interrupted === true && parts.fixed === true && parts.within_budget;
   return parts.false_kill === false && parts.completed === true && parts.within_budget;
 }

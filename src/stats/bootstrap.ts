@@ -33,3 +33,15 @@ export function bootstrapPercentiles(values: readonly number[], qs: readonly num
     return { low: percentileOfSorted(column, 2.5) as number, high: percentileOfSorted(column, 97.5) as number };
   });
 }
+
+/**
+ * The median paired difference a − b with a percentile-bootstrap 95 % interval, resampling the pairs (each pair's
+ * difference) with replacement. The differences are sorted first, so the order the pairs come in does not change the
+ * draw. null for no pairs.
+ */
+export function medianDifference(pairs: ReadonlyArray<readonly [number, number]>, options: BootstrapOptions = DEFAULT_BOOTSTRAP): ({ median: number } & Interval) | null {
+  const differences = pairs.map(([a, b]) => a - b).sort((x, y) => x - y);
+  const [interval] = bootstrapPercentiles(differences, [50], options);
+  if (!interval) return null;
+  return { median: percentileOfSorted(differences, 50) as number, ...interval };
+}

@@ -1,75 +1,121 @@
-import { holm, mcnemarExact, percentile, wilcoxonSignedRank } from '../stats/index.js';
+import { hashString, holm, mcnemarExact, medianDifference, newcombePaired, wilcoxonSignedRank, type BootstrapOptions } from '../stats/index.js';
 import type { AttemptScores } from '../types/scores.js';
-import type { Comparison } from './schema.js';
+import { COMPARED_METRICS, type ComparedRate, type ComparedShift } from './compared-metrics.js';
+import type { MetricComparison, RateEffect, ShiftEffect } from './schema-comparisons.js';
+
+/** The level a difference is called at, after Holm. */
+export const ALPHA = 0.05;
 
 const pairKey = (attempt: AttemptScores): string => JSON.stringify([attempt.caseId, attempt.repeat]);
 
-/**
- * Paired tests between every two variants (given as groups of attempts, in display order) on the attempts both ran
- * for the same (caseId, repeat): McNemar's exact test on solved, Wilcoxon signed-rank on interrupt latency,
- * each family Holm-corrected. Should a variant hold two attempts with one key, the first is used.
- */
-export function compareVariants(groups: ReadonlyArray<readonly AttemptScores[]>): Comparison[] {
-  const raw: Comparison[] = [];
-  groups.forEach((a, i) => {
-    groups.slice(i + 1).forEach((b) => raw.push(comparePair(a, b)));
-  });
-  const solvedAdjusted = holm(raw.map((comparison) => comparison.solved.p));
-  const latencyAdjusted = holm(raw.map((comparison) => comparison.latency?.p ?? null));
-  return raw.map((comparison, index) => ({
-    ...comparison,
-    solved: { ...comparison.solved, pAdjusted: solvedAdjusted[index] ?? null },
-    latency: comparison.latency && { ...comparison.latency, pAdjusted: latencyAdjusted[index] ?? comparison.latency.p },
-  }));
-}
+type Pair = readonly [AttemptScores, AttemptScores];
 
-function comparePair(a: readonly AttemptScores[], b: readonly AttemptScores[]): Comparison {
+/** The attempts both variants ran for the same (caseId, repeat); should a variant hold two with one key, the first is used. */
+function pairUp(a: readonly AttemptScores[], b: readonly AttemptScores[]): Pair[] {
   const byKey = new Map<string, AttemptScores>();
   for (const attempt of b) if (!byKey.has(pairKey(attempt))) byKey.set(pairKey(attempt), attempt);
   const seen = new Set<string>();
-  const tally = { pairs: 0, both: 0, neither: 0, aOnly: 0, bOnly: 0 };
-  const latencies: Array<readonly [number, number]> = [];
+  const pairs: Pair[] = [];
   for (const left of a) {
     const key = pairKey(left);
     const right = byKey.get(key);
     if (!right || seen.has(key)) continue;
     seen.add(key);
-    tally.pairs += 1;
-    const [solvedA, solvedB] = [left.scores.solved, right.scores.solved];
-    if (solvedA && solvedB) tally.both += 1;
-    else if (solvedA) tally.aOnly += 1;
-    else if (solvedB) tally.bOnly += 1;
-    else tally.neither += 1;
-    const [latencyA, latencyB] = [left.scores.interrupt_latency, right.scores.interrupt_latency];
-    if (latencyA !== null && latencyB !== null) latencies.push([latencyA, latencyB]);
+    pairs.push([left, right]);
   }
-  const [first] = a as [AttemptScores];
-  const [second] = b as [AttemptScores];
+  return pairs;
+}
+
+/**
+ * Every metric of COMPARED_METRICS over every two variants (given as groups of attempts, in display order), paired on
+ * (caseId, repeat): effect, interval, test, and the Holm-adjusted p within the metric's family.
+ */
+export function compareVariants(groups: ReadonlyArray<readonly AttemptScores[]>, bootstrap: BootstrapOptions): MetricComparison[] {
+  const couples: Array<{ a: string; b: string; pairs: Pair[] }> = [];
+  groups.forEach((a, i) => {
+    groups.slice(i + 1).forEach((b) => couples.push({ a: (a[0] as AttemptScores).variant, b: (b[0] as AttemptScores).variant, pairs: pairUp(a, b) }));
+  });
+  return COMPARED_METRICS.map((metric): MetricComparison => {
+    if (metric.kind === 'rate') {
+      const rows = adjust(couples.map((couple) => rateEffect(metric, couple)), metric.direction, rateFavoursA);
+      return { metric: metric.metric, over: metric.over, direction: metric.direction, test: 'mcnemar-exact', rows };
+    }
+    const rows = adjust(couples.map((couple) => shiftEffect(metric, couple, bootstrap)), metric.direction, shiftFavoursA);
+    return { metric: metric.metric, over: metric.over, direction: metric.direction, test: 'wilcoxon-signed-rank', unit: metric.unit, rows };
+  });
+}
+
+/** Holm over the family, then the better variant where the adjusted p is below ALPHA. */
+function adjust<T extends RateEffect | ShiftEffect>(rows: T[], direction: 'higher' | 'lower', aIsHigher: (row: T) => boolean | null): T[] {
+  const adjusted = holm(rows.map((row) => row.p));
+  return rows.map((row, index) => {
+    const pAdjusted = adjusted[index] ?? null;
+    const higher = aIsHigher(row);
+    const better = pAdjusted === null || pAdjusted >= ALPHA || higher === null ? null : higher === (direction === 'higher') ? row.a : row.b;
+    return { ...row, pAdjusted, better };
+  });
+}
+
+const rateFavoursA = (row: RateEffect): boolean | null => (row.aOnly === row.bOnly ? null : row.aOnly > row.bOnly);
+
+/** V above its null mean n(n+1)/4 means a was the higher one. */
+function shiftFavoursA(row: ShiftEffect): boolean | null {
+  if (row.statistic === null) return null;
+  const ranked = row.pairs - row.zeros;
+  const centre = (ranked * (ranked + 1)) / 4;
+  return row.statistic === centre ? null : row.statistic > centre;
+}
+
+function rateEffect(metric: ComparedRate, { a, b, pairs }: { a: string; b: string; pairs: Pair[] }): RateEffect {
+  const counts = { both: 0, aOnly: 0, bOnly: 0, neither: 0 };
+  let paired = 0;
+  for (const [left, right] of pairs) {
+    const [x, y] = [metric.value(left), metric.value(right)];
+    if (x === null || y === null) continue;
+    paired += 1;
+    if (x && y) counts.both += 1;
+    else if (x) counts.aOnly += 1;
+    else if (y) counts.bOnly += 1;
+    else counts.neither += 1;
+  }
+  const interval = newcombePaired(counts);
   return {
-    a: first.variant,
-    b: second.variant,
-    pairs: tally.pairs,
-    solved: {
-      test: 'mcnemar-exact',
-      ...tally,
-      p: tally.pairs === 0 ? null : mcnemarExact(tally.aOnly, tally.bOnly).p,
-      pAdjusted: null,
-    },
-    latency: latencyTest(latencies),
+    a,
+    b,
+    pairs: paired,
+    ...counts,
+    difference: interval?.difference ?? null,
+    low: interval?.low ?? null,
+    high: interval?.high ?? null,
+    p: paired === 0 ? null : mcnemarExact(counts.aOnly, counts.bOnly).p,
+    pAdjusted: null,
+    better: null,
   };
 }
 
-function latencyTest(pairs: ReadonlyArray<readonly [number, number]>): Comparison['latency'] {
-  if (pairs.length === 0) return null;
-  const result = wilcoxonSignedRank(pairs);
+function shiftEffect(metric: ComparedShift, { a, b, pairs }: { a: string; b: string; pairs: Pair[] }, bootstrap: BootstrapOptions): ShiftEffect {
+  const values = pairs.flatMap(([left, right]): Array<readonly [number, number]> => {
+    const [x, y] = [metric.value(left), metric.value(right)];
+    return x === null || y === null ? [] : [[x, y]];
+  });
+  if (values.length === 0) {
+    return { a, b, pairs: 0, zeros: 0, method: null, statistic: null, medianDifference: null, low: null, high: null, p: null, pAdjusted: null, better: null };
+  }
+  const test = wilcoxonSignedRank(values);
+  // seeded per metric and pair of names, so an interval does not move when other variants join the run
+  const effect = medianDifference(values, { seed: (bootstrap.seed ^ hashString(`${metric.metric}:${a}:${b}`)) >>> 0, resamples: bootstrap.resamples });
   return {
-    test: result.test,
-    method: result.method,
-    pairs: pairs.length,
-    zeros: result.zeros,
-    statistic: result.statistic,
-    medianDifferenceMs: percentile(pairs.map(([a, b]) => a - b), 50) as number,
-    p: result.p,
-    pAdjusted: result.p,
+    a,
+    b,
+    pairs: values.length,
+    zeros: test.zeros,
+    method: test.method,
+    statistic: test.statistic,
+    medianDifference: effect?.median ?? null,
+    low: effect?.low ?? null,
+    high: effect?.high ?? null,
+    p: test.p,
+    pAdjusted: null,
+    better: null,
   };
 }

@@ -6,7 +6,7 @@ export {
   AttemptScoresSchema,
   type CaseMatrixRow,
   type ClassSummary,
-  type Comparison,
+  type GroupRate,
   type Confusion,
   type GroupSummary,
   type LoopSummary,
@@ -16,3 +16,6 @@ export {
 export { summarizeConfusion } from './confusion.js';
 export { parseRunSummary, readRunSummary } from './read.js';
 export { summarizeLoop } from './loop.js';
+export { ALPHA } from './comparisons.js';
+export { COMPARED_METRICS, type ComparedMetric } from './compared-metrics.js';
+export type { MetricComparison, Over, RateEffect, ShiftEffect, Sweep, SweepPoint } from './schema-comparisons.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AttemptScoresSchema, ClassSummarySchema, ConfusionSchema, RateSchema } from './schema.js';
+import { ClassSummarySchema, ConfusionSchema, RateSchema } from './schema.js';
+import { AttemptScoresV2Schema } from './schema-v2.js';
 
 /** summary.json as version 1 wrote it (before variants were compared): read only, to re-summarize its attempts. */
 
@@ -44,7 +45,7 @@ export const RunSummaryV1Schema = z.strictObject({
   groups: z.array(GroupSummaryV1Schema),
   classes: z.array(ClassSummarySchema),
   confusion: z.array(ConfusionSchema).optional(),
-  attempts: z.array(AttemptScoresSchema),
+  attempts: z.array(AttemptScoresV2Schema),
 });
 
 export type RunSummaryV1 = z.infer<typeof RunSummaryV1Schema>;

@@ -1,21 +1,21 @@
 import { z } from 'zod';
 import type { AttemptScores } from '../types/scores.js';
+import { RateSchema } from './schema-rate.js';
+import { MetricComparisonSchema, SweepSchema } from './schema-comparisons.js';
+
+export { RateSchema };
 
 /**
  * summary.json is a saved result read back by `compare`, so it has a schema and a version.
  * 2: one group per variant name, pass@k, bootstrap latency intervals, tokens per tick, `statistics`, `comparisons`,
- * `caseMatrix`. Version 1 files are still read (read-summary.ts re-summarizes their attempts).
+ * `caseMatrix`. 3: `fixed` over hangs only and `intact` over controls, each group rate says what it is `over`,
+ * `comparisons` one family per metric with effects and intervals, `sweep`. Versions 1 and 2 are still read
+ * (read.ts re-summarizes their attempts).
  */
-export const SUMMARY_VERSION = 2;
+export const SUMMARY_VERSION = 3;
 
-/** `count` of `total`, its rate and 95 % Wilson interval; rate and interval are null when total is 0. */
-export const RateSchema = z.strictObject({
-  count: z.number().int().nonnegative(),
-  total: z.number().int().nonnegative(),
-  rate: z.number().min(0).max(1).nullable(),
-  low: z.number().min(0).max(1).nullable(),
-  high: z.number().min(0).max(1).nullable(),
-});
+/** A variant's rate, and which attempts it counts over. */
+export const GroupRateSchema = RateSchema.extend({ over: z.enum(['all', 'hangs', 'controls', 'hangs-with-culprit']) });
 
 export const AttemptScoresSchema = z.strictObject({
   caseId: z.string(),
@@ -29,7 +29,10 @@ export const AttemptScoresSchema = z.strictObject({
     reproduced: z.boolean().nullable(),
     interrupted: z.boolean().nullable(),
     interrupt_latency: z.number().nullable(),
-    fixed: z.boolean(),
+    /** hangs only since summary version 3 (before, every verify passing, for controls too) */
+    fixed: z.boolean().nullable(),
+    /** controls: verify still passes after the agent; added in summary version 3 */
+    intact: z.boolean().nullable(),
     false_kill: z.boolean().nullable(),
     completed: z.boolean().nullable(),
     within_budget: z.boolean(),
@@ -69,19 +72,20 @@ export const GroupSummarySchema = z.strictObject({
   /** attempts whose outcome was `error`: the harness or endpoint broke. They count as unsolved in every rate. */
   errors: z.number().int().nonnegative(),
   /** over all attempts */
-  solved: RateSchema,
+  solved: GroupRateSchema,
   /** over hang attempts */
-  reproduced: RateSchema,
-  interrupted: RateSchema,
+  reproduced: GroupRateSchema,
+  interrupted: GroupRateSchema,
+  fixed: GroupRateSchema,
   /** over control attempts */
-  false_kill: RateSchema,
-  completed: RateSchema,
+  false_kill: GroupRateSchema,
+  completed: GroupRateSchema,
+  intact: GroupRateSchema,
   /** over all attempts */
-  fixed: RateSchema,
-  clean: RateSchema,
-  within_budget: RateSchema,
-  /** over hang attempts of cases with hang.culprit (absent in summaries written before it existed) */
-  diagnosed: RateSchema.optional(),
+  clean: GroupRateSchema,
+  within_budget: GroupRateSchema,
+  /** over hang attempts of cases with hang.culprit (version 3 always has it; older summaries are re-summarized on read) */
+  diagnosed: GroupRateSchema,
   /** pass@k (Chen et al. 2021 unbiased estimator) and pass^k (all k solved) per case, averaged over cases; k = 1 … the fewest repeats of a case. */
   passAtK: z.array(PassAtKSchema),
   /** nearest-rank percentiles of every agent kill after onset, in budget or not, with seeded percentile-bootstrap 95 % intervals (null without latencies). */
@@ -136,52 +140,6 @@ export const ConfusionSchema = z.strictObject({
   falseKills: RateSchema,
 });
 
-/**
- * Paired tests between variants `a` and `b` (group order, a before b) over the attempts both have for the same
- * (caseId, repeat). p is two-sided; pAdjusted is Holm-corrected within its family (all `solved` tests of the run form
- * one family, all `latency` tests another), equal to p when the family has one test, null when p is.
- *
- *   { a, b, pairs,
- *     solved:  { test: 'mcnemar-exact', pairs, both, neither, aOnly, bOnly, p, pAdjusted },
- *     latency: { test: 'wilcoxon-signed-rank', method: 'exact' | 'normal', pairs, zeros, statistic,
- *                medianDifferenceMs, p, pAdjusted } | null }
- */
-export const ComparisonSchema = z.strictObject({
-  a: z.string(),
-  b: z.string(),
-  /** (caseId, repeat) pairs both variants ran */
-  pairs: z.number().int().nonnegative(),
-  solved: z.strictObject({
-    test: z.literal('mcnemar-exact'),
-    pairs: z.number().int().nonnegative(),
-    both: z.number().int().nonnegative(),
-    neither: z.number().int().nonnegative(),
-    /** pairs only `a` solved; only `b` solved */
-    aOnly: z.number().int().nonnegative(),
-    bOnly: z.number().int().nonnegative(),
-    /** null when there are no pairs */
-    p: z.number().min(0).max(1).nullable(),
-    pAdjusted: z.number().min(0).max(1).nullable(),
-  }),
-  /** over the pairs where both variants have an interrupt latency; null when there are none. */
-  latency: z
-    .strictObject({
-      test: z.literal('wilcoxon-signed-rank'),
-      /** exact null distribution (under 50 ranked pairs, no ties, no zero differences), else normal with tie and continuity correction */
-      method: z.enum(['exact', 'normal']),
-      pairs: z.number().int().positive(),
-      /** pairs with equal latencies, dropped before ranking */
-      zeros: z.number().int().nonnegative(),
-      /** V = W+, the rank sum of the pairs where `a` was slower (R's wilcox.test `V`) */
-      statistic: z.number().nonnegative(),
-      /** nearest-rank median of a − b in ms: negative when `a` interrupts sooner */
-      medianDifferenceMs: z.number(),
-      p: z.number().min(0).max(1),
-      pAdjusted: z.number().min(0).max(1),
-    })
-    .nullable(),
-});
-
 /** One case: per variant name, how many of its repeats solved. A variant that never ran the case has no cell. */
 export const CaseMatrixRowSchema = z.strictObject({
   caseId: z.string(),
@@ -225,8 +183,10 @@ export const RunSummarySchema = z.strictObject({
   confusion: z.array(ConfusionSchema).optional(),
   /** how the bootstrap intervals were drawn: the same seed gives the same intervals. */
   statistics: z.strictObject({ seed: z.number().int(), resamples: z.number().int().positive() }),
-  /** every two variants, paired on (caseId, repeat): see ComparisonSchema. */
-  comparisons: z.array(ComparisonSchema),
+  /** one family per compared metric, each over every two variants paired on (caseId, repeat): see schema-comparisons.ts. */
+  comparisons: z.array(MetricComparisonSchema),
+  /** the variants as points along one numeric axis, when they form one. */
+  sweep: SweepSchema.nullable(),
   /** hang cases first, then by caseId. */
   caseMatrix: z.array(CaseMatrixRowSchema),
   /** gates and hints (cases that have them), per variant; absent or [] when no case had either. */
@@ -240,7 +200,7 @@ export type ClassSummary = z.infer<typeof ClassSummarySchema>;
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 export type Confusion = z.infer<typeof ConfusionSchema>;
 export type PassAtKPoint = z.infer<typeof PassAtKSchema>;
-export type Comparison = z.infer<typeof ComparisonSchema>;
+export type GroupRate = z.infer<typeof GroupRateSchema>;
 export type CaseMatrixRow = z.infer<typeof CaseMatrixRowSchema>;
 export type ConfusionRow = z.infer<typeof ConfusionRowSchema>;
 

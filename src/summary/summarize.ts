@@ -4,6 +4,7 @@ import { summarizeCaseMatrix } from './case-matrix.js';
 import { compareVariants } from './comparisons.js';
 import { summarizeConfusion } from './confusion.js';
 import { summarizeLoop } from './loop.js';
+import { summarizeSweep } from './sweep.js';
 import { summarizeGroup } from './group-summary.js';
 import { groupBy } from './group-by.js';
 import { rate } from './rates.js';
@@ -56,11 +57,13 @@ function byKindThenClass(a: ClassSummary, b: ClassSummary): number {
 
 /**
  * The run's summary.json: per variant rates with Wilson intervals, pass@k and latency intervals, a per-class
- * breakdown, paired tests between every two variants, the case × variant matrix, and every attempt's scores.
+ * breakdown, per-metric paired effects and tests between every two variants, the sweep (when the variants form one),
+ * the case × variant matrix, and every attempt's scores.
  */
 export function summarize(attempts: readonly AttemptScores[], meta: SummaryMeta): RunSummary {
   const bootstrap: BootstrapOptions = { seed: meta.seed ?? DEFAULT_BOOTSTRAP.seed, resamples: meta.resamples ?? DEFAULT_BOOTSTRAP.resamples };
   const groups = groupBy(attempts, (attempt) => attempt.variant);
+  const summaries = groups.map((group) => summarizeGroup(group, bootstrap));
   const classes = groups.flatMap((group) => groupBy(group, (attempt) => attempt.class).map(summarizeClass));
   return {
     summaryVersion: SUMMARY_VERSION,
@@ -75,11 +78,12 @@ export function summarize(attempts: readonly AttemptScores[], meta: SummaryMeta)
       solved: attempts.filter((attempt) => attempt.scores.solved).length,
       errors: attempts.filter((attempt) => attempt.outcome === 'error').length,
     },
-    groups: groups.map((group) => summarizeGroup(group, bootstrap)),
+    groups: summaries,
     classes: classes.sort(byKindThenClass),
     confusion: summarizeConfusion(attempts),
     statistics: { seed: bootstrap.seed, resamples: bootstrap.resamples },
-    comparisons: compareVariants(groups),
+    comparisons: compareVariants(groups, bootstrap),
+    sweep: summarizeSweep(meta.options ?? {}, summaries),
     caseMatrix: summarizeCaseMatrix(attempts),
     loop: summarizeLoop(attempts),
     attempts: attempts.map((attempt) => structuredClone(attempt)),

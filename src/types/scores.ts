@@ -15,8 +15,10 @@ export interface AttemptScores {
     readonly interrupted: boolean | null;
     /** ms from onset to the agent's kill; null when there was no such kill. */
     readonly interrupt_latency: number | null;
-    /** every verify step passed. */
-    readonly fixed: boolean;
+    /** hang: every verify step passed after the agent (it fixed the cause). null for controls. */
+    readonly fixed: boolean | null;
+    /** control: every verify step passed after the agent (it broke nothing). null for hangs. */
+    readonly intact: boolean | null;
     /** control: the agent killed a healthy command. null for hangs. */
     readonly false_kill: boolean | null;
     /** control: a command the agent ran exited 0 on its own. null for hangs. */

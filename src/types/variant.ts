@@ -40,6 +40,8 @@ export const AgentSpecSchema = z.discriminatedUnion('agent', [
     baseUrl: z.string().min(1).optional(),
     cmd: z.string().min(1).optional(),
   }),
+  /** `--agent ./my-agent.mjs`: a module whose default export is an agent (defineAgent), relative to the working folder. */
+  z.strictObject({ agent: z.literal('module'), path: z.string().min(1) }),
 ]);
 
 /** Budget overrides of a variant, unscaled; absent fields keep the case's own budget. */

@@ -48,7 +48,7 @@ describe('hangbench CLI', () => {
     const result = await hangbench(['eval', path.join(cases, 'bad'), path.join(cases, 'good'), '--agent', 'nop', '--out', out, '--json', '--time-scale', '0.1']);
     expect(result.exitCode).toBe(2);
     const summary = JSON.parse(result.stdout) as { summaryVersion: number; attempts: Array<{ caseId: string; scores: { solved: boolean } }>; problems: unknown[] };
-    expect(summary.summaryVersion).toBe(2);
+    expect(summary.summaryVersion).toBe(3);
     expect(summary.attempts.map((attempt) => attempt.caseId)).toEqual(['good-case']);
     expect(summary.problems).toHaveLength(7);
     expect(result.stderr).toContain('invalid case:');

@@ -23,9 +23,11 @@ describe('a sweep over monitor modes in one run (--time-scale 0.1)', () => {
 
     expect(summary.attempts).toHaveLength(3 * 2 * 2);
     expect(summary.groups.map((group) => group.variant)).toEqual(['baseline-k2·interval-5s', 'baseline-k2·timeout-5s']);
-    const [comparison] = summary.comparisons;
-    expect(summary.comparisons).toHaveLength(1);
-    expect(comparison).toMatchObject({ a: 'baseline-k2·interval-5s', b: 'baseline-k2·timeout-5s', solved: { test: 'mcnemar-exact', pairs: 6 } });
+    // one family per metric, each with the one pair of variants
+    expect(summary.comparisons.map((family) => family.metric)).toEqual(['interrupted', 'false_kill', 'interrupt_latency', 'solved', 'fixed', 'diagnosed', 'tokens']);
+    const solved = summary.comparisons.find((family) => family.metric === 'solved');
+    expect(solved).toMatchObject({ test: 'mcnemar-exact', over: 'all', rows: [{ a: 'baseline-k2·interval-5s', b: 'baseline-k2·timeout-5s', pairs: 6 }] });
+    expect(summary.comparisons.find((family) => family.metric === 'interrupted')?.rows[0]?.pairs).toBe(4);
     expect(summary.caseMatrix.map((row) => row.caseId).sort()).toEqual(['ctl-slow-migrations', 'py-confirm-prompt', 'py-pipe-deadlock']);
 
     // The timeout mode never ticks and never lets the agent interrupt: the harness kills at 0.5 s.

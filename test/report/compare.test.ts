@@ -26,6 +26,20 @@ describe('compareSummaries', () => {
     expect(renderComparisonMarkdown(comparison)).toMatch(/❌ 1 regression/);
   });
 
+  it('gives each rate’s change paired on (case, repeat): new − base with its Newcombe interval and the discordant attempts', () => {
+    const next = run('next', cases(30, (caseId, i) => [attemptScores({ caseId, scores: { solved: i !== 7 && i !== 8, interrupt_latency: 1500 } })]));
+    const solved = compareSummaries(base, next).variants[0]?.rates.find((rate) => rate.name === 'solved');
+    expect(solved).toMatchObject({ over: 'all', paired: { pairs: 30, baseOnly: 2, newOnly: 0 } });
+    expect(solved?.paired?.difference).toBeCloseTo(-2 / 30, 12);
+    expect(solved?.paired?.p).toBeCloseTo(0.5, 12);
+    const text = renderComparisonText(compareSummaries(base, next));
+    expect(text).toMatch(/solved \(all\)\s+30\/30 100%\s+→ 28\/30 93%\s+-7 pt\s+paired −7 pt \[−\d+, \+\d+\], 2 base only \/ 0 new only, p 0\.500/);
+    expect(text).toMatch(/fixed \(hangs\)/);
+    // latency 1200 ms in base, 1500 ms in every new attempt: the paired median is +300 ms
+    expect(text).toMatch(/paired median \+300 ms \[\+300 ms, \+300 ms\] over 30 attempts/);
+    expect(renderComparisonMarkdown(compareSummaries(base, next))).toMatch(/\| solved \(all\) \| 30\/30 100% \| 28\/30 93% \| -7 pt \| −7 pt \[−\d+, \+\d+\], 2 base only \/ 0 new only, p 0\.500 \|/);
+  });
+
   it('flags a rate whose interval moved wholly below, and a false-kill rate that moved wholly above', () => {
     const good = run('good', [...cases(20, (caseId) => [attemptScores({ caseId })]), ...cases(20, (caseId) => [attemptScores({ caseId: `ctl-${caseId}`, kind: 'control' })])]);
     const bad = run('bad', [...cases(20, (caseId, i) => [attemptScores({ caseId, scores: { solved: i < 5 } })]), ...cases(20, (caseId, i) => [attemptScores({ caseId: `ctl-${caseId}`, kind: 'control', scores: { solved: i < 5 } })])]);
@@ -56,7 +70,7 @@ describe('compareSummaries', () => {
 
   it('refuses another summary version and another case set unless allowed', () => {
     // A summary of a version this hangbench does not write (a newer one, read without upgrading) is refused.
-    expect(() => compareSummaries(base, { ...base, summaryVersion: 3 } as unknown as typeof base)).toThrow(/different summary versions \(2 and 3\)/);
+    expect(() => compareSummaries(base, { ...base, summaryVersion: 4 } as unknown as typeof base)).toThrow(/different summary versions \(3 and 4\)/);
     const other = run('other', cases(31, (caseId) => [attemptScores({ caseId })]));
     expect(() => compareSummaries(base, other)).toThrow(/only in new: case-30.*--allow-different-cases/);
     const allowed = compareSummaries(base, other, { allowDifferentCases: true });

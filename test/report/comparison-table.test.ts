@@ -16,14 +16,14 @@ describe('renderComparisonTable', () => {
     expect(text.split('\n')[0]).toMatch(/^metric\s+baseline·interval-2s\s+baseline·no-output-2s$/);
     const labels = text.split('\n').slice(2, -1).map((line) => line.split(/\s{2,}/)[0]);
     expect(labels).toEqual([
-      'attempts', 'solved', 'pass@2', 'pass^2', 'reproduced (hangs)', 'interrupted (hangs)', 'latency p50', 'latency p90',
-      'false kills (controls)', 'completed (controls)', 'fixed', 'ticks / attempt', 'tokens / tick', 'tokens / attempt', 'wall / attempt', 'errors',
+      'attempts', 'solved (all)', 'pass@2', 'pass^2', 'reproduced (hangs)', 'interrupted (hangs)', 'latency p50', 'latency p90',
+      'false kills (controls)', 'completed (controls)', 'fixed (hangs)', 'intact (controls)', 'ticks / attempt', 'tokens / tick', 'tokens / attempt', 'wall / attempt', 'errors',
     ]);
   });
 
   it('shows rates with their Wilson interval and latency with its bootstrap interval, and marks the best', () => {
     // A solved 5 of 14 (Wilson 16–61 %), B 11 of 14 (52–92 %)
-    expect(lineOf(text, 'solved')).toMatch(/^solved\s+5\/14 36% \[16–61\]\s+11\/14 79% \[52–92\] \*$/);
+    expect(lineOf(text, 'solved')).toMatch(/^solved \(all\)\s+5\/14 36% \[16–61\]\s+11\/14 79% \[52–92\] \*$/);
     // pass@2 over 7 cases: A 3/7, B 7/7; pass^2: A 2/7, B 4/7
     expect(lineOf(text, 'pass@2')).toMatch(/^pass@2\s+43%\s+100% \*$/);
     expect(lineOf(text, 'pass^2')).toMatch(/^pass\^2\s+29%\s+57% \*$/);
@@ -55,30 +55,58 @@ describe('renderComparisonTable', () => {
   });
 });
 
+/** The lines of one metric's table: from its title to the note under it. */
+function familyBlock(text: string, title: string): string[] {
+  const lines = text.split('\n');
+  const start = lines.indexOf(title);
+  if (start < 0) throw new Error(`no table titled ${title} in:\n${text}`);
+  const end = lines.findIndex((line, index) => index > start && line === '');
+  return lines.slice(start, end < 0 ? undefined : end);
+}
+
 describe('renderPairwiseTable', () => {
-  it('gives McNemar and Wilcoxon p-values for two variants, and says which variant a significant test favours', () => {
-    const text = renderPairwiseTable(summarize([...A, ...B], META), { color: false });
-    const header = text.split('\n')[0] ?? '';
-    expect(header).toMatch(/^a\s+b\s+pairs\s+only a\/b\s+McNemar p\s+solves more\s+lat\. pairs\s+a−b p50\s+V\s+method\s+Wilcoxon p\s+faster$/);
-    expect(header).not.toContain('Holm');
-    // discordant 1 and 8: p = 0.039, B solves more; Hollander & Wolfe latencies: V = 40 exact p = 0.039, B faster
-    expect(lineOf(text, 'baseline·interval-2s')).toMatch(/^baseline·interval-2s\s+baseline·no-output-2s\s+12\s+1\/8\s+0\.039\s+b\s+9\s+490ms\s+40\s+exact\s+0\.039\s+b$/);
+  it('gives one table per metric, each with the effect a − b, its interval, the test and the better variant', () => {
+    const text = renderPairwiseTable(summarize([...A, ...B, ...CONTROLS], META), { color: false });
+    expect(text.split('\n').filter((line) => /^[a-z].*\((hangs|controls|all attempts|hangs both interrupted)\)$/.test(line))).toEqual([
+      'interrupted (hangs)',
+      'false kills (controls)',
+      'interrupt latency (hangs both interrupted)',
+      'solved (all attempts)',
+      'fixed (hangs)',
+      'tokens per attempt (all attempts)',
+    ]);
+    const interrupted = familyBlock(text, 'interrupted (hangs)');
+    expect(interrupted[1]).toMatch(/^a\s+b\s+pairs\s+only a\/b\s+a − b \[95% CI\]\s+McNemar p\s+better$/);
+    expect(interrupted[1]).not.toContain('Holm');
+    // discordant 1 and 8 over 12 hang pairs: −58 pt, Newcombe [−79, −21], p = 0.039: the second variant interrupts more
+    expect(interrupted[3]).toMatch(/^baseline·interval-2s\s+baseline·no-output-2s\s+12\s+1\/8\s+−58 pt \[−\d+, −\d+\]\s+0\.039\s+baseline·no-output-2s$/);
+    expect(interrupted.at(-1)).toBe('higher is better · a − b: difference of the rates, 95 % Newcombe interval · McNemar exact on the discordant pairs');
+    // Hollander & Wolfe latencies: median a − b +490ms, V = 40, p = 0.039: the second is faster
+    const latency = familyBlock(text, 'interrupt latency (hangs both interrupted)');
+    expect(latency[3]).toMatch(/^baseline·interval-2s\s+baseline·no-output-2s\s+9\s+40\s+\+490ms \[[−+]?[\d.]+m?s, \+[\d.]+m?s\]\s+0\.039\s+baseline·no-output-2s$/);
+    // one false kill of two: nowhere near a difference
+    expect(familyBlock(text, 'false kills (controls)')[3]).toMatch(/2\s+0\/1\s+−50 pt \[−\d+, \+\d+\]\s+1\.000\s+no difference shown$/);
     expect(text).toContain('one pair of variants: no correction');
   });
 
-  it('adds Holm-adjusted p-values with three variants and calls a difference only after correction', () => {
+  it('adds Holm-adjusted p-values with three variants and names a better variant only after correction', () => {
     const text = renderPairwiseTable(summarize([...A, ...B, ...C], META), { color: false });
-    expect(text.split('\n')[0]).toContain('McNemar p (Holm)');
-    expect(lineOf(text, 'baseline·interval-2s   baseline·no-output-2s')).toMatch(/12\s+1\/8\s+0\.039 \(0\.117\)\s+–\s+9\s+490ms\s+40\s+exact\s+0\.039 \(0\.117\)\s+–$/);
-    expect(lineOf(text, 'baseline·interval-2s   baseline·timeout-5s')).toMatch(/0\/0\s+1\.000 \(1\.000\)\s+–\s+9\s+0ms\s+3\s+normal\s+0\.371 \(0\.371\)\s+–$/);
-    expect(lineOf(text, 'baseline·no-output-2s')).toMatch(/8\/1\s+0\.039 \(0\.117\)\s+–\s+9\s+−490ms\s+6\s+exact\s+0\.055 \(0\.117\)\s+–$/);
-    expect(text).toContain('(Holm): corrected over the 3 pairs of variants per test');
+    const solved = familyBlock(text, 'solved (all attempts)');
+    expect(solved[1]).toContain('McNemar p (Holm)');
+    expect(solved.find((line) => line.startsWith('baseline·interval-2s   baseline·no-output-2s'))).toMatch(/12\s+1\/8\s+−58 pt \[[^\]]+\]\s+0\.039 \(0\.117\)\s+no difference shown$/);
+    expect(solved.find((line) => line.startsWith('baseline·interval-2s   baseline·timeout-5s'))).toMatch(/0\/0\s+0 pt \[−\d+, \+\d+\]\s+1\.000 \(1\.000\)\s+no difference shown$/);
+    const latency = familyBlock(text, 'interrupt latency (hangs both interrupted)');
+    expect(latency.find((line) => line.startsWith('baseline·no-output-2s'))).toMatch(/9\s+6\s+−490ms \[[^\]]+\]\s+0\.055 \(0\.117\)\s+no difference shown$/);
+    expect(text).toContain('(Holm): corrected over the 3 pairs of variants within each metric');
   });
 
-  it('shows – for a pair without latencies, and nothing for a single variant', () => {
+  it('leaves out a metric no pair has data for, and is empty for a single variant', () => {
     const silent = B.map((attempt) => ({ ...attempt, scores: { ...attempt.scores, interrupt_latency: null } }));
     const text = renderPairwiseTable(summarize([...A, ...silent], META), { color: false });
-    expect(lineOf(text, 'baseline·interval-2s')).toMatch(/0\.039\s+b\s+0\s+–\s+–\s+–\s+–\s+–$/);
+    expect(text).not.toContain('interrupt latency');
+    // hangs only: no control pairs, so no false-kill table either
+    expect(text).not.toContain('false kills');
+    expect(text).toContain('interrupted (hangs)');
     expect(renderPairwiseTable(summarize(A, META))).toBe('');
   });
 

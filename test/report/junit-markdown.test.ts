@@ -1,4 +1,3 @@
-import type { RunSummary } from '../../src/summary/schema.js';
 import { describe, expect, it } from 'vitest';
 import { renderJunit } from '../../src/report/junit.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
@@ -39,8 +38,26 @@ describe('renderMarkdown', () => {
     expect(md).not.toContain('Variant comparison');
   });
 
-  it('renders the pairwise comparisons when the summary carries them', () => {
-    const summary = { ...summarize(attempts, { runId: 'r1', startedAt: '' }), summaryVersion: 2, comparisons: [{ a: 'v1', b: 'v2', solved: { test: 'mcnemar', pairs: 10, aOnly: 3, bOnly: 0, p: 0.25, pAdjusted: 0.5 } }] } as unknown as RunSummary;
-    expect(renderMarkdown(summary)).toContain('| v1 | v2 | 3 / 0 of 10 | 0.250 (0.500) | – | – |');
+  it('says what each rate is over, and renders one comparison table per metric with effects and verdicts', () => {
+    const md = renderMarkdown(summarize(attempts, { runId: 'r1', startedAt: '' }));
+    expect(md).toContain('| variant | n | solved (all) | interrupted (hangs) | false kills (controls) | fixed (hangs) | intact (controls) |');
+    const two = ['v1', 'v2'].flatMap((variant) => ['case-1', 'case-2', 'case-3'].map((caseId) => attemptScores({ caseId, variant, scores: { solved: variant === 'v1' || caseId === 'case-1' } })));
+    const compared = renderMarkdown(summarize(two, { runId: 'r2', startedAt: '' }));
+    expect(compared).toContain('### Variant comparison (paired on case and repeat)');
+    expect(compared).toContain('#### interrupted (hangs)');
+    expect(compared).toContain('| a | b | pairs | a only / b only | a − b [95 % CI] | p | better |');
+    expect(compared).toMatch(/\| v1 \| v2 \| 3 \| 2 \/ 0 \| \+67 pt \[−\d+, \+\d+\] \| 0\.500 \| no difference shown \|/);
+    expect(compared).toContain('#### interrupt latency (hangs both interrupted)');
+    expect(compared).not.toContain('Sweep');
+  });
+
+  it('adds the sweep table when the variants differ along one axis', () => {
+    const variants = [1, 2, 4].map((seconds) => ({ name: `k2·interval-${seconds}s`, agent: { agent: 'baseline', hungTicks: 2 }, monitor: { mode: 'interval', everyMs: seconds * 1000 } }));
+    const swept = variants.flatMap((variant, index) => ['case-1', 'case-2'].map((caseId) => attemptScores({ caseId, variant: variant.name, scores: { interrupt_latency: 1000 * (index + 1) } })));
+    const md = renderMarkdown(summarize(swept, { runId: 'r3', startedAt: '', options: { variants } }));
+    expect(md).toContain('### Sweep over the interval (the mode’s period)');
+    expect(md).toContain('| interval | line | variant | latency p50 [95 % CI] | interrupted (hangs) | false kills (controls) | Pareto |');
+    expect(md).toMatch(/\| 1s \| interval \| k2·interval-1s \| 1s \[1s–1s\] \| 2\/2 100% \[\d+–100\] \| – \| ★ \|/);
+    expect(md).toMatch(/\| 4s \| interval \| k2·interval-4s \| 3s \[3s–3s\] \| 2\/2 100% \[\d+–100\] \| – \| {2}\|/);
   });
 });

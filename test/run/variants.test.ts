@@ -88,3 +88,36 @@ describe('variants from a config file', () => {
     await import('node:fs/promises').then((fs) => fs.rm(dir, { recursive: true, force: true }));
   });
 });
+
+describe('module agents as variants', () => {
+  const root = path.resolve(import.meta.dirname, '../..');
+
+  it('a path in --agent is a module agent, next to built-in agents, named after its file', () => {
+    const variants = expandVariants({ agent: ['baseline', './test/fixtures/agents/solve-example.mjs'], cwd: root });
+    expect(variants.map((variant) => [variant.name, variant.agent])).toEqual([
+      ['baseline-k2·interval-10s', { agent: 'baseline', hungTicks: 2 }],
+      ['module-solve-example·interval-10s', { agent: 'module', path: './test/fixtures/agents/solve-example.mjs' }],
+    ]);
+  });
+
+  it('a missing module file and a bare "module" are usage errors that say what to pass', () => {
+    expect(() => expandVariants({ agent: './nope.mjs', cwd: root })).toThrow(/--agent \.\/nope\.mjs: no such file/);
+    expect(() => expandVariants({ agent: 'module', cwd: root })).toThrow(/--agent takes the module's path itself/);
+  });
+
+  it('a config file takes agent: module with path: relative to the config file, and refuses one without path', async () => {
+    const dir = path.join(root, 'test/fixtures/agents');
+    const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const scratch = await mkdtemp(path.join(tmpdir(), 'hangbench-config-module-'));
+    try {
+      await writeFile(path.join(scratch, 'ok.yaml'), `variants:\n  - agent: module\n    path: ${path.relative(scratch, path.join(dir, 'solve-example.mjs'))}\n`);
+      const config = await loadConfigFile(path.join(scratch, 'ok.yaml'), root);
+      expect(config.variants[0]?.agent).toEqual({ agent: 'module', path: path.join(dir, 'solve-example.mjs') });
+      await writeFile(path.join(scratch, 'bad.yaml'), 'variants:\n  - agent: module\n');
+      await expect(loadConfigFile(path.join(scratch, 'bad.yaml'), root)).rejects.toThrow(/agent module needs path/);
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  });
+});

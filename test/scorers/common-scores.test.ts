@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { clean } from '../../src/scorers/clean.js';
 import { completed } from '../../src/scorers/completed.js';
 import { falseKill } from '../../src/scorers/false-kill.js';
-import { fixed } from '../../src/scorers/fixed.js';
+import { fixed, intact } from '../../src/scorers/fixed.js';
 import { withinBudget } from '../../src/scorers/within-budget.js';
 import { controlTrace, hangTrace, solvedControl, solvedHang } from './trace-builder.js';
 
@@ -17,6 +17,22 @@ describe('fixed', () => {
 
   it('is false when no verify step ran', () => {
     expect(fixed(hangTrace().end().build())).toBe(false);
+  });
+
+  it('is a hang’s score: a control has nothing to fix, even when its verify passes untouched', () => {
+    expect(fixed(controlTrace().verify(true, 0).end().build())).toBeNull();
+  });
+});
+
+describe('intact (controls)', () => {
+  it('is true when the control’s verify still passes after the agent, false when a step fails or none ran', () => {
+    expect(intact(controlTrace().verify(true, 0).verify(true, 1).end().build())).toBe(true);
+    expect(intact(controlTrace().write().verify(false, 0).end().build())).toBe(false);
+    expect(intact(controlTrace().end().build())).toBe(false);
+  });
+
+  it('is null for a hang', () => {
+    expect(intact(hangTrace().verify(true, 0).end().build())).toBeNull();
   });
 });
 

@@ -18,6 +18,7 @@ describe('scoreAttempt', () => {
         interrupted: true,
         interrupt_latency: 10_000,
         fixed: true,
+        intact: null,
         false_kill: null,
         completed: null,
         within_budget: true,
@@ -55,7 +56,8 @@ describe('scoreAttempt', () => {
       reproduced: null,
       interrupted: null,
       interrupt_latency: null,
-      fixed: true,
+      fixed: null,
+      intact: true,
       false_kill: false,
       completed: true,
       within_budget: true,
@@ -68,6 +70,13 @@ describe('scoreAttempt', () => {
       diagnosed: null,
     });
     expect(result.classificationAtEnd).toBe('busy-no-output');
+  });
+
+  it('scores a control’s verify as intact (it broke nothing), never as fixed', () => {
+    const broken = controlTrace().command(1).at(20_000).exit(1, { exitCode: 0 }).write().verify(false).end().build();
+    expect(scoreAttempt(broken).scores).toMatchObject({ fixed: null, intact: false, false_kill: false, completed: true });
+    expect(scoreAttempt(solvedControl().build()).scores).toMatchObject({ fixed: null, intact: true });
+    expect(scoreAttempt(solvedHang().build()).scores).toMatchObject({ fixed: true, intact: null });
   });
 
   it('a control with a false kill is not solved, even when a later run completed', () => {

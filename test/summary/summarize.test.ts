@@ -24,7 +24,7 @@ describe('summarize', () => {
 
   it('carries the run metadata and a version, and validates against its own schema', () => {
     expect(summary).toMatchObject({
-      summaryVersion: 2,
+      summaryVersion: 3,
       runId: 'run-1',
       startedAt: '2026-01-01T00:00:00.000Z',
       finishedAt: null,
@@ -46,10 +46,13 @@ describe('summarize', () => {
     expect(interval?.interrupted).toMatchObject({ count: 2, total: 4, rate: 0.5 });
     expect(interval?.false_kill).toMatchObject({ count: 1, total: 2, rate: 0.5 });
     expect(interval?.completed).toMatchObject({ count: 1, total: 2 });
-    expect(interval?.fixed).toMatchObject({ count: 5, total: 6 });
+    // fixed counts hangs only (the errored one never reached verify); a control's verify is `intact`
+    expect(interval?.fixed).toMatchObject({ count: 3, total: 4, over: 'hangs' });
+    expect(interval?.intact).toMatchObject({ count: 2, total: 2, over: 'controls' });
+    expect([interval?.solved.over, interval?.interrupted.over, interval?.false_kill.over]).toEqual(['all', 'hangs', 'controls']);
     expect(interval?.clean).toMatchObject({ count: 5, total: 6 });
     expect(interval?.within_budget).toMatchObject({ count: 5, total: 6 });
-    expect(noOutput?.false_kill).toEqual({ count: 0, total: 0, rate: null, low: null, high: null });
+    expect(noOutput?.false_kill).toEqual({ count: 0, total: 0, rate: null, low: null, high: null, over: 'controls' });
   });
 
   it('gives each rate its Wilson interval', () => {
@@ -94,8 +97,11 @@ describe('summarize', () => {
   });
 
   it('compares the two variants on their shared (case, repeat) pairs and lists the case matrix', () => {
-    expect(summary.comparisons).toHaveLength(1);
-    expect(summary.comparisons[0]).toMatchObject({ a: 'interval-10s', b: 'no-output-5s', pairs: 1, solved: { both: 1 } });
+    expect(summary.comparisons.map((family) => family.metric)).toEqual(['interrupted', 'false_kill', 'interrupt_latency', 'solved', 'fixed', 'diagnosed', 'tokens']);
+    const solved = summary.comparisons.find((family) => family.metric === 'solved');
+    expect(solved?.rows).toHaveLength(1);
+    expect(solved?.rows[0]).toMatchObject({ a: 'interval-10s', b: 'no-output-5s', pairs: 1, both: 1, difference: 0, better: null });
+    expect(summary.sweep).toBeNull();
     expect(summary.caseMatrix.map((row) => row.caseId)).toEqual(['node-stdin', 'py-pipe-deadlock', 'quiet-compute']);
     expect(summary.caseMatrix[1]?.cells).toEqual({ 'interval-10s': { solved: 2, total: 4 }, 'no-output-5s': { solved: 1, total: 1 } });
   });
@@ -120,7 +126,7 @@ describe('summarize', () => {
   it('lists every attempt’s scores under the DESIGN names', () => {
     expect(summary.attempts).toHaveLength(8);
     expect(Object.keys(summary.attempts[0]?.scores ?? {}).sort()).toEqual(
-      ['clean', 'completed', 'diagnosed', 'false_kill', 'fixed', 'gate_rounds', 'gates_passed', 'hint_given', 'hint_to_action', 'interrupt_latency', 'interrupted', 'reproduced', 'solved', 'within_budget'],
+      ['clean', 'completed', 'diagnosed', 'false_kill', 'fixed', 'gate_rounds', 'gates_passed', 'hint_given', 'hint_to_action', 'intact', 'interrupt_latency', 'interrupted', 'reproduced', 'solved', 'within_budget'],
     );
   });
 

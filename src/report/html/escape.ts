@@ -3,6 +3,11 @@ export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
+/** A variant name escaped, with a break opportunity after each `·`, `-`, `_` and `.`, so a long name wraps at its parts. */
+export function breakableName(name: string): string {
+  return escapeHtml(name).replace(/([·\-_.])/g, '$1<wbr>');
+}
+
 /** JSON that is safe inside <script type="application/json">: no `</script>`, no `<!--`, no line separators. */
 export function jsonForScript(value: unknown): string {
   return JSON.stringify(value)

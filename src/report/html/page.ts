@@ -4,7 +4,7 @@ import { renderRatesChart, renderTradeoffChart } from './charts.js';
 import { CLIENT_SCRIPT } from './client-script.js';
 import { escapeHtml as esc, jsonForScript, shortTime } from './escape.js';
 import { STYLES } from './styles.js';
-import { renderCaseMatrix, renderClassTable, renderComparisons, renderVariantTable } from './summary-section.js';
+import { renderCaseMatrix, renderClassTable, renderComparisons, renderSweep, renderVariantTable } from './summary-section.js';
 
 /** Where a live page (`hangbench view`) gets its updates: an SSE stream and a URL that renders one attempt. */
 export interface LiveEndpoints {
@@ -49,7 +49,8 @@ export function renderReportHtml(report: RunReport, live?: LiveEndpoints): strin
 ${header(report)}
 <h2>Variants</h2>${renderVariantTable(summary)}
 <div class="charts"><figure>${renderRatesChart(summary.groups)}<figcaption>each rate per variant, with its 95 % Wilson interval</figcaption></figure>
-<figure>${renderTradeoffChart(summary.groups)}<figcaption>per variant: hangs interrupted against controls falsely killed, intervals as bars; ${latencyNote}</figcaption></figure></div>
+<figure class="tradeoff">${renderTradeoffChart(summary.groups)}<figcaption>per variant: hangs interrupted against controls falsely killed, intervals as bars; ${latencyNote}; variants on one spot share a label</figcaption></figure></div>
+${renderSweep(summary)}
 <h2>Variant comparison</h2>${renderComparisons(summary)}
 ${renderCaseMatrix(summary)}
 <details class="classes"><summary><h2>Classes</h2></summary>${renderClassTable(summary)}</details>

@@ -6,7 +6,16 @@ body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: 
 details.classes > summary { cursor: pointer; } details.classes > summary h2 { display: inline-block; border: 0; }
 h1 { font-size: 22px; margin: 20px 0 4px; } h2 { font-size: 17px; margin: 28px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
 .muted { color: var(--muted); } .na { color: var(--muted); }
-table.variants td, table.variants th, table.comparisons td { white-space: nowrap; }
+table.variants, table.comparisons, table.sweep { max-width: 100%; }
+table.variants th.name, table.comparisons th.name, table.sweep th.name { max-width: 15em; white-space: normal; overflow-wrap: break-word; font-weight: 600; }
+p.agrees { color: var(--muted); margin: 2px 0 8px; }
+table.variants td .muted, table.comparisons td.effect, table.sweep td { white-space: nowrap; }
+th .over { display: block; font-weight: 400; font-size: 11px; color: var(--muted); }
+td.better { color: var(--good); font-weight: 600; }
+.families h3 { font-size: 14px; margin: 18px 0 2px; } .note { font-size: 12px; margin: 2px 0 4px; }
+figure.tradeoff figcaption { max-width: 510px; } figure.sweep { margin: 0; } figure.sweep figcaption { max-width: 880px; }
+svg .tick-y { fill: var(--muted); text-anchor: end; } svg .panel-title { font-weight: 600; } svg .legend { fill: var(--fg); }
+svg .point-label.grouped { font-style: italic; }
 table { border-collapse: collapse; margin: 6px 0; font-variant-numeric: tabular-nums; }
 th, td { border: 1px solid var(--line); padding: 3px 8px; text-align: left; vertical-align: top; }
 thead th { background: var(--soft); font-weight: 600; }

@@ -1,0 +1,63 @@
+import path from 'node:path';
+import { capture } from '../capture/capture.js';
+import { probeHost } from '../sandbox/index.js';
+import { formatDuration } from '../types/duration.js';
+import { HangbenchError } from '../types/errors.js';
+import { durationFlag, listFlag, numberFlag, parse } from './args.js';
+import { CAPTURE_HELP } from './help.js';
+import { checkIsolation } from './isolation.js';
+import type { CliIO } from './io.js';
+
+export async function captureCommand(args: readonly string[], io: CliIO): Promise<number> {
+  const dashes = args.indexOf('--');
+  const own = dashes === -1 ? args : args.slice(0, dashes);
+  const argv = dashes === -1 ? [] : args.slice(dashes + 1);
+  const parsed = parse(own, {
+    id: { type: 'string' },
+    include: { type: 'string' },
+    interval: { type: 'string' },
+    ticks: { type: 'string' },
+    max: { type: 'string' },
+    terminal: { type: 'string' },
+    out: { type: 'string' },
+    force: { type: 'boolean' },
+    isolation: { type: 'string' },
+  });
+  if (parsed.help) {
+    io.stdout.write(`${CAPTURE_HELP}\n`);
+    return 0;
+  }
+  if (parsed.positionals.length > 0 || argv.length === 0) {
+    throw new HangbenchError('USAGE', 'put the command after --, e.g. hangbench capture -- node release.mjs --yes');
+  }
+  const terminal = parsed.string('terminal') ?? 'pipe';
+  if (terminal !== 'pipe' && terminal !== 'pty') throw new HangbenchError('USAGE', `--terminal must be pipe or pty, got "${terminal}"`);
+  const refused = await checkIsolation(parsed, io, 'capture');
+  if (refused !== null) return refused;
+  const intervalMs = durationFlag('interval', parsed.string('interval')) ?? 2000;
+  io.stderr.write(`capture: running ${argv.join(' ')} in a sandbox, a tick every ${formatDuration(intervalMs)}; Ctrl-C drafts the case from what was seen so far\n`);
+  const result = await capture({
+    argv,
+    cwd: io.cwd,
+    out: path.resolve(io.cwd, parsed.string('out') ?? '.'),
+    ...(parsed.string('id') === undefined ? {} : { id: parsed.string('id') }),
+    ...(parsed.string('include') === undefined ? {} : { include: listFlag('include', parsed.string('include')) }),
+    terminal,
+    intervalMs,
+    hungTicks: numberFlag('ticks', parsed.string('ticks'), { integer: true }) ?? 2,
+    maxMs: durationFlag('max', parsed.string('max')) ?? 120_000,
+    force: parsed.flag('force'),
+    capabilities: await probeHost(),
+    stop: io.shutdown,
+    onTick: (tick) => io.stderr.write(`  tick ${tick.seq} ${formatDuration(tick.elapsedMs)} ${tick.classification}: ${tick.reason}\n`),
+  });
+  if (!result.ok) {
+    io.stderr.write(`capture: ${result.reason}\n`);
+    return 1;
+  }
+  const shown = (file: string) => path.relative(io.cwd, file) || '.';
+  io.stdout.write(`wrote ${shown(result.caseFile)} and ${shown(result.fixtureDir)}/ (workspace/, hidden/check.sh, solution.patch)\n`);
+  if (result.watch.leaked.length > 0) io.stdout.write(`note: still running after the kill: ${result.watch.leaked.join(', ')}\n`);
+  io.stdout.write(`next: fill in the issue, hidden/check.sh and solution.patch, then: hangbench check-cases ${shown(result.caseFile)}\n`);
+  return 0;
+}
