@@ -24,6 +24,9 @@ export const RecordedOptionsSchema = z.strictObject({
   cwd: z.string(),
   runId: z.string(),
   config: z.string().optional(),
+  /** exec agents: the names (never the values) of the variables their process gets, and the hosts their proxy allows. */
+  agentEnv: z.array(z.string()).optional(),
+  agentAllowHosts: z.array(z.string()).optional(),
   /** this run is slice index of count (`--shard i/n`); `hangbench merge` joins them. */
   shard: z.strictObject({ index: z.number().int().positive(), count: z.number().int().positive() }).optional(),
 });

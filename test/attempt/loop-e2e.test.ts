@@ -146,20 +146,22 @@ describe.skipIf(process.platform !== 'linux')('gates and hints in whole attempts
   });
 
   test('exec: each hint is a line of its own just before the observation it rode on, and needs no answer', async () => {
-    const log = path.join(out, 'exec.log');
     const script = [['{"type":"run","command":"bash deploy.sh"}'], ['{"type":"wait"}'], ['{"type":"kill"}'], [JSON.stringify({ type: 'write', path: 'deploy.sh', content: FIXED })], ['{"type":"finish","summary":"fixed"}']];
+    // The agent's own process is jailed with only the variables named by agentEnv: what it received comes back in its finish.
     process.env.SCRIPT = JSON.stringify(script);
-    process.env.LOG = log;
+    process.env.SEEN_IN_FINISH = '1';
     try {
-      const { scores, events } = only(await run('exec', { agent: 'exec', cmd: `node ${LINES_AGENT}` }));
+      const { scores, events } = only(await run('exec', { agent: 'exec', cmd: `node ${LINES_AGENT}`, agentEnv: ['SCRIPT', 'SEEN_IN_FINISH'] }));
       expectHintsAtTriggers(events);
       expect(scores.scores).toMatchObject({ solved: true, gates_passed: true, hint_given: true });
-      const lines = (await readFile(log, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string; text?: string });
+      const finish = ofType(events, 'action').find((event) => event.action.type === 'finish');
+      const summary = finish?.action.type === 'finish' ? finish.action.summary : '[]';
+      const lines = JSON.parse(summary) as Array<{ type: string; text?: string }>;
       expect(lines.map((line) => line.type)).toEqual(['task', 'hint', 'tick', 'hint', 'tick', 'exit', 'result']);
       expect(lines[3]).toEqual({ type: 'hint', text: 'H-TICKS: nobody will ever answer that prompt in CI.' });
     } finally {
       delete process.env.SCRIPT;
-      delete process.env.LOG;
+      delete process.env.SEEN_IN_FINISH;
     }
   });
 
