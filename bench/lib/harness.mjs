@@ -52,7 +52,12 @@ function procCpuSeconds(pid) {
  * `node bin/hangbench.js eval …args --out <out>`: wall ms, the harness's peak RSS (VmHWM, its own process only —
  * sandboxed programs are other processes), its CPU seconds, and `onSample` every `everyMs` with progress.
  */
-export async function runHarness(args, { out, everyMs = 250, onSample } = {}) {
+/**
+ * @param {string[]} args
+ * @param {{ out: string, everyMs?: number, onSample?: (sample: { elapsedMs: number, rssKb: number, hwmKb: number }) => unknown }} options
+ * @returns {Promise<{ wallMs: number, peakKb: number, cpuSeconds: number, runDir: string }>}
+ */
+export async function runHarness(args, { out, everyMs = 250, onSample }) {
   const started = performance.now();
   const child = spawn(process.execPath, [path.join(projectRoot, 'bin/hangbench.js'), 'eval', ...args, '--out', out], {
     cwd: projectRoot,

@@ -1,11 +1,13 @@
 // The sandbox's own cost, bubblewrap against host-user, interleaved in one run (bench/sandbox-isolation.mjs).
+import { sized } from '../lib/smoke.mjs';
 import { sandboxIsolationBench } from '../sandbox-isolation.mjs';
 
 const ms = (value) => (value === undefined ? '–' : `${value.toFixed(1)} ms`);
 
 export default async function isolation() {
-  const trials = Number(process.env.BENCH_TRIALS ?? 30);
+  const trials = Number(process.env.BENCH_TRIALS ?? sized(30, 3));
   const data = await sandboxIsolationBench({ trials });
+  /** @type {Array<[string, typeof data.startup]>} */
   const rows = [
     ['one command: spawn → exit of `true`', data.startup],
     ['sandbox start (once per attempt, + once for verify)', data.sandboxCreate],

@@ -2,9 +2,10 @@
 // (queued at once by the scheduler), with the time and memory slope across those attempts.
 import { readdir } from 'node:fs/promises';
 import { benchCase, runHarness, scratchDir } from '../lib/harness.mjs';
+import { sized } from '../lib/smoke.mjs';
 import { linearFit, markdownTable } from '../lib/stats.mjs';
 
-const SCALE_ATTEMPTS = Number(process.env.BENCH_SCALE_ATTEMPTS ?? 1000);
+const SCALE_ATTEMPTS = Number(process.env.BENCH_SCALE_ATTEMPTS ?? sized(1000, 20));
 
 async function finishedAttempts(out) {
   try {

@@ -4,17 +4,18 @@ import { execFileSync, spawn } from 'node:child_process';
 import pidusage from 'pidusage';
 import { Bench } from 'tinybench';
 import { releaseSample, sampleTree } from '../../dist/monitor/sample-tree.js';
+import { sized } from '../lib/smoke.mjs';
 import { markdownTable, us } from '../lib/stats.mjs';
 
 const SIZES = [1, 10, 50];
 
 function sleepers(count) {
   const children = Array.from({ length: count }, () => spawn('sleep', ['600'], { stdio: ['pipe', 'ignore', 'ignore'] }));
-  return { pids: children.map((child) => child.pid), stop: () => children.forEach((child) => child.kill('SIGKILL')) };
+  return { pids: children.map((child) => child.pid ?? 0), stop: () => children.forEach((child) => child.kill('SIGKILL')) };
 }
 
 export default async function sampling() {
-  const bench = new Bench({ time: 1500, warmup: true });
+  const bench = new Bench({ time: sized(1500, 50), iterations: sized(64, 4), warmup: true, warmupIterations: sized(16, 1) });
   const groups = new Map(SIZES.map((size) => [size, sleepers(size)]));
   await new Promise((resolve) => setTimeout(resolve, 300));
   for (const [size, { pids }] of groups) {
@@ -37,7 +38,7 @@ export default async function sampling() {
   const perProcess = (name, size) => {
     const task = bench.tasks.find((candidate) => candidate.name === `${name}/${size}`);
     const latency = task?.result?.latency;
-    return latency ? { p50: (latency.p50 * 1000) / size, p99: (latency.p99 * 1000) / size, samples: latency.samples?.length ?? null } : null;
+    return latency ? { p50: ((latency.p50 ?? NaN) * 1000) / size, p99: ((latency.p99 ?? NaN) * 1000) / size, samples: latency.samples?.length ?? null } : null;
   };
   const approaches = [
     ['kept fds + pread', 'hangbench (stat, schedstat, io, wchan, syscall, cmdline kept open; details of a process that has not run reused)'],
@@ -51,8 +52,9 @@ export default async function sampling() {
     data[name] = Object.fromEntries(SIZES.map((size, index) => [size, cells[index]]));
     return [what, ...cells.map((cell) => (cell ? `${us(cell.p50)} (p99 ${us(cell.p99)})` : '–'))];
   });
-  const ours = perProcess('kept fds + pread', 50);
-  const ratios = ['open/read/close', 'ps', 'pidusage'].map((name) => `${name} ${(perProcess(name, 50).p50 / ours.p50).toFixed(1)}×`);
+  const p50At50 = (name) => perProcess(name, 50)?.p50 ?? NaN;
+  const ours = { p50: p50At50('kept fds + pread') };
+  const ratios = ['open/read/close', 'ps', 'pidusage'].map((name) => `${name} ${(p50At50(name) / ours.p50).toFixed(1)}×`);
   return {
     title: 'Sampling: µs per process, p50 (p99), tinybench, one run',
     table: markdownTable(['approach', '1 process', '10 processes', '50 processes'], rows),
