@@ -12,14 +12,20 @@ export async function scratchDir(name) {
   return mkdtemp(path.join(tmpdir(), `hangbench-bench-${name}-`));
 }
 
-/** Copies of bench/cases/<name>.yaml under new ids, e.g. {idle: 30, busy: 2}: several cases whose attempts all run at once. */
-export async function caseCopies(dir, counts) {
+/**
+ * Copies of bench/cases/<name>.yaml under new ids, e.g. {idle: 30, busy: 2}: several cases whose attempts all run
+ * at once; `edit` may change each copy's text.
+ * @param {string} dir
+ * @param {Record<string, number>} counts
+ * @param {(text: string) => string} [edit]
+ */
+export async function caseCopies(dir, counts, edit = (text) => text) {
   const files = [];
   for (const [name, count] of Object.entries(counts)) {
     const text = await readFile(path.join(benchCases, `${name}.yaml`), 'utf8');
     for (let index = 1; index <= count; index += 1) {
       const file = path.join(dir, `${name}-${index}.yaml`);
-      await writeFile(file, text.replace('fixture: ../fixtures/bench', `fixture: ${path.join(projectRoot, 'bench/fixtures/bench')}`));
+      await writeFile(file, edit(text).replace('fixture: ../fixtures/bench', `fixture: ${path.join(projectRoot, 'bench/fixtures/bench')}`));
       files.push(file);
     }
   }

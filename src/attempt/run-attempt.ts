@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../defaults.js';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentFactory, AgentSession, Observation, OracleView } from '../agents/protocol.js';
@@ -107,7 +108,7 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
     logDir: dir,
     signal: stop.signal,
   });
-  const loop = new LoopFeatures({ testCase, sandbox, trace, timeScale: scale, floorMs: options.verifyFloorMs, logDir: dir, hints: variant.hints ?? true });
+  const loop = new LoopFeatures({ testCase, sandbox, trace, timeScale: scale, floorMs: options.verifyFloorMs, logDir: dir, hints: variant.hints ?? DEFAULTS.hints });
   let tokens = 0;
   const agentStart = performance.now();
   let stopReason: StopReason | null = null;

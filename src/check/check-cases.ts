@@ -13,7 +13,8 @@ import type { AttemptScores } from '../types/scores.js';
 import { checkGates } from './check-gates.js';
 import { checkRepro, type CheckOutcome } from './check-repro.js';
 import { loadCases } from '../cases/load-cases.js';
-import { DEFAULTS, resolveOptions } from '../run/options.js';
+import { DEFAULTS } from '../defaults.js';
+import { resolveOptions } from '../run/options.js';
 import { applySolutionPatch } from '../attempt/patch.js';
 import { runPool } from '../run/pool.js';
 import { runAttempt } from '../attempt/run-attempt.js';
@@ -73,6 +74,7 @@ interface CheckContext {
   readonly runDir: string;
   readonly cwd: string;
   readonly timeScale: number;
+  readonly verifyFloorMs: number;
   readonly capabilities: HostCapabilities;
   readonly shutdown: AbortSignal;
 }
@@ -99,8 +101,8 @@ export async function checkCases(input: CheckCasesInput, hooks: CheckHooks = {})
   const shutdown = hooks.shutdown ?? new AbortController().signal;
   // The tokenizer takes a second or two to load, on the first tick of the process: not inside an attempt's interrupt budget.
   loadTokenizer();
-  const context: CheckContext = { runId, runDir, cwd: options.cwd, timeScale: options.timeScale, capabilities: await probeHost(), shutdown };
-  const results = await runPool(cases, options.concurrency ?? DEFAULTS.concurrency, async (testCase) => {
+  const context: CheckContext = { runId, runDir, cwd: options.cwd, timeScale: options.timeScale, verifyFloorMs: options.verifyFloorMs, capabilities: await probeHost(), shutdown };
+  const results = await runPool(cases, options.concurrency ?? DEFAULTS.checkConcurrency, async (testCase) => {
     const result = await checkCase(testCase, context);
     hooks.onCase?.(result);
     return result;
@@ -181,7 +183,7 @@ async function checkVerify(testCase: Case, context: CheckContext, state: 'untouc
     }
     // As eval does: verify in a fresh sandbox with hidden/ laid over a copy of the workspace.
     const verifier = await sandbox.forVerify(path.join(testCase.fixtureDir, 'hidden'));
-    const settings = { timeScale: context.timeScale, floorMs: DEFAULTS.verifyFloorMs, terminal: testCase.terminal };
+    const settings = { timeScale: context.timeScale, floorMs: context.verifyFloorMs, terminal: testCase.terminal };
     const passed = await runVerify(verifier, testCase.verify, trace, settings);
     const steps = trace.events.flatMap((event) => (event.type === 'verify' ? [event] : []));
     const failed = steps.find((step) => !step.passed);

@@ -3,8 +3,6 @@ import { DEFAULTS } from '../defaults.js';
 import { expandVariants } from './variants.js';
 import type { Shard } from './shard.js';
 
-export { DEFAULTS };
-
 export interface EvalOptions {
   readonly caseInputs: readonly string[];
   /** resolved once: names unique, every agent setting filled in. Attempts are case × variant × repeat. */

@@ -1,5 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
-import type { ExitInfo, KillDecider, KillMechanism, KillRecord, SignalName } from '../types/process.js';
+import type { ExitInfo, Isolation, KillDecider, KillMechanism, KillRecord, SignalName } from '../types/process.js';
+
+export type { Isolation } from '../types/process.js';
 
 /** What the host offers, probed once per run and recorded in the run's metadata. */
 export interface HostCapabilities {
@@ -29,8 +31,6 @@ export interface HostCapabilities {
   readonly cgroupLimits: CgroupLimits;
   readonly notes: readonly string[];
 }
-
-export type Isolation = 'bubblewrap' | 'host-user';
 
 export interface CgroupLimits {
   /** pids.max */

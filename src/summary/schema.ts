@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AttemptScores } from '../types/scores.js';
+import { OUTCOMES, type AttemptScores } from '../types/scores.js';
 
 /**
  * summary.json is a saved result read back by `compare`, so it has a schema and a version.
@@ -24,7 +24,7 @@ export const AttemptScoresSchema = z.strictObject({
   variant: z.string(),
   agent: z.string(),
   repeat: z.number().int(),
-  outcome: z.enum(['completed', 'limit', 'error']),
+  outcome: z.enum(OUTCOMES),
   scores: z.strictObject({
     reproduced: z.boolean().nullable(),
     interrupted: z.boolean().nullable(),

@@ -70,7 +70,7 @@ class ExecSession implements AgentSession {
     const env = {
       ...(this.settings.env ?? process.env),
       HANGBENCH_CASE: this.context.testCase.id,
-      HANGBENCH_REPEAT: String(this.context.repeat ?? 1),
+      HANGBENCH_REPEAT: String(this.context.repeat),
     };
     return new AgentProcess(this.settings.command, this.settings.cwd, env);
   }
