@@ -10,7 +10,6 @@ import { caseClass } from '../types/case.js';
 import { TRACE_SCHEMA_VERSION, type EventOf } from '../types/events.js';
 import { HangbenchError, LimitExceeded } from '../types/errors.js';
 import type { AttemptScores } from '../types/scores.js';
-import type { EvalOptions } from '../run/options.js';
 import { writeJsonAtomic } from '../trace/atomic-write.js';
 import { applySolutionPatch } from './patch.js';
 import { AttemptSession } from './session.js';
@@ -20,6 +19,8 @@ import { scaleMode, type VariantSpec } from '../types/variant.js';
 import { runVerify } from './verify.js';
 import { listWorkspace } from './workspace-files.js';
 import { LoopFeatures } from './loop-features.js';
+import { stopOutcome, type StopReason } from './stop-outcome.js';
+import { attemptKey, sandboxAttemptId, type AttemptCoordinates } from '../types/attempt-key.js';
 
 export interface Attempt {
   readonly testCase: Case;
@@ -27,8 +28,16 @@ export interface Attempt {
   readonly repeat: number;
 }
 
+/** What an attempt needs of the run's options (an EvalOptions fits). */
+export interface AttemptOptions {
+  readonly runId: string;
+  readonly timeScale: number;
+  readonly maxTurns: number;
+  readonly verifyFloorMs: number;
+}
+
 export interface AttemptContext {
-  readonly options: EvalOptions;
+  readonly options: AttemptOptions;
   readonly runDir: string;
   readonly capabilities: HostCapabilities;
   /** the factory of this attempt's variant (one per variant per run). */
@@ -38,10 +47,12 @@ export interface AttemptContext {
   readonly onTick?: (attempt: Attempt, tick: EventOf<'tick'>) => void;
 }
 
-type StopReason = { kind: 'wall' | 'tokens' | 'turns'; value: number; limit: number } | { kind: 'harness' } | { kind: 'error'; message: string };
-
 export function attemptDir(runDir: string, attempt: Attempt): string {
-  return path.join(runDir, attempt.testCase.id, attempt.variant.name, String(attempt.repeat));
+  return path.join(runDir, ...attemptKey(coordinatesOf(attempt)).split('/'));
+}
+
+export function coordinatesOf(attempt: Attempt): AttemptCoordinates {
+  return { caseId: attempt.testCase.id, variant: attempt.variant.name, repeat: attempt.repeat };
 }
 
 /**
@@ -53,7 +64,6 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
   const { options } = context;
   const dir = attemptDir(context.runDir, attempt);
   await mkdir(dir, { recursive: true });
-  const attemptId = `${context.options.runId}.${testCase.id}.${variant.name}.${attempt.repeat}`.replace(/[^A-Za-z0-9_.-]/g, '_');
   const trace = new TraceWriter(path.join(dir, 'trace.jsonl'));
   const scale = options.timeScale;
   const override = variant.budgets ?? {};
@@ -63,11 +73,11 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
     interruptMs: (override.interruptMs ?? testCase.budgets.interrupt) * scale,
   };
   const mode = scaleMode(variant.monitor, scale);
-  const sandbox = await createSandbox({ attemptId, workspaceSource: path.join(testCase.fixtureDir, 'workspace'), timeScale: scale, capabilities: context.capabilities });
+  const sandbox = await createSandbox({ attemptId: sandboxAttemptId(options.runId, coordinatesOf(attempt)), workspaceSource: path.join(testCase.fixtureDir, 'workspace'), timeScale: scale, capabilities: context.capabilities });
   trace.write({
     type: 'attempt.start',
     schemaVersion: TRACE_SCHEMA_VERSION,
-    attemptId,
+    attemptId: attemptKey(coordinatesOf(attempt)),
     caseId: testCase.id,
     kind: testCase.kind,
     class: caseClass(testCase),
@@ -144,7 +154,7 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
 
   if (stopReason && stopReason.kind !== 'harness' && stopReason.kind !== 'error') trace.write({ type: 'limit', ...stopReason });
   if (stopReason?.kind === 'error') trace.write({ type: 'error', where: 'agent', message: stopReason.message });
-  const killer = stopReason?.kind === 'harness' ? 'harness' : stopReason && stopReason.kind !== 'error' ? 'budget' : 'harness';
+  const { outcome, killer } = stopOutcome(stopReason);
   await session.shutdown(killer, stopReason ? `attempt stopped: ${stopReason.kind}` : 'agent finished with the command still running');
 
   if (stopReason?.kind !== 'harness') {
@@ -156,7 +166,7 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
   for (const hit of sandbox.limitHits()) trace.write({ type: 'sandbox.limit', ...hit });
   trace.write({
     type: 'attempt.end',
-    outcome: stopReason === null ? 'completed' : stopReason.kind === 'error' || stopReason.kind === 'harness' ? 'error' : 'limit',
+    outcome,
     clean: leaks.clean,
     wallMs: trace.now(),
     agentWallMs: Math.round(agentWallMs),
@@ -200,7 +210,7 @@ async function agentLoop(
   return { kind: 'turns', value: maxTurns, limit: maxTurns };
 }
 
-async function verifyAttempt(sandbox: Sandbox, testCase: Case, trace: TraceWriter, options: EvalOptions): Promise<void> {
+async function verifyAttempt(sandbox: Sandbox, testCase: Case, trace: TraceWriter, options: AttemptOptions): Promise<void> {
   try {
     const verifier = await sandbox.forVerify(path.join(testCase.fixtureDir, 'hidden'));
     await runVerify(verifier, testCase.verify, trace, { timeScale: options.timeScale, floorMs: options.verifyFloorMs, terminal: testCase.terminal });

@@ -5,7 +5,8 @@ import { readTrace, scoreAttempt } from '../scorers/index.js';
 import { HangbenchError } from '../types/errors.js';
 import type { TraceEvent } from '../types/events.js';
 import type { AttemptScores } from '../types/scores.js';
-import { attemptKey, buildTimeline, type AttemptTimeline } from './html/timeline-model.js';
+import { attemptKey } from '../types/attempt-key.js';
+import { buildTimeline, type AttemptTimeline } from './html/timeline-model.js';
 import type { ReportSummary } from './stats-view.js';
 import { readRunSummary } from '../summary/read.js';
 

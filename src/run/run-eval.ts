@@ -17,7 +17,8 @@ import { loadCases } from '../cases/load-cases.js';
 import { gitSha, hangbenchVersion, META_VERSION, RunMetaSchema, type RunMeta } from './meta.js';
 import { resolveOptions, type EvalOptions, type EvalOptionsInput } from './options.js';
 import { checkResumable, finishedScores, resumeRun, type ResumedRun } from './resume.js';
-import { attemptDir, runAttempt, type Attempt } from '../attempt/run-attempt.js';
+import { attemptDir, coordinatesOf, runAttempt, type Attempt } from '../attempt/run-attempt.js';
+import { attemptKey } from '../types/attempt-key.js';
 import { loadDurationHistory } from './duration-history.js';
 import { admissionLimits, runScheduled } from './scheduler.js';
 import { planAttempts } from './scheduler-order.js';
@@ -141,7 +142,7 @@ export function expand(cases: readonly Case[], options: EvalOptions): Attempt[] 
 function attemptInfo(attempt: Attempt) {
   const { testCase, variant, repeat } = attempt;
   return {
-    attemptId: `${testCase.id}/${variant.name}/${repeat}`,
+    attemptId: attemptKey(coordinatesOf(attempt)),
     caseId: testCase.id,
     kind: testCase.kind,
     class: caseClass(testCase),

@@ -1,15 +1,44 @@
 import path from 'node:path';
 import { formatDuration } from '../types/duration.js';
 import { HangbenchError } from '../types/errors.js';
-import { AGENT_NAMES, MODE_NAMES, type AgentName, type AgentSpec, type ModeName, type MonitorMode, type VariantSpec } from '../types/variant.js';
+import {
+  AGENT_NAMES,
+  MODE_NAMES,
+  type AgentName,
+  type AgentSpec,
+  type BudgetOverrides,
+  type ModeName,
+  type MonitorMode,
+  type VariantSpec,
+} from '../types/variant.js';
 import { DEFAULTS } from '../defaults.js';
-import type { EvalOptionsInput, OneOrMany } from './options.js';
+
+export type OneOrMany<T> = T | readonly T[];
+
+/**
+ * The axes of the variant cross product, each one value or a list (the CLI's comma lists), and the agent settings
+ * that are not axes. `EvalOptionsInput` extends it; expandVariants needs nothing else.
+ */
+export interface VariantAxes {
+  readonly agent?: OneOrMany<string>;
+  readonly mode?: OneOrMany<string>;
+  readonly intervalMs?: OneOrMany<number>;
+  readonly prompt?: OneOrMany<string>;
+  readonly hungTicks?: OneOrMany<number>;
+  readonly hints?: OneOrMany<boolean>;
+  readonly model?: string;
+  readonly baseUrl?: string;
+  readonly cache?: string;
+  readonly from?: string;
+  readonly cmd?: string;
+  readonly budgets?: BudgetOverrides;
+}
 
 /**
  * The cross product of the axes given (`--agent a,b --mode m,n --interval 2s,5s …`). A setting multiplies only
  * the agents that take it: `--agent baseline,oracle --hung-ticks 1,2` is three variants, not four.
  */
-export function expandVariants(input: EvalOptionsInput): VariantSpec[] {
+export function expandVariants(input: VariantAxes): VariantSpec[] {
   const agents = checked(listOf(input.agent) ?? [DEFAULTS.agent], AGENT_NAMES, 'agent');
   const modes = checked(listOf(input.mode) ?? [DEFAULTS.mode], MODE_NAMES, 'mode');
   const periods = listOf(input.intervalMs) ?? [DEFAULTS.intervalMs];
@@ -30,7 +59,7 @@ export function expandVariants(input: EvalOptionsInput): VariantSpec[] {
   return assertUniqueNames(variants);
 }
 
-function agentSpecsOf(agent: AgentName, input: EvalOptionsInput): AgentSpec[] {
+function agentSpecsOf(agent: AgentName, input: VariantAxes): AgentSpec[] {
   switch (agent) {
     case 'baseline':
       return (listOf(input.hungTicks) ?? [DEFAULTS.hungTicks]).map((hungTicks) => ({ agent, hungTicks }));

@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readTrace } from '../../scorers/index.js';
 import { findTraces } from '../run-folder.js';
-import { attemptKey } from './timeline-model.js';
+import { attemptKey } from '../../types/attempt-key.js';
 
 /** A trace that grew: which run and attempt, how many events it has, and whether the attempt is still going. */
 export interface TraceChange {
