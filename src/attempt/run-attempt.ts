@@ -16,7 +16,7 @@ import { AttemptSession } from './session.js';
 import { TraceWriter } from '../trace/writer.js';
 import { renderTick } from '../monitor/render.js';
 import { scaleMode, type VariantSpec } from '../types/variant.js';
-import { runVerify } from './verify.js';
+import { hiddenLayers, runVerify } from './verify.js';
 import { listWorkspace } from './workspace-files.js';
 import { LoopFeatures } from './loop-features.js';
 import { stopOutcome, type StopReason } from './stop-outcome.js';
@@ -212,7 +212,7 @@ async function agentLoop(
 
 async function verifyAttempt(sandbox: Sandbox, testCase: Case, trace: TraceWriter, options: AttemptOptions): Promise<void> {
   try {
-    const verifier = await sandbox.forVerify(path.join(testCase.fixtureDir, 'hidden'));
+    const verifier = await sandbox.forVerify(...hiddenLayers(testCase.fixtureDir));
     await runVerify(verifier, testCase.verify, trace, { timeScale: options.timeScale, floorMs: options.verifyFloorMs, terminal: testCase.terminal });
   } catch (error) {
     trace.write({ type: 'error', where: 'verify', message: (error as Error).message });

@@ -19,7 +19,7 @@ import { applySolutionPatch } from '../attempt/patch.js';
 import { runPool } from '../run/pool.js';
 import { runAttempt } from '../attempt/run-attempt.js';
 import { TraceWriter } from '../trace/writer.js';
-import { runVerify } from '../attempt/verify.js';
+import { hiddenLayers, runVerify } from '../attempt/verify.js';
 
 export { HANG_TICKS, type CheckOutcome } from './check-repro.js';
 
@@ -182,7 +182,7 @@ async function checkVerify(testCase: Case, context: CheckContext, state: 'untouc
       for (const file of patch.files) await sandbox.writeFile(file.path, file.content);
     }
     // As eval does: verify in a fresh sandbox with hidden/ laid over a copy of the workspace.
-    const verifier = await sandbox.forVerify(path.join(testCase.fixtureDir, 'hidden'));
+    const verifier = await sandbox.forVerify(...hiddenLayers(testCase.fixtureDir));
     const settings = { timeScale: context.timeScale, floorMs: context.verifyFloorMs, terminal: testCase.terminal };
     const passed = await runVerify(verifier, testCase.verify, trace, settings);
     const steps = trace.events.flatMap((event) => (event.type === 'verify' ? [event] : []));

@@ -121,11 +121,11 @@ export interface Sandbox {
   readonly capabilities: HostCapabilities;
   spawn(command: string, options: SpawnOptions): SandboxProcess;
   /**
-   * Where verify runs, with `hiddenDir` copied over the agent's final workspace. Under bubblewrap a fresh sandbox of its
+   * Where verify runs, with `hiddenDirs` copied over the agent's final workspace, in order (a later one wins). Under bubblewrap a fresh sandbox of its
    * own (a copy of the workspace, new HOME, /tmp and namespaces): the agent's sandbox never contains hidden/, and what
    * the agent left running cannot touch the checks. In the fallback, the agent's own workspace with hidden/ overlaid.
    */
-  forVerify(hiddenDir: string): Promise<CommandRunner>;
+  forVerify(...hiddenDirs: string[]): Promise<CommandRunner>;
   /**
    * The host pid of a process that a command sees (and prints, as `$$` or `$!`) as `pidInside`. Under bubblewrap the
    * attempt has its own PID namespace, so the two differ; the monitor, kills and ticks use host pids. Null when no
