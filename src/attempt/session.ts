@@ -53,10 +53,6 @@ export class AttemptSession {
     return this.deps.testCase;
   }
 
-  get hasEdited(): boolean {
-    return this.edited;
-  }
-
   /** ground truth for the oracle: the onset of a command started before any edit was seen. */
   get onsetHappened(): boolean {
     return this.onsetSeen;

@@ -8,7 +8,7 @@ import type { TraceWriter } from '../trace/writer.js';
 const COLLECT_LIMIT = 1024 * 1024;
 const TAIL_BYTES = 2048;
 /** verify commands get ids far from the agent's so traces stay unambiguous. */
-export const VERIFY_COMMAND_BASE = 10_000;
+const VERIFY_COMMAND_BASE = 10_000;
 
 export interface VerifySettings {
   readonly timeScale: number;

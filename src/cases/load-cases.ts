@@ -13,7 +13,7 @@ export interface LoadedCases {
   readonly files: readonly string[];
 }
 
-export const DEFAULT_CASE_PATHS = ['cases'];
+const DEFAULT_CASE_PATHS = ['cases'];
 
 export async function loadCases(inputs: readonly string[], cwd: string): Promise<LoadedCases> {
   const { files, missing } = await findCaseFiles(inputs.length > 0 ? inputs : DEFAULT_CASE_PATHS, cwd);

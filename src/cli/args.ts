@@ -24,7 +24,7 @@ export function parse(args: readonly string[], options: ParseArgsConfig['options
   }
 }
 
-export function durationFlag(name: string, value: string | undefined): number | undefined {
+function durationFlag(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   try {
     const ms = parseDuration(value);

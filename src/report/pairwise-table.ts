@@ -4,7 +4,7 @@ import { newTable, tableToString } from './table-style.js';
 import type { RenderOptions } from './table.js';
 
 /** The level a difference is called at, after Holm. */
-export const ALPHA = 0.05;
+const ALPHA = 0.05;
 
 /** `0.039`, `<0.001`, or – when the test could not be run. */
 export function pValue(p: number | null): string {

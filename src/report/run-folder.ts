@@ -100,7 +100,7 @@ export function toReportAttempt(traced: TracedAttempt): ReportAttempt {
 }
 
 /** Attempts in the summary's order; attempts with a trace the summary does not list yet (running) follow. */
-export function orderLike(summary: ReportSummary, attempts: readonly ReportAttempt[]): ReportAttempt[] {
+function orderLike(summary: ReportSummary, attempts: readonly ReportAttempt[]): ReportAttempt[] {
   const order = new Map(summary.attempts.map((scores, index) => [attemptKey(scores), index]));
   return [...attempts].sort((a, b) => (order.get(a.timeline.key) ?? Number.MAX_SAFE_INTEGER) - (order.get(b.timeline.key) ?? Number.MAX_SAFE_INTEGER));
 }

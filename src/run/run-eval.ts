@@ -75,7 +75,7 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
   const plan = planAttempts(pending, options.seed, options.timeScale, await loadDurationHistory(path.resolve(options.cwd, options.out), runDir));
   const order = plan.map((planned) => attemptInfo(planned.attempt).attemptId);
   const meta = resumed ? resumedMeta(resumed) : await buildMeta(options, cases, startedAt, version, capabilities, order);
-  await writeJson(path.join(runDir, 'meta.json'), meta);
+  await writeJsonAtomic(path.join(runDir, 'meta.json'), meta);
 
   // Every delivered tick's token count is recorded: load the tokenizer (≈ 70 MB) now, not inside the first attempt's
   // first tick — unless no variant can receive a tick (nop finishes at once).
@@ -120,8 +120,8 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
     options: publicOptions(options),
     seed: options.seed,
   });
-  await writeJson(path.join(runDir, 'summary.json'), summary);
-  await writeJson(path.join(runDir, 'meta.json'), { ...meta, interrupted });
+  await writeJsonAtomic(path.join(runDir, 'summary.json'), summary);
+  await writeJsonAtomic(path.join(runDir, 'meta.json'), { ...meta, interrupted });
   // The reports are a view of the results: one that fails to render is recorded, the results stand.
   if (hooks.afterRun) await hooks.afterRun(runDir).catch((error: unknown) => appendFile(path.join(runDir, 'errors.log'), `reports: ${(error as Error).stack ?? String(error)}\n`));
   await reporter?.onRunEnd(summary);
@@ -133,7 +133,7 @@ function resumedMeta({ meta }: ResumedRun): RunMeta {
 }
 
 /** Attempts = case × variant × repeat. */
-export function expand(cases: readonly Case[], options: EvalOptions): Attempt[] {
+function expand(cases: readonly Case[], options: EvalOptions): Attempt[] {
   return cases.flatMap((testCase) =>
     options.variants.flatMap((variant) => Array.from({ length: options.repeat }, (_, index) => ({ testCase, variant, repeat: index + 1 }))),
   );
@@ -207,8 +207,4 @@ async function buildMeta(options: EvalOptions, cases: readonly Case[], startedAt
     host,
     order,
   });
-}
-
-async function writeJson(file: string, value: unknown): Promise<void> {
-  await writeJsonAtomic(file, value);
 }

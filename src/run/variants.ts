@@ -119,7 +119,7 @@ function agentLabel(agent: AgentSpec): string {
   }
 }
 
-export function modeLabel(monitor: MonitorMode): string {
+function modeLabel(monitor: MonitorMode): string {
   const d = (ms: number) => formatDuration(ms);
   switch (monitor.mode) {
     case 'interval':

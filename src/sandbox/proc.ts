@@ -30,7 +30,7 @@ export function isLive(pid: number): boolean {
   return stat !== null && stat.state !== 'Z' && stat.state !== 'X';
 }
 
-export function allPids(): number[] {
+function allPids(): number[] {
   const pids: number[] = [];
   for (const name of readdirSync('/proc')) {
     const pid = Number(name);

@@ -4,7 +4,7 @@ import { OUTCOMES, type AttemptScores } from '../types/scores.js';
 /**
  * summary.json is a saved result read back by `compare`, so it has a schema and a version.
  * 2: one group per variant name, pass@k, bootstrap latency intervals, tokens per tick, `statistics`, `comparisons`,
- * `caseMatrix`. Version 1 files are still read (read-summary.ts re-summarizes their attempts).
+ * `caseMatrix`. Version 1 files are still read (summary/read.ts re-summarizes their attempts).
  */
 export const SUMMARY_VERSION = 2;
 

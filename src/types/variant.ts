@@ -56,23 +56,6 @@ export type VariantSpec = z.infer<typeof VariantSpecSchema>;
 export const MODE_NAMES = MonitorModeSchema.options.map((option) => option.shape.mode.value) as readonly ModeName[];
 export const AGENT_NAMES = AgentSpecSchema.options.map((option) => option.shape.agent.value) as readonly AgentName[];
 
-/** The mode's main period (the value `--interval` sets), or null for the modes that have none. */
-export function modePeriodMs(mode: MonitorMode): number | null {
-  switch (mode.mode) {
-    case 'interval':
-      return mode.everyMs;
-    case 'no-output':
-      return mode.afterMs;
-    case 'backoff':
-      return mode.firstMs;
-    case 'timeout':
-      return mode.afterMs;
-    case 'poll':
-    case 'wait-pid':
-      return null;
-  }
-}
-
 /** Every duration of a mode multiplied by the time scale. */
 export function scaleMode(mode: MonitorMode, scale: number): MonitorMode {
   switch (mode.mode) {
