@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createAgentFactory } from '../agents/registry.js';
 import { loadTokenizer } from '../agents/tokens.js';
 import { summarize } from '../summary/summarize.js';
-import { fanOut, type Reporter } from './reporter-hooks.js';
+import { fanOut, type Reporter, type ReporterFailure } from './reporter-hooks.js';
 import type { RunSummary } from '../summary/schema.js';
 import { probeHost } from '../sandbox/index.js';
 import type { HostCapabilities } from '../sandbox/types.js';
@@ -35,7 +35,10 @@ export interface RunResult {
 }
 
 export interface RunHooks {
-  readonly reporter?: Required<Reporter>;
+  /** called in order on every hook; the run fans them out (once, here). */
+  readonly reporters?: readonly Reporter[];
+  /** a reporter's hook threw or rejected: it is in errors.log, and told here too (the CLI prints it). */
+  readonly onReporterError?: (failure: ReporterFailure) => void;
   /** abort to shut the run down: every sandbox is killed, finished results are kept. */
   readonly shutdown?: AbortSignal;
   /** once summary.json and meta.json are written: the CLI renders report.md, junit.xml and report.html here. */
@@ -81,10 +84,14 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
   // first tick — unless no variant can receive a tick (nop finishes at once).
   if (pending.length > 0 && options.variants.some((variant) => variant.agent.agent !== 'nop')) loadTokenizer();
   const shutdown = hooks.shutdown ?? new AbortController().signal;
-  // A reporter that throws is recorded and the run goes on, whoever built it (the CLI passes a fan-out already).
-  const reporter = hooks.reporter
-    ? fanOut([hooks.reporter], (failure) => appendFileSync(path.join(runDir, 'errors.log'), `reporter ${failure.reporter} failed in ${failure.hook}: ${String(failure.error)}\n`))
-    : undefined;
+  // A reporter that throws is recorded and the run goes on.
+  const reporter =
+    hooks.reporters && hooks.reporters.length > 0
+      ? fanOut(hooks.reporters, (failure) => {
+          appendFileSync(path.join(runDir, 'errors.log'), `reporter ${failure.reporter} failed in ${failure.hook}: ${String(failure.error)}\n`);
+          hooks.onReporterError?.(failure);
+        })
+      : undefined;
   await reporter?.onRunStart({ runId: options.runId, startedAt, attempts: pending.length });
   const limits = admissionLimits(options.concurrency);
   // Every running attempt listens for the shutdown: more than Node's default 10 is expected, not a leak.
