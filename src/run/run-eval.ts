@@ -117,7 +117,7 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
 
   const interrupted = shutdown.aborted;
   const caseOrder = new Map(attempts.map((attempt, index) => [attemptInfo(attempt).attemptId, index]));
-  finished.sort((a, b) => (caseOrder.get(keyOf(a)) ?? 0) - (caseOrder.get(keyOf(b)) ?? 0));
+  finished.sort((a, b) => (caseOrder.get(attemptKey(a)) ?? 0) - (caseOrder.get(attemptKey(b)) ?? 0));
   const summary = summarize(finished, {
     runId: options.runId,
     startedAt,
@@ -191,10 +191,6 @@ async function harnessErrorScores(attempt: Attempt, error: unknown, logFile: str
     wallMs: 0,
     classificationAtEnd: null,
   };
-}
-
-function keyOf(scores: AttemptScores): string {
-  return `${scores.caseId}/${scores.variant}/${scores.repeat}`;
 }
 
 function publicOptions(options: EvalOptions): Record<string, unknown> {
