@@ -106,10 +106,14 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     /** exactly the text the agent was shown (its tick template), and its o200k token count. */
     rendered: z.string(),
     renderedTokens: z.number().int(),
+    /** false: what a monitor would have said, never shown (mode none); absent: delivered. inband: written into the output. */
+    delivered: z.boolean().optional(),
   }),
   /** ticks that fired but never reached the agent: the command exited (or was killed) before the agent asked again. */
   z.object({ ...base, type: z.literal('tick.dropped'), commandId: z.number().int(), tickSeqs: z.array(z.number().int()), classification: z.enum(CLASSIFICATIONS) }),
   z.object({ ...base, type: z.literal('agent.note'), kind: z.enum(AGENT_NOTE_KINDS), message: z.string() }),
+  /** one request of a sandboxed agent process through the egress proxy (no bodies). */
+  z.object({ ...base, type: z.literal('egress'), host: z.string(), port: z.number().int(), method: z.string(), status: z.number().int(), allowed: z.boolean(), bytes: z.number().int(), durationMs: z.number() }),
   z.object({
     ...base,
     type: z.literal('decision'),
@@ -210,6 +214,32 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     ...base,
     type: z.literal('leak'),
     processes: z.array(z.object({ pid: z.number(), command: z.string() })),
+  }),
+  z.object({
+    ...base,
+    /** an installed agent's model call, as the model proxy received it; the body is in the attempt's model/ folder. */
+    type: z.literal('model.request'),
+    request: z.number().int().positive(),
+    api: z.enum(['chat', 'responses', 'other']),
+    path: z.string(),
+    model: z.string().nullable(),
+    stream: z.boolean(),
+    bytes: z.number().int(),
+    bodyFile: z.string(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('model.response'),
+    request: z.number().int().positive(),
+    status: z.number().int(),
+    usage: UsageSchema,
+    /** 'usage': the endpoint's own counts; 'counted': o200k counts of the request and response text (no usage sent). */
+    tokensFrom: z.enum(['usage', 'counted']),
+    bytes: z.number().int(),
+    latencyMs: z.number(),
+    /** why the proxy answered with an error itself (the token budget, an unreachable endpoint), or absent. */
+    refused: z.string().optional(),
+    bodyFile: z.string(),
   }),
   z.object({ ...base, type: z.literal('error'), where: z.string(), message: z.string() }),
   z.object({
