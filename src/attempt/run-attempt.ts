@@ -100,6 +100,7 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
     budgets,
     gates: testCase.gates.length,
     hints: testCase.hints.length,
+    ...(testCase.kind === 'hang' && testCase.hang.culprit ? { culprit: testCase.hang.culprit } : {}),
     mechanism: context.capabilities.mechanism,
     isolation: context.capabilities.isolation,
     startedAt: new Date().toISOString(),

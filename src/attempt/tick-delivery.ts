@@ -31,7 +31,7 @@ function tickFields(commandId: number, tick: Tick, merged: readonly Tick[], sour
 export function deliverTicks(commandId: number, ticks: readonly Tick[], source: 'schedule' | 'status', renderTick: TickRenderer, trace: TraceWriter): ObservationBody {
   const tick = mergeTicks(ticks);
   const text = renderTick(tick);
-  trace.write({ ...tickFields(commandId, tick, ticks, source), rendered: text, renderedTokens: countTokens(text) });
+  trace.write({ ...tickFields(commandId, tick, ticks, source), culprit: tick.culprit ?? null, rendered: text, renderedTokens: countTokens(text) });
   return { type: 'tick', tick, text };
 }
 

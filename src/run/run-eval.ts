@@ -188,6 +188,7 @@ async function harnessErrorScores(attempt: Attempt, error: unknown, logFile: str
       gate_rounds: attempt.testCase.gates.length > 0 ? 0 : null,
       hint_given: attempt.testCase.hints.length > 0 ? false : null,
       hint_to_action: null,
+      diagnosed: info.kind === 'hang' && attempt.testCase.kind === 'hang' && attempt.testCase.hang.culprit ? false : null,
     },
     ticks: 0,
     tokens: 0,
