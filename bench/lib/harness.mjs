@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sized } from './smoke.mjs';
 
 export const projectRoot = path.resolve(import.meta.dirname, '../..');
 const benchCases = path.join(projectRoot, 'bench/cases');
@@ -33,6 +34,13 @@ export async function caseCopies(dir, counts, edit = (text) => text) {
 }
 
 export const benchCase = (name) => path.join(benchCases, `${name}.yaml`);
+
+/** The case library's files: all of cases/, or its first three in a smoke run. */
+export async function libraryCases() {
+  const dir = path.join(projectRoot, 'cases');
+  const files = (await readdir(dir)).filter((name) => name.endsWith('.yaml')).sort();
+  return files.slice(0, sized(files.length, 3)).map((name) => path.join(dir, name));
+}
 
 function procStatus(pid) {
   try {

@@ -1,6 +1,7 @@
 // Tick lateness against the schedule at 1, 16 and 32 attempts at once, two of them spinning a core each, in a real
 // `hangbench eval` process; beside it a bare Node timer scheduled the same way with the same two busy loops.
 import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { benchCase, caseCopies, runHarness, scratchDir, traceEvents } from '../lib/harness.mjs';
 import { sized } from '../lib/smoke.mjs';
 import { markdownTable, ms, quantile, sleep } from '../lib/stats.mjs';
@@ -29,13 +30,20 @@ function latenesses(runEvents) {
   return { values, skipped };
 }
 
-async function harnessLoad(attempts) {
-  const dir = await scratchDir(`ticks-${attempts}`);
+/** Busy loops beside the run at normal priority, as other CI jobs on a shared machine are: one per core. */
+function outsideLoad() {
+  const loops = Array.from({ length: availableParallelism() }, () => spawn('bash', ['-c', 'while :; do :; done'], { stdio: 'ignore' }));
+  return () => loops.forEach((loop) => loop.kill('SIGKILL'));
+}
+
+async function harnessLoad(attempts, loaded = false) {
+  const dir = await scratchDir(`ticks-${attempts}${loaded ? '-loaded' : ''}`);
   const busy = Math.min(2, attempts - 1);
   const files = attempts === 1 ? [benchCase('idle')] : await caseCopies(dir, { idle: attempts - busy, busy });
+  const stopLoad = loaded ? outsideLoad() : () => undefined;
   const { runDir, wallMs } = await runHarness([...files, '--agent', 'baseline', '--hung-ticks', '100000', '--interval', `${INTERVAL_MS}ms`, '--concurrency', String(attempts)], {
     out: `${dir}/out`,
-  });
+  }).finally(stopLoad);
   return { ...latenesses(await traceEvents(runDir)), busy, wallMs };
 }
 
@@ -75,12 +83,19 @@ export default async function ticks() {
     data.push(row);
     rows.push([`hangbench eval, ${attempts} attempt${attempts === 1 ? '' : 's'} at once`, result.busy, ms(row.p50), ms(row.p99), row.ticks, row.skipped]);
   }
+  const loaded = await harnessLoad(MOST, true);
+  const loadedRow = { load: `${MOST} + outside load`, busy: loaded.busy, p50: quantile(loaded.values, 0.5), p99: quantile(loaded.values, 0.99), ticks: loaded.values.length, skipped: loaded.skipped };
+  data.push(loadedRow);
+  rows.push([`hangbench eval, ${MOST} attempts, ${availableParallelism()} busy loops beside the run (nice 0)`, loaded.busy, ms(loadedRow.p50), ms(loadedRow.p99), loadedRow.ticks, loadedRow.skipped]);
   const atMost = data.find((row) => row.load === MOST) ?? { p99: NaN };
   return {
     title: `Tick lateness against the deadline schedule (interval ${INTERVAL_MS} ms, 12 s attempts)`,
     table: markdownTable(['load', 'busy loops among them', 'p50', 'p99', 'ticks', 'deadlines skipped'], rows),
-    notes: [`Goal: p99 ≤ 10 ms at ${MOST} attempts.`],
+    notes: [`Goal: p99 ≤ 10 ms at ${MOST} attempts, quiet and with outside load.`],
     data,
-    goals: [{ figure: `tick lateness p99 at ${MOST} attempts (ms)`, value: atMost.p99, goal: 10, met: atMost.p99 <= 10 }],
+    goals: [
+      { figure: `tick lateness p99 at ${MOST} attempts (ms)`, value: atMost.p99, goal: 10, met: atMost.p99 <= 10 },
+      { figure: `tick lateness p99 at ${MOST} attempts, outside load (ms)`, value: loadedRow.p99, goal: 10, met: loadedRow.p99 <= 10 },
+    ],
   };
 }

@@ -1,18 +1,13 @@
 // Tokens per tick for each prompt style (prompts/*) on the ticks of a baseline run over the case library, beside
 // the harness's own rendering and a "whole terminal screen every tick" style (80×24, as a screen-scraping agent sees).
-import path from 'node:path';
 import { countTokens } from '../../dist/agents/tokens.js';
 import { listBuiltinPrompts, loadPromptSet } from '../../dist/agents/openai/prompt-set.js';
-import { readdir } from 'node:fs/promises';
 import { tickValues } from '../../dist/monitor/tick-values.js';
-import { projectRoot, runHarness, scratchDir, traceEvents } from '../lib/harness.mjs';
-import { sized } from '../lib/smoke.mjs';
+import { libraryCases, projectRoot, runHarness, scratchDir, traceEvents } from '../lib/harness.mjs';
 import { markdownTable, mean, quantile } from '../lib/stats.mjs';
 
 const SOURCE_TIME_SCALE = 0.1;
 const SCREEN = { columns: 80, rows: 24 };
-/** The whole library, or its first few cases in a smoke run. */
-const CASES = sized(Infinity, 3);
 
 function ticksOf(events) {
   return events
@@ -45,12 +40,6 @@ function screenStyle() {
     lines.set(tick.commandId, screen);
     return screen.join('\n');
   };
-}
-
-async function libraryCases() {
-  const dir = path.join(projectRoot, 'cases');
-  const files = (await readdir(dir)).filter((name) => name.endsWith('.yaml')).sort();
-  return files.slice(0, CASES).map((name) => path.join(dir, name));
 }
 
 export default async function tokens() {

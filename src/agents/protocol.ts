@@ -1,9 +1,11 @@
+import type { EgressRecord } from '../sandbox/index.js';
 import type { Case } from '../types/case.js';
 import type { Action } from '../types/actions.js';
 import type { AgentNoteKind } from '../types/events.js';
 import type { ExitInfo, KillRecord, Tick } from '../types/process.js';
 import type { Template } from '../types/template.js';
 import type { MonitorMode } from '../types/variant.js';
+import type { InstalledAgent } from './cli/installed.js';
 
 /**
  * What an agent is told. Action results and ticks are observations too. `notices`: background commands that exited
@@ -43,6 +45,8 @@ export interface AgentReporter {
   response(turn: number, usage: TokenUsage, latencyMs: number): void;
   /** something worth a line in the trace that is neither an action nor an error: a retry, a cache hit, a replay divergence. */
   note?(kind: AgentNoteKind, message: string): void;
+  /** a request of the agent's own sandboxed process through the egress proxy: one `egress` trace event. */
+  egress?(record: EgressRecord): void;
 }
 
 export type { AgentNoteKind } from '../types/events.js';
@@ -91,5 +95,7 @@ export interface AgentFactory {
   readonly privileged?: boolean;
   /** how this agent's ticks read (an openai prompt's tick.md); the default tick when absent. The session renders them. */
   readonly tickTemplate?: Template;
+  /** an installed agent CLI (`cli:<name>`): the attempt runs it in the sandbox and observes it instead of calling create(). */
+  readonly installed?: InstalledAgent;
   create(context: AgentContext): AgentSession;
 }

@@ -1,5 +1,5 @@
 import { DEFAULTS } from '../defaults.js';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentFactory, AgentSession, Observation, OracleView } from '../agents/protocol.js';
 import { createSandbox } from '../sandbox/index.js';
@@ -21,6 +21,7 @@ import { listWorkspace } from './workspace-files.js';
 import { LoopFeatures } from './loop-features.js';
 import { stopOutcome, type StopReason } from './stop-outcome.js';
 import { attemptKey, sandboxAttemptId, type AttemptCoordinates } from '../types/attempt-key.js';
+import { planInstalledAgent, runInstalledAgent, type InstalledRunResult } from './installed-agent.js';
 
 export interface Attempt {
   readonly testCase: Case;
@@ -73,7 +74,16 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
     interruptMs: (override.interruptMs ?? testCase.budgets.interrupt) * scale,
   };
   const mode = scaleMode(variant.monitor, scale);
-  const sandbox = await createSandbox({ attemptId: sandboxAttemptId(options.runId, coordinatesOf(attempt)), workspaceSource: path.join(testCase.fixtureDir, 'workspace'), timeScale: scale, capabilities: context.capabilities });
+  const installed = context.agent.installed;
+  const plan = installed ? await planInstalledAgent(installed, testCase) : null;
+  const attemptId = sandboxAttemptId(options.runId, coordinatesOf(attempt));
+  const sandbox = await createSandbox({
+    attemptId,
+    workspaceSource: path.join(testCase.fixtureDir, 'workspace'),
+    timeScale: scale,
+    capabilities: context.capabilities,
+    ...(plan ? { binds: plan.binds } : {}),
+  });
   trace.write({
     type: 'attempt.start',
     schemaVersion: TRACE_SCHEMA_VERSION,
@@ -90,6 +100,7 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
     budgets,
     gates: testCase.gates.length,
     hints: testCase.hints.length,
+    ...(testCase.kind === 'hang' && testCase.hang.culprit ? { culprit: testCase.hang.culprit } : {}),
     mechanism: context.capabilities.mechanism,
     isolation: context.capabilities.isolation,
     startedAt: new Date().toISOString(),
@@ -123,26 +134,44 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
   const agentStart = performance.now();
   let stopReason: StopReason | null = null;
   let agent: AgentSession | undefined;
+  let installedRun: InstalledRunResult | null = null;
   try {
-    agent = context.agent.create({
-      testCase,
-      signal: stop.signal,
-      repeat: attempt.repeat,
-      budgets,
-      monitor: mode,
-      timeScale: scale,
-      reporter: {
-        request: (turn, messages) => trace.write({ type: 'agent.request', turn, messages }),
-        response: (turn, usage, latencyMs) => {
-          trace.write({ type: 'agent.response', turn, usage, latencyMs });
-          tokens += usage.promptTokens + usage.completionTokens;
-          if (tokens > budgets.tokens) stop.abort({ kind: 'tokens', value: tokens, limit: budgets.tokens } satisfies StopReason);
+    if (installed && plan) {
+      installedRun = await runInstalledAgent({
+        agent: installed,
+        plan,
+        sandbox,
+        session,
+        trace,
+        tokenBudget: budgets.tokens,
+        logDir: dir,
+        signal: stop.signal,
+        onOverBudget: (value, limit) => stop.abort({ kind: 'tokens', value, limit } satisfies StopReason),
+      });
+      tokens = installedRun.tokens;
+      if (stop.signal.aborted) throw stop.signal.reason;
+    } else {
+      agent = context.agent.create({
+        testCase,
+        signal: stop.signal,
+        repeat: attempt.repeat,
+        budgets,
+        monitor: mode,
+        timeScale: scale,
+        reporter: {
+          request: (turn, messages) => trace.write({ type: 'agent.request', turn, messages }),
+          response: (turn, usage, latencyMs) => {
+            trace.write({ type: 'agent.response', turn, usage, latencyMs });
+            tokens += usage.promptTokens + usage.completionTokens;
+            if (tokens > budgets.tokens) stop.abort({ kind: 'tokens', value: tokens, limit: budgets.tokens } satisfies StopReason);
+          },
+          note: (kind, message) => trace.write({ type: 'agent.note', kind, message }),
+          egress: (record) => trace.write({ type: 'egress', ...record }),
         },
-        note: (kind, message) => trace.write({ type: 'agent.note', kind, message }),
-      },
-      ...(context.agent.privileged ? { oracle: oracleView(testCase, session) } : {}),
-    });
-    stopReason = await agentLoop(agent, session, loop, trace, stop.signal, options.maxTurns, await listWorkspace(sandbox.workspace));
+        ...(context.agent.privileged ? { oracle: oracleView(testCase, session) } : {}),
+      });
+      stopReason = await agentLoop(agent, session, loop, trace, stop.signal, options.maxTurns, await listWorkspace(sandbox.workspace));
+    }
   } catch (error) {
     stopReason = stop.signal.aborted ? (stop.signal.reason as StopReason) : stopReasonOf(error);
   } finally {
@@ -155,7 +184,10 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
   if (stopReason && stopReason.kind !== 'harness' && stopReason.kind !== 'error') trace.write({ type: 'limit', ...stopReason });
   if (stopReason?.kind === 'error') trace.write({ type: 'error', where: 'agent', message: stopReason.message });
   const { outcome, killer } = stopOutcome(stopReason);
-  await session.shutdown(killer, stopReason ? `attempt stopped: ${stopReason.kind}` : 'agent finished with the command still running');
+  const why = stopReason ? `attempt stopped: ${stopReason.kind}` : 'agent finished with the command still running';
+  if (installedRun) await installedRun.shutdown(killer, why);
+  else if (plan) await rm(plan.hostDir, { recursive: true, force: true });
+  await session.shutdown(killer, why);
 
   if (stopReason?.kind !== 'harness') {
     await sandbox.settle();

@@ -3,7 +3,7 @@ import type { Observation, ObservationBody } from '../agents/protocol.js';
 import { createMonitor } from '../monitor/index.js';
 import type { TickRenderer } from '../monitor/render.js';
 import type { MonitorEvent } from '../monitor/types.js';
-import type { Sandbox } from '../sandbox/types.js';
+import type { Sandbox, SandboxProcess } from '../sandbox/types.js';
 import type { Action } from '../types/actions.js';
 import type { Case, Onset } from '../types/case.js';
 import { HangbenchError } from '../types/errors.js';
@@ -14,7 +14,7 @@ import { exitNotice, waitFor, type CommandEntry } from './command-entry.js';
 import { fileAction } from './file-actions.js';
 import { typeInput } from './keyboard-input.js';
 import { failure } from './observations.js';
-import { deliverTicks } from './tick-delivery.js';
+import { deliverTicks, recordObservedTick } from './tick-delivery.js';
 import type { TraceWriter } from '../trace/writer.js';
 
 export interface SessionDeps {
@@ -47,6 +47,9 @@ export class AttemptSession {
   /** background commands that exited while the agent was busy elsewhere: announced with its next observation. */
   private readonly unannounced = new Set<number>();
   private nextCommandId = 1;
+  /** installed agents: commands seen through the shell shim, each with how its in-band ticks are written (or null). */
+  private readonly observed = new Map<number, ((text: string) => boolean) | null>();
+  private closed = false;
   private edited = false;
   private onsetSeen = false;
 
@@ -166,6 +169,10 @@ export class AttemptSession {
         trace.write({ type: 'onset', commandId, elapsedMs: event.elapsedMs, trigger: event.trigger });
         return;
       case 'tick':
+        if (this.observed.has(commandId)) {
+          this.recordObservedTick(entry, event.tick);
+          return;
+        }
         // Recorded when delivered, as the agent sees it (merged with any others that fired while it was deciding).
         entry.undelivered.push(event.tick);
         return;
@@ -176,6 +183,22 @@ export class AttemptSession {
         entry.exited = true;
         entry.exit = event.exit;
         if (entry.background) this.unannounced.add(commandId);
+        // A signal the harness did not send ended an observed command: the agent's own tool killed it.
+        if (this.observed.has(commandId) && event.exit.signal !== null && !entry.killing) {
+          entry.killing = true;
+          trace.write({
+            type: 'kill',
+            commandId,
+            by: 'agent',
+            reason: `the agent's tool ended it (${event.exit.signal}, seen by the shell shim)`,
+            mechanism: 'process-group+scan',
+            treeSize: 0,
+            steps: [{ signal: event.exit.signal, atMs: 0, alive: 0 }],
+            escalatedToKill: event.exit.signal === 'SIGKILL',
+            goneMs: 0,
+            survivors: [],
+          });
+        }
         trace.write({
           type: 'command.exit',
           commandId,
@@ -185,6 +208,36 @@ export class AttemptSession {
           killed: entry.killing,
         });
     }
+  }
+
+  /**
+   * An installed agent's command, started by its own tool and seen through the shell shim: watched by a monitor in the
+   * variant's mode like any command, but nobody waits on it here — its ticks are recorded as they fire.
+   */
+  observe(process: SandboxProcess, inband: ((text: string) => boolean) | null): void {
+    if (this.closed) return;
+    const id = process.commandId;
+    this.nextCommandId = Math.max(this.nextCommandId, id + 1);
+    const isRepro = process.command.includes(this.deps.testCase.repro.trim());
+    this.deps.trace.write({ type: 'command.start', commandId: id, command: process.command, pid: process.pid, background: false, isRepro });
+    const monitor = createMonitor({ process, mode: this.deps.mode, onset: this.onsetFor(process.command), logFile: path.join(this.deps.logDir, `command-${id}.log`) });
+    const entry: CommandEntry = { id, process, monitor, background: false, killing: false, kill: null, exited: false, exit: null, undelivered: [] };
+    this.observed.set(id, inband);
+    monitor.on((event: MonitorEvent) => this.record(entry, event));
+    this.commands.set(id, entry);
+  }
+
+  /** The id the next observed command gets. */
+  takeCommandId(): number {
+    return this.nextCommandId++;
+  }
+
+  /** `none`: what a monitor would have said, never shown. `inband`: written into the command's output, recorded as the exact bytes. */
+  private recordObservedTick(entry: CommandEntry, tick: Tick): void {
+    const writer = this.observed.get(entry.id) ?? null;
+    const text = `\n${this.deps.renderTick(tick)}\n`;
+    const delivered = this.deps.mode.mode === 'inband' && writer !== null && writer(text);
+    recordObservedTick(entry.id, tick, text, delivered, this.deps.trace);
   }
 
   private deliver(entry: CommandEntry, ticks: readonly Tick[], source: 'schedule' | 'status'): ObservationBody {
@@ -260,6 +313,7 @@ export class AttemptSession {
 
   /** Kills every command still running (budget, harness shutdown, or an agent that finished with a command left). */
   async shutdown(by: KillDecider, reason: string): Promise<void> {
+    this.closed = true;
     const left = this.live();
     await Promise.all(
       left.map(async (entry) => {

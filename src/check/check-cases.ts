@@ -204,7 +204,7 @@ async function checkAgent(testCase: Case, context: CheckContext, agentName: 'ora
   const options = resolveOptions({ agent: agentName, timeScale: context.timeScale, cwd: context.cwd, runId: context.runId });
   const [variant] = options.variants;
   if (!variant) throw new Error('no variant for the agent');
-  const agent = createAgentFactory(variant.agent, { cwd: options.cwd, timeScale: options.timeScale });
+  const agent = createAgentFactory(variant.agent, { cwd: options.cwd, timeScale: options.timeScale, agentEnv: options.agentEnv, agentAllowHosts: options.agentAllowHosts });
   const scores: AttemptScores | null = await runAttempt(
     { testCase, variant, repeat: 1 },
     { options, runDir: context.runDir, capabilities: context.capabilities, agent, shutdown: context.shutdown },

@@ -5,6 +5,7 @@ import { createSandbox } from '../sandbox/index.js';
 import type { HostCapabilities } from '../sandbox/types.js';
 import type { Case, Onset } from '../types/case.js';
 import { formatDuration } from '../types/duration.js';
+import { matchesCulprit, type Culprit } from '../types/culprit.js';
 import type { Classification } from '../types/process.js';
 
 /** A hang's repro must still be running this many ticks after its onset. */
@@ -27,7 +28,7 @@ export interface CheckOutcome {
 }
 
 type Watch =
-  | { readonly kind: 'hangs'; readonly classification: Classification; readonly atMs: number }
+  | { readonly kind: 'hangs'; readonly classification: Classification; readonly atMs: number; readonly culpritSeen: boolean }
   | { readonly kind: 'exited'; readonly exitCode: number | null; readonly signal: string | null; readonly atMs: number; readonly onset: boolean }
   | { readonly kind: 'deadline'; readonly onset: boolean };
 
@@ -49,7 +50,8 @@ export async function checkRepro(testCase: Case, context: ReproContext): Promise
     const onset = testCase.kind === 'hang' ? scaledOnset(testCase.hang.onset, context.timeScale) : null;
     const monitor = createMonitor({ process: proc, mode: { mode: 'interval', everyMs: context.intervalMs }, onset, logFile: context.logFile });
     const wallMs = testCase.budgets.wall * context.timeScale;
-    const seen = await watch(monitor, testCase.kind === 'hang', wallMs, context.shutdown);
+    const culprit = testCase.kind === 'hang' ? (testCase.hang.culprit ?? null) : null;
+    const seen = await watch(monitor, testCase.kind === 'hang', wallMs, context.shutdown, culprit);
     if (!proc.done) await proc.kill('harness', 'check-cases: repro checked');
     await proc.exited;
     monitor.stop();
@@ -61,9 +63,11 @@ export async function checkRepro(testCase: Case, context: ReproContext): Promise
   }
 }
 
-async function watch(monitor: Monitor, hang: boolean, wallMs: number, shutdown: AbortSignal): Promise<Watch> {
+async function watch(monitor: Monitor, hang: boolean, wallMs: number, shutdown: AbortSignal, culprit: Culprit | null): Promise<Watch> {
   const deadline = AbortSignal.any([AbortSignal.timeout(Math.max(1, wallMs)), shutdown]);
   let ticksAfterOnset = 0;
+  // hang.culprit must describe a process the repro really runs: one of the processes sampled after the onset.
+  let culpritSeen = culprit === null;
   for (;;) {
     let event;
     try {
@@ -78,7 +82,8 @@ async function watch(monitor: Monitor, hang: boolean, wallMs: number, shutdown: 
     }
     if (!hang || !monitor.onsetSeen) continue;
     ticksAfterOnset += 1;
-    if (ticksAfterOnset >= HANG_TICKS) return { kind: 'hangs', classification: event.tick.classification, atMs: event.tick.elapsedMs };
+    if (culprit && event.tick.snapshot.processes.some((process) => matchesCulprit(culprit, process))) culpritSeen = true;
+    if (ticksAfterOnset >= HANG_TICKS) return { kind: 'hangs', classification: event.tick.classification, atMs: event.tick.elapsedMs, culpritSeen };
   }
 }
 
@@ -87,6 +92,9 @@ function judge(testCase: Case, seen: Watch, wallMs: number): CheckOutcome {
   const ended = (exit: Extract<Watch, { kind: 'exited' }>): string =>
     `${exit.signal ?? `exit ${exit.exitCode}`} after ${formatDuration(exit.atMs)}`;
   if (testCase.kind === 'hang') {
+    if (seen.kind === 'hangs' && !seen.culpritSeen) {
+      return { ok: false, reason: `hangs, but no process after the onset matches hang.culprit ${JSON.stringify(testCase.hang.culprit)}` };
+    }
     if (seen.kind === 'hangs') return { ok: true, reason: `hangs (${seen.classification} at ${formatDuration(seen.atMs)})` };
     if (seen.kind === 'exited') return { ok: false, reason: `${ended(seen)}${seen.onset ? ', soon after its onset' : ', no onset'}` };
     return { ok: false, reason: seen.onset ? `onset seen, but fewer than ${HANG_TICKS} ticks within ${budget}` : `no onset within ${budget}` };

@@ -6,17 +6,26 @@ export interface ParsedArgs {
   readonly positionals: readonly string[];
   readonly help: boolean;
   string(name: string): string | undefined;
+  /** every value of a flag given with `multiple: true` (`--set A=1 --set B=2`). */
+  strings(name: string): readonly string[];
   flag(name: string): boolean;
 }
 
 export function parse(args: readonly string[], options: ParseArgsConfig['options']): ParsedArgs {
   try {
     const parsed = parseArgs({ args: [...args], options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
-    const values = parsed.values as Record<string, string | boolean | undefined>;
+    const values = parsed.values as Record<string, string | boolean | string[] | undefined>;
     return {
       positionals: parsed.positionals,
       help: values.help === true,
-      string: (name) => (typeof values[name] === 'string' ? values[name] : undefined),
+      string: (name) => {
+        const value = values[name];
+        return typeof value === 'string' ? value : Array.isArray(value) ? value.at(-1) : undefined;
+      },
+      strings: (name) => {
+        const value = values[name];
+        return Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+      },
       flag: (name) => values[name] === true,
     };
   } catch (error) {

@@ -24,7 +24,7 @@ import { checkIsolation } from './isolation.js';
 import type { CliIO } from './io.js';
 
 /** Flags that make variants; a config file's variants and these do not mix. */
-const VARIANT_FLAGS = ['agent', 'mode', 'interval', 'prompt', 'hung-ticks', 'hints', 'model', 'base-url', 'cache', 'from', 'cmd'] as const;
+const VARIANT_FLAGS = ['agent', 'mode', 'interval', 'prompt', 'hung-ticks', 'hints', 'model', 'base-url', 'cache', 'from', 'cmd', 'set'] as const;
 
 export async function evalCommand(args: readonly string[], io: CliIO): Promise<number> {
   const parsed = parse(args, {
@@ -50,6 +50,9 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
     cache: { type: 'string' },
     from: { type: 'string' },
     cmd: { type: 'string' },
+    set: { type: 'string', multiple: true },
+    'agent-env': { type: 'string' },
+    'agent-allow-host': { type: 'string' },
     isolation: { type: 'string' },
     shard: { type: 'string' },
   });
@@ -66,7 +69,7 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
   const reporters = createReporters(['progress'], { stream: io.stderr, live: isLive(io.stderr, io.env), color: shouldUseColor(io.stderr, io.env) });
   const onReporterError = (failure: ReporterFailure): unknown => io.stderr.write(`reporter ${failure.reporter} failed in ${failure.hook}: ${String(failure.error)}\n`);
   if (input.agent === undefined && input.variants === undefined && input.resume === undefined) {
-    io.stderr.write('agent: baseline (offline, kills on the monitor\'s classification; never fixes). Other agents: --agent oracle | nop | openai | replay | exec; see --help.\n');
+    io.stderr.write('agent: baseline (offline, kills on the monitor\'s classification; never fixes). Other agents: --agent oracle | nop | openai | replay | exec | cli:<name>; see --help.\n');
   }
 
   const result = await runEval(input, { reporters, onReporterError, shutdown: io.shutdown, afterRun: writeRunReports });
@@ -125,6 +128,9 @@ async function evalInput(parsed: ParsedArgs, io: CliIO): Promise<EvalOptionsInpu
     cache: parsed.string('cache'),
     from: parsed.string('from'),
     cmd: parsed.string('cmd'),
+    settings: settingsFlag(parsed.strings('set')),
+    agentEnv: listFlag('agent-env', parsed.string('agent-env')),
+    agentAllowHosts: listFlag('agent-allow-host', parsed.string('agent-allow-host')),
     timeScale: numberFlag('time-scale', parsed.string('time-scale')) ?? config?.timeScale,
     concurrency: numberFlag('concurrency', parsed.string('concurrency'), { integer: true }) ?? config?.concurrency,
     repeat: numberFlag('repeat', parsed.string('repeat'), { integer: true }) ?? config?.repeat,
@@ -136,6 +142,18 @@ async function evalInput(parsed: ParsedArgs, io: CliIO): Promise<EvalOptionsInpu
     resume: parsed.string('resume'),
     shard: parsed.string('shard') === undefined ? undefined : parseShard(parsed.string('shard') ?? ''),
   };
+}
+
+/** `--set shell_timeout=10,30 --set yield=1` → { shell_timeout: ['10', '30'], yield: ['1'] }: installed agents' settings axes. */
+function settingsFlag(values: readonly string[]): Record<string, string[]> | undefined {
+  if (values.length === 0) return undefined;
+  const settings: Record<string, string[]> = {};
+  for (const value of values) {
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.+)$/.exec(value);
+    if (!match) throw new HangbenchError('USAGE', `--set takes NAME=V1,V2 (a setting of the installed agent's adapter); got "${value}"`);
+    settings[match[1]!] = match[2]!.split(',');
+  }
+  return settings;
 }
 
 function hintsFlag(value: string | undefined): boolean[] | undefined {

@@ -39,6 +39,8 @@ setting multiplies only the agents that take it. --agent baseline,oracle --mode 
                           timeout    no ticks; the harness kills the command at --interval (the "no monitor" baseline)
                           poll       run returns at once; the agent polls the status and waits with a timeout
                           wait-pid   no ticks; the agent waits until the command exits (bounded by the wall budget)
+                          none       installed agents: ticks computed every interval, recorded, never shown
+                          inband     installed agents: each tick written into the running command's output
                         (${MODE_NAMES.join(', ')})
   --interval LIST       each mode's period, e.g. 10s, 500ms (default: ${DEFAULTS.intervalMs / 1000}s)
   --hung-ticks LIST     baseline: kill after K consecutive "hung" ticks (default: ${DEFAULTS.hungTicks})
@@ -74,10 +76,18 @@ Options:
   --from RUN_DIR        replay the actions recorded in RUN_DIR/<case>/<variant>/<repeat>/trace.jsonl
 --agent exec:
   --cmd "COMMAND"       an external agent speaking JSON lines on stdin/stdout (docs/agent-protocol.md)
+  --agent-env NAMES     the only variables of this environment its own (sandboxed) process gets, e.g. OPENAI_API_KEY
+  --agent-allow-host H  hosts its egress proxy lets through (default: the host of OPENAI_BASE_URL); all else 403
+--agent cli:NAME (an installed agent CLI run as it is in the sandbox: cli:codex, cli:opencode, cli:generic; docs/installed-agents.md):
+  --model NAME          model the CLI asks for, through the model proxy (required)
+  --base-url URL        the real endpoint the proxy forwards to, with OPENAI_API_KEY (default: OPENAI_BASE_URL, else api.openai.com)
+  --set NAME=V1,V2      an adapter setting as a variant axis (repeatable), e.g. --set unified_exec=enable,disable
+  --cmd 'CMD {issue_file}'  cli:generic only: the command to run
 
 Examples:
   hangbench eval --agent baseline --mode interval,no-output,timeout --interval 1s,3s --repeat 3 --time-scale 0.1
-  OPENAI_API_KEY=… hangbench eval cases/ --agent openai --model gpt-4o-mini --prompt minimal,diagnostic --time-scale 0.5`;
+  OPENAI_API_KEY=… hangbench eval cases/ --agent openai --model gpt-4o-mini --prompt minimal,diagnostic --time-scale 0.5
+  OPENAI_API_KEY=… hangbench eval cases/ --agent cli:codex --model gpt-5-mini --mode none,inband`;
 
 export const VALIDATE_HELP = `Usage: hangbench validate [paths…] [--json]
 

@@ -1,8 +1,10 @@
 import { formatBytes, seconds } from '../types/units.js';
-import type { Classification, ProcessSample, TreeSnapshot } from '../types/process.js';
+import { looksHung, type Classification, type ProcessSample, type TreeSnapshot } from '../types/process.js';
 import { looksLikePrompt, visibleLine } from './prompt.js';
 import type { TerminalWait } from './terminal-waits.js';
 import { leavesDeepestFirst, parentOf } from './tree.js';
+import { diagnose, progressNote } from './waits/diagnose.js';
+import { nameOf } from './waits/names.js';
 import { allThreadsInFutex, describeProcess, isBusy, waitKind, type WaitKind } from './wait-kind.js';
 
 export interface ClassifyInput {
@@ -27,7 +29,7 @@ export interface Verdict {
   readonly classification: Classification;
   /** one line saying why. */
   readonly reason: string;
-  /** the process the verdict is about, when there is one. */
+  /** the process the verdict names as the cause, when there is one (host pid). */
   readonly pid: number | null;
 }
 
@@ -42,19 +44,31 @@ const IDLE_KINDS: ReadonlySet<WaitKind> = new Set(['event-loop', 'child-wait', '
 /** Among idle leaves, a specific wait (a lock, a socket, a pipe) tells more than an event loop or a plain sleep. */
 const LEAF_RANK: Partial<Record<WaitKind, number>> = { other: 0, disk: 1, 'pipe-read': 2, 'event-loop': 3, sleep: 4 };
 
-/** Proposes what the command is doing, in a fixed precedence; the agent may use or ignore it. */
+/**
+ * Proposes what the command is doing, in a fixed precedence; the agent may use or ignore it. Where a wait-for relation
+ * explains the wait (see waits/diagnose.ts) the reason names the culprit and the relation instead of the states alone.
+ */
 export function classify(input: ClassifyInput): Verdict {
+  const base = classifyStates(input);
+  if (!looksHung(base.classification) || base.classification === 'output-flood' || base.classification === 'busy-no-output') return base;
+  if (base.classification === 'blocked-on-stdin') return base;
+  const diagnosis = diagnose(input.snapshot);
+  if (!diagnosis) return base;
+  return { classification: diagnosis.classification ?? base.classification, reason: `${diagnosis.sentence}; no output for ${seconds(input.sinceOutputMs)}`, pid: diagnosis.culprit };
+}
+
+function classifyStates(input: ClassifyInput): Verdict {
   const silence = `no output for ${seconds(input.sinceOutputMs)}`;
   const rate = input.newBytes / Math.max(input.intervalMs / 1000, 0.001);
   if (rate >= FLOOD_BYTES_PER_SECOND) {
-    return verdict('output-flood', `${formatBytes(input.newBytes)} of output in ${seconds(input.intervalMs)} (${formatBytes(rate)}/s)`);
+    return verdict('output-flood', `${formatBytes(input.newBytes)} of output in ${seconds(input.intervalMs)} (${formatBytes(rate)}/s)${flooder(input.snapshot)}`, topWriter(input.snapshot));
   }
   if (
     rate >= REPEAT_FLOOD_BYTES_PER_SECOND &&
     input.windowLines >= REPEAT_FLOOD_MIN_LINES &&
     input.foldedLines >= input.windowLines * REPEAT_FLOOD_RATIO
   ) {
-    return verdict('output-flood', `the same lines repeat (${input.foldedLines} folded), ${formatBytes(rate)}/s`);
+    return verdict('output-flood', `the same lines repeat (${input.foldedLines} folded), ${formatBytes(rate)}/s${flooder(input.snapshot)}`, topWriter(input.snapshot));
   }
   const processes = input.snapshot.processes;
   const kinds = new Map(processes.map((process) => [process.pid, waitKind(process)]));
@@ -91,11 +105,16 @@ export function classify(input: ClassifyInput): Verdict {
     return verdict('sleeping', `${silence}; no /proc on this host, so nothing is known about the processes`);
   }
   if (processes.length === 0) return verdict('exited', 'no process of the tree is left');
+  const moving = progressNote(input.snapshot);
+  if (moving) return verdict('progressing', `${silence}, but ${moving}`);
   const stopped = find('stopped');
   if (stopped) return verdict('stopped', `${describeProcess(stopped)} is stopped${waiter(processes, stopped)}`, stopped);
   const busy = [...processes].sort((a, b) => b.cpuPercent - a.cpuPercent).find(isBusy);
   if (busy) {
-    return verdict('busy-no-output', `${describeProcess(busy)} uses ${Math.round(busy.cpuPercent)}% CPU, ${silence}`, busy);
+    // The twins (an endless loop, a long computation) differ in nothing /proc shows: say so rather than guess.
+    const twins = 'pure compute, no output, no file writes: a long run and an endless loop look alike from outside';
+    const starved = (busy.demandPercent ?? 0) >= busy.cpuPercent + 30 ? ` (running or queued for a core ${busy.demandPercent}% of the time: the machine is loaded)` : '';
+    return verdict('busy-no-output', `${describeProcess(busy)} uses ${Math.round(busy.cpuPercent)}% CPU${starved}, ${silence}; ${twins}`, busy);
   }
   const writer = find('pipe-write');
   if (writer) return verdict('blocked-on-pipe', `${describeProcess(writer)} is blocked writing to a full pipe${waiter(processes, writer)}`, writer);
@@ -123,6 +142,13 @@ export function classify(input: ClassifyInput): Verdict {
   if (parentWaits && (leafKind === 'other' || leafKind === 'disk' || leafKind === 'pipe-read')) {
     return verdict('waiting-on-child', `${describeProcess(leaf)} is waited for${waiter(processes, leaf)}, ${silence}`, leaf);
   }
+  // A shell waiting on a `sleep` is a polling loop (until …; do sleep 1; done): the loop, not this second's sleep, is the cause.
+  // Only a sleep shorter than the silence so far: the shell has outlived one sleep already, so it runs them in turn.
+  const short = sleepSeconds(leaf.args) * 1000 < input.sinceOutputMs;
+  const sleeper = leafKind === 'sleep' && leaf.command === 'sleep' && short ? parentOf(processes, leaf) : undefined;
+  if (sleeper && kinds.get(sleeper.pid) === 'child-wait') {
+    return verdict('sleeping', `${nameOf(sleeper)} polls in a loop: it waits on sleep (pid ${leaf.innerPid ?? leaf.pid}), ${silence}`, sleeper);
+  }
   return verdict('sleeping', `${describeProcess(leaf)} is idle${waiter(processes, leaf)}, ${silence}`, leaf);
 }
 
@@ -141,3 +167,24 @@ function waiter(processes: readonly ProcessSample[], child: ProcessSample): stri
   return parent && waitKind(parent) === 'child-wait' ? `; ${parent.command} (pid ${parent.innerPid ?? parent.pid}) waits for it` : '';
 }
 
+
+/** The process that wrote the most since the last sample (wchar), else the busiest: who floods the output. */
+function topWriter(snapshot: TreeSnapshot): ProcessSample | undefined {
+  const progress = snapshot.waits?.progress ?? [];
+  const writer = [...progress].sort((a, b) => b.wchar - a.wchar)[0];
+  const byPid = (pid: number | undefined): ProcessSample | undefined => snapshot.processes.find((process) => process.pid === pid);
+  return (writer && writer.wchar > 0 ? byPid(writer.pid) : undefined) ?? [...snapshot.processes].sort((a, b) => b.cpuPercent - a.cpuPercent)[0];
+}
+
+function flooder(snapshot: TreeSnapshot): string {
+  const writer = topWriter(snapshot);
+  return writer ? `, written by ${nameOf(writer)}` : '';
+}
+
+/** `sleep 1.000`, `sleep 2s`, `sleep 1m` → seconds; Infinity when the argument is not a plain duration. */
+function sleepSeconds(args: string): number {
+  const match = /^sleep\s+(\d+(?:\.\d+)?)([smhd]?)$/.exec(args.trim());
+  if (!match) return Number.POSITIVE_INFINITY;
+  const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 }[match[2] as '' | 's' | 'm' | 'h' | 'd'];
+  return Number(match[1]) * unit;
+}

@@ -1,7 +1,7 @@
 import type { ProcessSample } from '../types/process.js';
 import { listProcDir, readProcFile, readProcLink } from './proc-files.js';
 import type { ProcHandles } from './proc-handles.js';
-import { parseIo, parseSyscall, parseWchan, type StatFields } from './proc-parse.js';
+import { parseIo, parseStorageIo, parseSyscall, parseSyscallArgs, parseWchan, type StatFields } from './proc-parse.js';
 import { processArgs } from './process-args.js';
 
 const MAX_ARGS_CHARS = 200;
@@ -12,18 +12,37 @@ const MAX_THREADS = 64;
 /** What a sample shows of a process beyond its stat line: one pread per kept file, the fd list, thread wait channels. */
 export type ProcDetails = Pick<ProcessSample, 'args' | 'wchan' | 'threadWchans' | 'readBytes' | 'writeBytes' | 'syscall' | 'fds'> & {
   readonly stdinLink: string | null;
+  /** pipe, socket and regular-file descriptors with their targets, for the wait-for relations (never in a trace). */
+  readonly links: readonly FdLink[];
+  /** every argument of the blocked syscall (poll's array, openat's path pointer), read in the same pread. */
+  readonly syscallArgs: readonly number[];
+  /** read_bytes/write_bytes: what reached storage. */
+  readonly storage: { readonly read: number; readonly write: number };
 };
+
+export interface FdLink {
+  readonly fd: number;
+  readonly target: string;
+}
+
+/** Descriptors kept per process for the relations; a process with more shows the first ones. */
+const MAX_KEPT_LINKS = 64;
 
 export function readDetails(pid: number, stat: StatFields, treeSize: number, handles: ProcHandles): ProcDetails {
   const fds = countFds(pid);
+  const io = handles.read(pid, 'io') ?? '';
+  const syscall = handles.read(pid, 'syscall') ?? '';
   return {
     args: processArgs(pid, stat, treeSize, MAX_ARGS_CHARS, () => handles.read(pid, 'cmdline', 'utf8')),
     wchan: parseWchan(handles.read(pid, 'wchan')),
     threadWchans: stat.threads > 1 ? threadWchans(pid) : [],
-    ...parseIo(handles.read(pid, 'io') ?? ''),
-    syscall: parseSyscall(handles.read(pid, 'syscall') ?? ''),
+    ...parseIo(io),
+    syscall: parseSyscall(syscall),
     fds: fds.counts,
     stdinLink: fds.stdin,
+    links: fds.links,
+    syscallArgs: parseSyscallArgs(syscall),
+    storage: parseStorageIo(io),
   };
 }
 
@@ -39,18 +58,21 @@ function threadWchans(pid: number): string[] {
 }
 
 /** Pipe, socket and total descriptor counts, and where fd 0 points (read in the same pass). */
-function countFds(pid: number): { readonly counts: ProcessSample['fds']; readonly stdin: string | null } {
+function countFds(pid: number): { readonly counts: ProcessSample['fds']; readonly stdin: string | null; readonly links: FdLink[] } {
   const fds = listProcDir(`/proc/${pid}/fd`);
   let pipes = 0;
   let sockets = 0;
   let stdin: string | null = null;
+  const links: FdLink[] = [];
   for (const fd of fds.slice(0, MAX_FD_LINKS)) {
     const target = readProcLink(`/proc/${pid}/fd/${fd}`) ?? '';
     if (fd === '0') stdin = target;
     if (target.startsWith('pipe:')) pipes++;
     else if (target.startsWith('socket:')) sockets++;
+    else if (!target.startsWith('/') || /^\/(dev|proc|sys)\//.test(target)) continue;
+    if (links.length < MAX_KEPT_LINKS) links.push({ fd: Number(fd), target });
   }
   // fd 0 past the cap (listing order is numeric, so only with a huge table) is read on its own.
   if (stdin === null && fds.includes('0')) stdin = readProcLink(`/proc/${pid}/fd/0`);
-  return { counts: { pipes, sockets, total: fds.length }, stdin };
+  return { counts: { pipes, sockets, total: fds.length }, stdin, links };
 }

@@ -57,6 +57,20 @@ export function parseSyscall(text: string): { readonly nr: number; readonly arg0
   return { nr, arg0: Number.parseInt(parts[1] ?? '', 16) };
 }
 
+/** read_bytes/write_bytes from /proc/pid/io: what the process made the storage layer read or dirty. */
+export function parseStorageIo(text: string): { readonly read: number; readonly write: number } {
+  const read = /^read_bytes:\s+(\d+)/m.exec(text);
+  const write = /^write_bytes:\s+(\d+)/m.exec(text);
+  return { read: read ? Number(read[1]) : 0, write: write ? Number(write[1]) : 0 };
+}
+
+/** The six arguments of the blocked syscall (hex in the file), or [] when it is not blocked in one. */
+export function parseSyscallArgs(text: string): number[] {
+  const parts = text.trim().split(' ');
+  if (parts.length < 9 || !(Number(parts[0]) >= 0)) return [];
+  return parts.slice(1, 7).map((arg) => Number.parseInt(arg, 16));
+}
+
 /** cmdline's NUL-separated argv joined with spaces, cut to maxChars. */
 export function parseCmdline(text: string, maxChars: number): string {
   const joined = text.replace(/\0+$/, '').replaceAll('\0', ' ');

@@ -1,9 +1,11 @@
-import type { ProcessSample, TreeSnapshot } from '../types/process.js';
+import type { ProcessSample, ProgressDelta, TreeSnapshot } from '../types/process.js';
 import { readDetails, type ProcDetails } from './proc-details.js';
 import { pageSizeKb, readProcFile, readProcLink } from './proc-files.js';
 import { ProcHandles } from './proc-handles.js';
 import { parseStat, parseUptime, type StatFields } from './proc-parse.js';
 import { findTerminalWaits, PTY_SLAVE, type TerminalWait } from './terminal-waits.js';
+import { fileSizes, namespaceDataSegments, progressDelta, type ProgressCounters } from './waits/progress.js';
+import { findRelations } from './waits/relations.js';
 
 /** Clock ticks per second; `getconf CLK_TCK` is 100 on every Linux we run on, and USER_HZ is fixed ABI. */
 const CLOCK_TICKS = 100;
@@ -25,6 +27,10 @@ export interface TreeSample {
   readonly handles: ProcHandles;
   /** per pid: its details and the ns it had run (schedstat) when they were read, for reuse while it has not run since. */
   readonly details: ReadonlyMap<number, { readonly ranNs: string; readonly state: string; readonly details: ProcDetails }>;
+  /** per pid: the counters the next sample's progress deltas start from. */
+  readonly counters: ReadonlyMap<number, ProgressCounters>;
+  /** TCP data segments sent in the command's own network namespace so far (null without one). */
+  readonly netSegments: number | null;
 }
 
 /** Closes the descriptors a sample kept open; call it when the command's last sample has been taken. */
@@ -37,7 +43,13 @@ export function releaseSample(sample: TreeSample | null | undefined): void {
  * target is taken as the harness's stdin (pty mode: the slave that fd 0 of the root's child is). Pids that vanish
  * mid-sample are skipped.
  */
-export function sampleTree(pids: readonly number[], previous?: TreeSample | null, terminal: 'pipe' | 'pty' = 'pipe'): TreeSample {
+export function sampleTree(
+  pids: readonly number[],
+  previous?: TreeSample | null,
+  terminal: 'pipe' | 'pty' = 'pipe',
+  /** relations: false skips the wait-for relations (the bench's side-by-side figure); progress deltas stay. */
+  options: { readonly relations?: boolean } = {},
+): TreeSample {
   const takenAt = performance.now();
   const uptime = parseUptime(readProcFile('/proc/uptime') ?? '0');
   const stdinTarget = previous?.stdinTarget ?? (previous && terminal === 'pipe' ? null : agentInput(pids, terminal));
@@ -45,6 +57,8 @@ export function sampleTree(pids: readonly number[], previous?: TreeSample | null
   const cpu = new Map<number, { ticks: number; startTicks: number }>();
   const details = new Map<number, { ranNs: string; state: string; details: ProcDetails }>();
   const samples: ProcessSample[] = [];
+  const counters = new Map<number, ProgressCounters>();
+  const progress: ProgressDelta[] = [];
   const wanted = new Set(pids);
   for (const pid of wanted) {
     // A kept descriptor of a process that is gone answers null once and is dropped; the second read opens the pid anew.
@@ -58,11 +72,29 @@ export function sampleTree(pids: readonly number[], previous?: TreeSample | null
       previous && before && before.startTicks === stat.startTicks
         ? percent(stat.cpuTicks - before.ticks, (takenAt - previous.takenAt) / 1000)
         : percent(stat.cpuTicks, uptime - stat.startTicks / CLOCK_TICKS);
-    const ranNs = stat.threads === 1 ? (handles.read(pid, 'schedstat')?.split(' ')[0] ?? '') : '';
+    // schedstat: ns the main thread ran, and ns it waited runnable on a run queue (what outside load takes away).
+    const [ranText = '', queuedText = ''] = (handles.read(pid, 'schedstat') ?? '').split(' ');
+    const ranNs = stat.threads === 1 ? ranText : '';
     const kept = before && before.startTicks === stat.startTicks ? previous?.details.get(pid) : undefined;
     const current = unchanged(kept, ranNs, stat) ? kept.details : readDetails(pid, stat, pids.length, handles);
     details.set(pid, { ranNs, state: stat.state, details: current });
-    const { stdinLink, ...shown } = current;
+    const keptCounters = previous?.counters.get(pid);
+    const now: ProgressCounters = {
+      startTicks: stat.startTicks,
+      runNs: Number(ranText) || 0,
+      queuedNs: Number(queuedText) || 0,
+      cpuTicks: stat.cpuTicks,
+      rchar: current.readBytes,
+      wchar: current.writeBytes,
+      readBytes: current.storage.read,
+      writeBytes: current.storage.write,
+      // A process that has not run since cannot have written: its files keep the sizes they had.
+      sizes: current === kept?.details && keptCounters ? keptCounters.sizes : fileSizes(pid, current.links),
+    };
+    counters.set(pid, now);
+    const moved = progressDelta(pid, keptCounters, now);
+    if (moved) progress.push(moved);
+    const { stdinLink, args, wchan, threadWchans, readBytes, writeBytes, syscall, fds } = current;
     samples.push({
       pid,
       ppid: stat.ppid,
@@ -72,15 +104,31 @@ export function sampleTree(pids: readonly number[], previous?: TreeSample | null
       state: stat.state,
       threads: stat.threads,
       cpuPercent,
+      ...demand(keptCounters, now, previous ? takenAt - previous.takenAt : 0),
       rssKb: stat.rssPages * pageSizeKb(),
-      ...shown,
+      args,
+      wchan,
+      threadWchans,
+      readBytes,
+      writeBytes,
+      syscall,
+      fds,
       stdinIsHarnessPipe: stdinTarget !== null && stdinLink === stdinTarget,
       children: [],
     });
   }
   handles.retain(wanted);
   const terminalWaits = terminal === 'pty' && stdinTarget !== null ? findTerminalWaits(samples, stdinTarget) : new Map<number, TerminalWait>();
-  return { snapshot: { source: 'proc', processes: linkChildren(samples) }, takenAt, cpu, stdinTarget, terminalWaits, handles, details };
+  const processes = linkChildren(samples);
+  const [rootPid] = pids;
+  const netSegments = rootPid === undefined ? null : namespaceDataSegments(rootPid);
+  const waits = {
+    relations: options.relations === false ? [] : findRelations(processes, new Map([...details].map(([pid, kept]) => [pid, kept.details])), rootPid ?? -1),
+    progress,
+    intervalMs: previous ? takenAt - previous.takenAt : 0,
+    netSegments: netSegments !== null && previous?.netSegments != null ? netSegments - previous.netSegments : null,
+  };
+  return { snapshot: { source: 'proc', processes, waits }, takenAt, cpu, stdinTarget, terminalWaits, handles, details, counters, netSegments };
 }
 
 /**
@@ -111,6 +159,16 @@ function agentInput(pids: readonly number[], terminal: 'pipe' | 'pty'): string |
   }
   const target = readProcLink(`/proc/${rootPid}/fd/0`);
   return target && /^(pipe:|socket:|\/dev\/pts\/)/.test(target) ? target : null;
+}
+
+/**
+ * The share of the interval the main thread ran or waited to run: near 100 for a spinning process however little CPU
+ * a loaded machine gives it, near 0 for one that sleeps. Absent on the first sample of a process.
+ */
+function demand(before: ProgressCounters | undefined, now: ProgressCounters, intervalMs: number): { demandPercent?: number } {
+  if (!before || before.startTicks !== now.startTicks || intervalMs <= 0 || now.runNs === 0) return {};
+  const busyNs = now.runNs - before.runNs + (now.queuedNs - before.queuedNs);
+  return { demandPercent: Math.round(Math.min(100, Math.max(0, busyNs / (intervalMs * 1e4)))) };
 }
 
 function percent(ticks: number, wallSeconds: number): number {

@@ -60,6 +60,7 @@ export class TickBuilder {
       snapshot,
       classification: verdict.classification,
       reason: verdict.reason,
+      culprit: verdict.pid,
     };
   }
 

@@ -30,8 +30,12 @@ const BUSY_CPU_PERCENT = 50;
 /** On a loaded machine a spinning process gets less than its core; running now and above this counts too. */
 const BUSY_RUNNING_CPU_PERCENT = 20;
 
+/** Running or waiting for a core this share of the interval (a wait is counted once it ends, so this is a floor): busy. */
+const BUSY_DEMAND_PERCENT = 50;
+
 export function isBusy(process: ProcessSample): boolean {
-  return process.cpuPercent >= BUSY_CPU_PERCENT || (process.state === 'R' && process.cpuPercent >= BUSY_RUNNING_CPU_PERCENT);
+  if (process.cpuPercent >= BUSY_CPU_PERCENT || (process.state === 'R' && process.cpuPercent >= BUSY_RUNNING_CPU_PERCENT)) return true;
+  return process.state === 'R' && (process.demandPercent ?? 0) >= BUSY_DEMAND_PERCENT;
 }
 
 const PIPE_WRITE = /pipe_write|sock_alloc_send|wait_for_partner|unix_wait_for_peer/;

@@ -47,8 +47,8 @@ export function renderAttemptTable(attempts: readonly AttemptScores[], { color }
 /** Per agent/variant: solved with its 95 % interval, the hang and control rates, latency, cost. */
 export function renderSummaryTable(summary: RunSummary, { color }: RenderOptions = { color: false }): string {
   const table = newTable(
-    heads(['agent', 'variant', 'n', 'solved [95% CI]', 'repro', 'intr', 'f.kill', 'done', 'fixed', 'latency p50/p90', 'ticks', 'tokens', 'wall', 'errors'], color),
-    ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
+    heads(['agent', 'variant', 'n', 'solved [95% CI]', 'repro', 'intr', 'diag', 'f.kill', 'done', 'fixed', 'latency p50/p90', 'ticks', 'tokens', 'wall', 'errors'], color),
+    ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
   );
   for (const group of summary.groups) {
     const { p50, p90 } = group.interruptLatencyMs;
@@ -59,6 +59,7 @@ export function renderSummaryTable(summary: RunSummary, { color }: RenderOptions
       percentWithInterval(group.solved),
       fraction(group.reproduced),
       fraction(group.interrupted),
+      diagnosedCell(group.diagnosed),
       fraction(group.false_kill),
       fraction(group.completed),
       fraction(group.fixed),
@@ -74,8 +75,8 @@ export function renderSummaryTable(summary: RunSummary, { color }: RenderOptions
 
 /** Per case class and agent/variant: attempts, solved, interrupted (hangs), false kills (controls). */
 export function renderClassTable(summary: RunSummary, { color }: RenderOptions = { color: false }): string {
-  const table = newTable(heads(['class', 'kind', 'agent', 'variant', 'n', 'solved', 'intr', 'f.kill'], color), [
-    'left', 'left', 'left', 'left', 'right', 'right', 'right', 'right',
+  const table = newTable(heads(['class', 'kind', 'agent', 'variant', 'n', 'solved', 'intr', 'diag', 'f.kill'], color), [
+    'left', 'left', 'left', 'left', 'right', 'right', 'right', 'right', 'right',
   ]);
   for (const row of summary.classes) {
     const solved = row.solved.count === row.solved.total ? fraction(row.solved) : paint(fraction(row.solved), 'red', color);
@@ -87,8 +88,14 @@ export function renderClassTable(summary: RunSummary, { color }: RenderOptions =
       String(row.attempts),
       solved,
       fraction(row.interrupted),
+      diagnosedCell(row.diagnosed),
       row.kind === 'control' ? String(row.falseKills) : DASH,
     ]);
   }
   return tableToString(table);
+}
+
+/** The diagnosis rate over the attempts whose case names a culprit; – where none does (or an older summary). */
+function diagnosedCell(diagnosed: RunSummary['groups'][number]['diagnosed']): string {
+  return diagnosed && diagnosed.total > 0 ? fraction(diagnosed) : DASH;
 }

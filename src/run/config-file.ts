@@ -26,6 +26,9 @@ const ConfigVariantSchema = z
     cache: z.string().min(1).optional(),
     cmd: z.string().min(1).optional(),
     from: z.string().min(1).optional(),
+    /** agent cli: the adapter under agents/ and its settings. */
+    adapter: z.string().min(1).optional(),
+    settings: z.record(z.string(), z.string()).optional(),
     mode: z.enum(MODE_NAMES).default(DEFAULTS.mode),
     /** the mode's period, as --interval: interval's every, no-output's after, backoff's first, timeout's after. */
     interval: DurationSchema.optional(),
@@ -40,10 +43,12 @@ const ConfigVariantSchema = z
     const takes: Record<string, readonly string[]> = {
       hungTicks: ['baseline'],
       prompt: ['openai'],
-      model: ['openai'],
-      baseUrl: ['openai'],
+      model: ['openai', 'cli'],
+      baseUrl: ['openai', 'cli'],
       cache: ['openai'],
-      cmd: ['exec'],
+      cmd: ['exec', 'cli'],
+      adapter: ['cli'],
+      settings: ['cli'],
       from: ['replay'],
     };
     for (const [field, agents] of Object.entries(takes)) {
@@ -52,8 +57,9 @@ const ConfigVariantSchema = z
       }
     }
     if (variant.agent === 'exec' && variant.cmd === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: ['cmd'], message: 'agent exec needs cmd: the command that starts the external agent' });
+    if (variant.agent === 'cli' && variant.adapter === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: ['adapter'], message: 'agent cli needs adapter: the name of a file under agents/ (codex, opencode, generic)' });
     if (variant.agent === 'replay' && variant.from === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: ['from'], message: 'agent replay needs from: a results/<run> folder' });
-    const modeTakes: Record<string, readonly string[]> = { interval: ['interval', 'no-output', 'backoff', 'timeout'], every: ['no-output'], factor: ['backoff'], max: ['backoff'] };
+    const modeTakes: Record<string, readonly string[]> = { interval: ['interval', 'no-output', 'backoff', 'timeout', 'none', 'inband'], every: ['no-output'], factor: ['backoff'], max: ['backoff'] };
     for (const [field, modes] of Object.entries(modeTakes)) {
       if (variant[field as keyof typeof variant] !== undefined && !modes.includes(variant.mode)) {
         ctx.addIssue({ code: 'custom', params: COMPLETE, path: [field], message: `${field} applies to mode ${modes.join(', ')}, not ${variant.mode}; remove it` });
@@ -88,7 +94,7 @@ export interface LoadedConfig {
 
 const CONFIG_KEYS: Record<string, readonly string[]> = {
   '': Object.keys(ConfigFileSchema.shape),
-  variants: ['name', 'agent', 'hungTicks', 'prompt', 'model', 'baseUrl', 'cache', 'cmd', 'from', 'mode', 'interval', 'every', 'factor', 'max', 'budgets', 'hints'],
+  variants: ['name', 'agent', 'hungTicks', 'prompt', 'model', 'baseUrl', 'cache', 'cmd', 'from', 'adapter', 'settings', 'mode', 'interval', 'every', 'factor', 'max', 'budgets', 'hints'],
   budgets: ['tokens', 'wall', 'interrupt'],
 };
 
@@ -157,6 +163,15 @@ function agentSpecOf(variant: ConfigVariant): AgentSpec {
       return { agent: 'exec', cmd: variant.cmd ?? '' };
     case 'replay':
       return { agent: 'replay', from: variant.from ?? '' };
+    case 'cli':
+      return {
+        agent: 'cli',
+        adapter: variant.adapter ?? '',
+        settings: variant.settings ?? {},
+        ...(variant.model === undefined ? {} : { model: variant.model }),
+        ...(variant.baseUrl === undefined ? {} : { baseUrl: variant.baseUrl }),
+        ...(variant.cmd === undefined ? {} : { cmd: variant.cmd }),
+      };
     case 'oracle':
     case 'nop':
       return { agent: variant.agent };

@@ -16,6 +16,9 @@ export interface EvalOptions {
   readonly maxTurns: number;
   readonly verifyFloorMs: number;
   readonly cwd: string;
+  /** --agent-env and --agent-allow-host: what an exec agent's own sandboxed process gets (see AgentEnvironment). */
+  readonly agentEnv?: readonly string[];
+  readonly agentAllowHosts?: readonly string[];
   /** run id (folder name under out); generated from the clock when absent. */
   readonly runId: string;
   /** the config file the variants came from, when they did (relative to cwd, for meta.json). */
@@ -41,6 +44,8 @@ export interface EvalOptionsInput extends VariantAxes {
   readonly maxTurns?: number;
   readonly verifyFloorMs?: number;
   readonly cwd?: string;
+  readonly agentEnv?: readonly string[];
+  readonly agentAllowHosts?: readonly string[];
   readonly runId?: string;
   readonly config?: string;
   readonly shard?: Shard;
@@ -59,6 +64,8 @@ export function resolveOptions(input: EvalOptionsInput): EvalOptions {
     maxTurns: input.maxTurns ?? DEFAULTS.maxTurns,
     verifyFloorMs: input.verifyFloorMs ?? DEFAULTS.verifyFloorMs,
     cwd: input.cwd ?? process.cwd(),
+    ...(input.agentEnv === undefined ? {} : { agentEnv: input.agentEnv }),
+    ...(input.agentAllowHosts === undefined ? {} : { agentAllowHosts: input.agentAllowHosts }),
     runId: input.runId ?? newRunId(),
     ...(input.config === undefined ? {} : { config: input.config }),
     ...(input.shard === undefined ? {} : { shard: input.shard }),

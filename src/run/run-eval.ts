@@ -56,7 +56,10 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
   const { cases, problems } = await loadCases(options.caseInputs, options.cwd);
   const capabilities = await probeHost();
   // One factory per variant, made once: a bad agent setting fails here, before any attempt starts.
-  const factories = new Map(options.variants.map((variant) => [variant.name, createAgentFactory(variant.agent, { cwd: options.cwd, timeScale: options.timeScale })]));
+  const factorySettings = { cwd: options.cwd, timeScale: options.timeScale, agentEnv: options.agentEnv, agentAllowHosts: options.agentAllowHosts };
+  const factories = new Map(options.variants.map((variant) => [variant.name, createAgentFactory(variant.agent, factorySettings)]));
+  // Installed agents: adapters validated and packages installed once, before any attempt, so a failure is one clear error.
+  for (const factory of factories.values()) await factory.installed?.prepare();
   const runDir = resumed?.runDir ?? path.resolve(options.cwd, options.out, options.runId);
   await mkdir(runDir, { recursive: true });
   const version = await hangbenchVersion();
@@ -185,6 +188,7 @@ async function harnessErrorScores(attempt: Attempt, error: unknown, logFile: str
       gate_rounds: attempt.testCase.gates.length > 0 ? 0 : null,
       hint_given: attempt.testCase.hints.length > 0 ? false : null,
       hint_to_action: null,
+      diagnosed: info.kind === 'hang' && attempt.testCase.kind === 'hang' && attempt.testCase.hang.culprit ? false : null,
     },
     ticks: 0,
     tokens: 0,

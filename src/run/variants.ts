@@ -31,6 +31,8 @@ export interface VariantAxes {
   readonly cache?: string;
   readonly from?: string;
   readonly cmd?: string;
+  /** installed agents' settings as axes: `--set NAME=V1,V2` → { NAME: [V1, V2] }. */
+  readonly settings?: Readonly<Record<string, readonly string[]>>;
   readonly budgets?: BudgetOverrides;
 }
 
@@ -39,12 +41,14 @@ export interface VariantAxes {
  * the agents that take it: `--agent baseline,oracle --hung-ticks 1,2` is three variants, not four.
  */
 export function expandVariants(input: VariantAxes): VariantSpec[] {
-  const agents = checked(listOf(input.agent) ?? [DEFAULTS.agent], AGENT_NAMES, 'agent');
+  const requested = listOf(input.agent) ?? [DEFAULTS.agent];
+  const agents = checked(requested.map((agent) => (agent.startsWith('cli:') ? 'cli' : agent)), AGENT_NAMES, 'agent');
   const modes = checked(listOf(input.mode) ?? [DEFAULTS.mode], MODE_NAMES, 'mode');
   const periods = listOf(input.intervalMs) ?? [DEFAULTS.intervalMs];
   const hintSettings = listOf(input.hints) ?? [true];
   const monitors = dedupe(modes.flatMap((mode) => (modeTakesPeriod(mode) ? periods.map((period) => monitorMode(mode, period)) : [monitorMode(mode, DEFAULTS.intervalMs)])));
-  const agentList = dedupe(agents.flatMap((agent) => agentSpecsOf(agent, input)));
+  const adapters = requested.filter((agent) => agent.startsWith('cli:')).map((agent) => agent.slice('cli:'.length));
+  const agentList = dedupe(agents.flatMap((agent) => (agent === 'cli' ? cliSpecsOf(adapters, input) : agentSpecsOf(agent, input))));
   const variants = agentList.flatMap((agent) =>
     monitors.flatMap((monitor) =>
       hintSettings.map((hints): VariantSpec => ({
@@ -79,8 +83,31 @@ function agentSpecsOf(agent: AgentName, input: VariantAxes): AgentSpec[] {
       return [{ agent, from: input.from }];
     case 'oracle':
     case 'nop':
-      return [{ agent }];
+    case 'cli':
+      return agent === 'cli' ? [] : [{ agent }];
   }
+}
+
+/** `--agent cli:codex,cli:opencode --set shell_timeout=10,30`: every adapter × every combination of the settings. */
+function cliSpecsOf(adapters: readonly string[], input: VariantAxes): AgentSpec[] {
+  if (adapters.some((name) => !/^[a-z0-9][a-z0-9-]*$/.test(name))) {
+    throw new HangbenchError('USAGE', `--agent cli:<name> names an adapter file under agents/ (lower-case letters, digits, -); got ${adapters.join(', ')}`);
+  }
+  if (adapters.includes('generic') && !input.cmd) throw new HangbenchError('USAGE', "--agent cli:generic needs --cmd '... {issue_file}'");
+  let combinations: Record<string, string>[] = [{}];
+  for (const [name, values] of Object.entries(input.settings ?? {})) {
+    combinations = combinations.flatMap((combination) => values.map((value) => ({ ...combination, [name]: value })));
+  }
+  return adapters.flatMap((adapter) =>
+    combinations.map((settings): AgentSpec => ({
+      agent: 'cli',
+      adapter,
+      settings,
+      ...(input.model === undefined ? {} : { model: input.model }),
+      ...(input.baseUrl === undefined ? {} : { baseUrl: input.baseUrl }),
+      ...(adapter === 'generic' && input.cmd ? { cmd: input.cmd } : {}),
+    })),
+  );
 }
 
 export function monitorMode(mode: ModeName, periodMs: number): MonitorMode {
@@ -93,6 +120,9 @@ export function monitorMode(mode: ModeName, periodMs: number): MonitorMode {
       return { mode, firstMs: periodMs, factor: DEFAULTS.backoffFactor, maxMs: Math.max(periodMs, DEFAULTS.backoffMaxMs) };
     case 'timeout':
       return { mode, afterMs: periodMs };
+    case 'none':
+    case 'inband':
+      return { mode, everyMs: periodMs };
     case 'poll':
     case 'wait-pid':
       return { mode };
@@ -114,6 +144,8 @@ function agentLabel(agent: AgentSpec): string {
       return `baseline-k${agent.hungTicks}`;
     case 'openai':
       return `openai-${safe(path.basename(agent.prompt))}`;
+    case 'cli':
+      return [`cli-${agent.adapter}`, ...Object.entries(agent.settings).map(([name, value]) => safe(`${name}-${value}`))].join('-');
     default:
       return agent.agent;
   }
@@ -130,6 +162,10 @@ function modeLabel(monitor: MonitorMode): string {
       return `backoff-${d(monitor.firstMs)}-x${monitor.factor}-max-${d(monitor.maxMs)}`;
     case 'timeout':
       return `timeout-${d(monitor.afterMs)}`;
+    case 'none':
+      return 'none';
+    case 'inband':
+      return `inband-${d(monitor.everyMs)}`;
     case 'poll':
     case 'wait-pid':
       return monitor.mode;
@@ -142,7 +178,8 @@ function safe(text: string): string {
 
 function checked<T extends string>(values: readonly string[], known: readonly T[], flag: string): T[] {
   for (const value of values) {
-    if (!(known as readonly string[]).includes(value)) throw new HangbenchError('USAGE', `unknown ${flag} "${value}"; choose from ${known.join(', ')}`);
+    const choices = known.map((name) => (flag === 'agent' && name === 'cli' ? 'cli:<name>' : name)).join(', ');
+    if (!(known as readonly string[]).includes(value)) throw new HangbenchError('USAGE', `unknown ${flag} "${value}"; choose from ${choices}`);
   }
   return [...new Set(values)] as T[];
 }

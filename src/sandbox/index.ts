@@ -1,10 +1,15 @@
 export { probeHost } from './probe.js';
 export { isolationWarning, requireIsolation } from './isolation.js';
-export { innerPid } from './proc.js';
+export { innerPid, isLive } from './proc.js';
+export { ObservedProcess, type ObservedExit } from './observed.js';
 export { createSandbox } from './sandbox.js';
 export { killEverySandboxNow } from './live.js';
 export { DEFAULT_GRACES, DEFAULT_LIMITS } from './defaults.js';
 export { scrubEnvironment, isSecretName } from './env.js';
+export { openBridge } from './bridge.js';
+export { startAgentSandbox, type AgentSandbox } from './agent-sandbox.js';
+export { startEgressProxy, type EgressProxy, type EgressRecord } from './egress-proxy.js';
+export type { Bridge, BridgeOptions, BridgeTarget } from './bridge.js';
 export type {
   CommandRunner,
   HostCapabilities,

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { HangbenchError } from '../types/errors.js';
+import { diagnose, preflight, type JailDiagnosis } from './diagnose.js';
 import { hiddenRoots, toolBinds } from './jail-mounts.js';
-import { Jail, SANDBOX_UID } from './jail.js';
+import { harnessIsRoot, Jail, SANDBOX_UID } from './jail.js';
 import type { HostCapabilities, Isolation } from './types.js';
 
 const run = promisify(execFile);
@@ -37,12 +38,13 @@ export async function probeIsolation(network: boolean, notes: string[]): Promise
     notes.push(`isolation host-user forced by HANGBENCH_ISOLATION: ${FALLBACK_GAP}`);
     return 'host-user';
   }
+  const root = harnessIsRoot();
   const missing = await missingTool();
-  if (missing !== null) {
-    notes.push(`isolation host-user: no ${missing} on PATH; ${INSTALL_HINT}. Meanwhile ${FALLBACK_GAP}`);
+  const before = missing === null || missing === 'bwrap' ? preflight(root) : { cause: `no ${missing} on PATH`, fix: 'install util-linux' };
+  if (before !== null) {
+    notes.push(hostUserNote(before));
     return 'host-user';
   }
-  const root = process.getuid?.() === 0;
   const dir = await mkdtemp(join(tmpdir(), 'hangbench-probe-'));
   let jail: Jail | null = null;
   try {
@@ -56,8 +58,7 @@ export async function probeIsolation(network: boolean, notes: string[]): Promise
     );
     return 'bubblewrap';
   } catch (error) {
-    const why = (error as Error).message.split('\n')[0] ?? '';
-    notes.push(`isolation host-user: bubblewrap does not work here (${why}); it needs user namespaces when not root. ${FALLBACK_GAP}`);
+    notes.push(hostUserNote(diagnose((error as Error).message, root)));
     return 'host-user';
   } finally {
     await jail?.stop(2_000);
@@ -65,16 +66,25 @@ export async function probeIsolation(network: boolean, notes: string[]): Promise
   }
 }
 
-/** The one-line warning for a run without bubblewrap, or null when it has it. */
+/** The note that says why there is no jail and how to get one; isolationWarning and --isolation strict print it. */
+function hostUserNote(diagnosis: JailDiagnosis): string {
+  return `isolation host-user: ${diagnosis.cause}. Fix: ${diagnosis.fix}. Meanwhile ${FALLBACK_GAP}`;
+}
+
+function reason(caps: HostCapabilities): string {
+  return caps.notes.find((note) => note.startsWith('isolation host-user: '))?.slice('isolation host-user: '.length) ?? `bubblewrap is not available. Fix: ${INSTALL_HINT}`;
+}
+
+/** The one-line warning for a run without bubblewrap (cause, fix, what the fallback lacks), or null when it has it. */
 export function isolationWarning(caps: HostCapabilities): string | null {
   if (caps.isolation === 'bubblewrap') return null;
-  return `hangbench: warning: no bubblewrap sandbox, ${FALLBACK_GAP}; ${INSTALL_HINT}`;
+  return `hangbench: warning: no bubblewrap sandbox: ${reason(caps)}`;
 }
 
 /** `--isolation strict`: refuse to run a scored evaluation without bubblewrap. */
 export function requireIsolation(caps: HostCapabilities, mode: 'auto' | 'strict'): void {
   if (mode === 'strict' && caps.isolation !== 'bubblewrap') {
-    const why = caps.notes.find((note) => note.startsWith('isolation ')) ?? 'bubblewrap is not available';
-    throw new HangbenchError('SANDBOX', `--isolation strict: this host cannot run commands under bubblewrap (${why}); ${INSTALL_HINT}, or run with --isolation auto`);
+    const why = reason(caps).split('. Meanwhile ')[0] ?? '';
+    throw new HangbenchError('SANDBOX', `--isolation strict: this host cannot run commands under bubblewrap (${why}); or run with --isolation auto`);
   }
 }

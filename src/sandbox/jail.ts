@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { HangbenchError } from '../types/errors.js';
@@ -10,6 +11,34 @@ export const SANDBOX_UID = 65534;
 export const SANDBOX_GID = 65534;
 
 const READY = 'hangbench-jail-ready';
+
+let rootCache: boolean | null = null;
+
+/**
+ * Whether the harness can drop commands to SANDBOX_UID: uid 0 with that uid mapped. Root inside a user namespace that
+ * maps only itself (a rootless container, `unshare -r`) cannot, and builds a non-root jail instead.
+ */
+export function harnessIsRoot(): boolean {
+  if (rootCache !== null) return rootCache;
+  if (process.getuid?.() !== 0) return (rootCache = false);
+  try {
+    const ranges = readFileSync('/proc/self/uid_map', 'utf8').trim().split('\n').map((line) => line.trim().split(/\s+/).map(Number));
+    rootCache = ranges.some(([inside = 0, , count = 0]) => inside <= SANDBOX_UID && SANDBOX_UID < inside + count);
+  } catch {
+    rootCache = true;
+  }
+  return rootCache;
+}
+
+/** `sleep` under another name, so that PID 1's own child is not one of the command's `sleep`s to pgrep or pkill. */
+const PAUSE = '/run/hangbench/pause';
+
+/**
+ * PID 1 of a non-root jail: it ignores every signal a sandboxed process could send it (the kernel drops SIGKILL and
+ * SIGSTOP sent to a namespace's init from inside), and reaps every orphan that is reparented to it (bash reaps any child
+ * on SIGCHLD, known or not). Only the harness, from outside, can end it — and with it the whole PID namespace.
+ */
+const USERNS_INIT = `trap '' HUP INT QUIT TERM USR1 USR2 PIPE ALRM TSTP TTIN TTOU; echo ${READY}; while :; do ${PAUSE} 3600 & wait; done`;
 const START_TIMEOUT_MS = 5_000;
 
 export interface JailSpec {
@@ -25,7 +54,8 @@ export interface JailSpec {
 
 /**
  * One bubblewrap sandbox for an attempt (or its verify): new PID, mount, IPC, UTS (and network) namespaces, held open by a
- * root-owned `sleep` as PID 2 with bwrap as PID 1 reaping orphans. Commands enter it with nsenter (after the launcher
+ * root-owned `sleep` as PID 2 with bwrap as PID 1 reaping orphans (a non-root harness: in a user namespace, with an
+ * unkillable reaper as PID 1, USERNS_INIT). Commands enter it with nsenter (after the launcher
  * joined their cgroups), so a background process outlives the command that started it and later commands see it, as on
  * a real machine. --die-with-parent: if the harness dies, bwrap dies, and the whole PID namespace with it.
  */
@@ -34,28 +64,37 @@ export class Jail {
   /** host pid of the sandbox's PID 1, the target nsenter joins. */
   readonly initPid: number;
   readonly #root: boolean;
+  /** whether the jail has a network namespace of its own (else nsenter must not try to join the host's: EPERM as non-root). */
+  readonly #network: boolean;
 
-  private constructor(holder: ChildProcess, initPid: number, root: boolean) {
+  private constructor(holder: ChildProcess, initPid: number, spec: JailSpec) {
     this.#holder = holder;
     this.initPid = initPid;
-    this.#root = root;
+    this.#root = spec.root;
+    this.#network = spec.network;
   }
 
   static async start(spec: JailSpec): Promise<Jail> {
     const args = [
       '--unshare-pid', '--unshare-ipc', '--unshare-uts', ...(spec.network ? ['--unshare-net'] : []),
-      ...(spec.root ? [] : ['--unshare-user']),
+      // As non-root, uid and gid 0 inside: the only ids a user namespace can map without a setuid helper are the harness's
+      // own, and mapping them to 0 stops bwrap from nesting a second user namespace (which it does for any other uid, to
+      // mount devpts), so the namespaces it creates are owned by the one user namespace that nsenter can join.
+      ...(spec.root ? [] : ['--unshare-user', '--uid', '0', '--gid', '0', '--as-pid-1']),
       // The holder keeps one capability: to enter a workspace only the sandbox user may read (a 0700 mkdtemp copy).
       '--die-with-parent', '--new-session', '--cap-drop', 'ALL', ...(spec.root ? ['--cap-add', 'CAP_DAC_READ_SEARCH'] : []),
       ...mountArgs(spec.binds, spec.hide ?? []),
+      ...(spec.root ? [] : ['--dir', '/run/hangbench', '--symlink', '/usr/bin/sleep', PAUSE]),
+      // The sandbox's own root directory is the harness user's tmpfs as non-root: read-only, like a root jail's to uid 65534.
+      '--remount-ro', '/',
       '--chdir', spec.cwd, '--info-fd', '3',
-      '--', 'sh', '-c', `echo ${READY}; exec sleep infinity`,
+      '--', ...(spec.root ? ['sh', '-c', `echo ${READY}; exec sleep infinity`] : ['bash', '-c', USERNS_INIT]),
     ];
     const holder = spawn('bwrap', args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], env: { PATH: '/usr/bin:/bin' }, detached: true });
     holder.on('error', () => undefined);
     try {
       const [initPid] = await Promise.all([childPid(holder), ready(holder)]);
-      return new Jail(holder, initPid, spec.root);
+      return new Jail(holder, initPid, spec);
     } catch (error) {
       holder.kill('SIGKILL');
       throw error;
@@ -64,11 +103,15 @@ export class Jail {
 
   /** The exec prefix that runs a command inside: enter the namespaces, drop to the sandbox user, a session of its own. */
   enterPrefix(): [string, ...string[]] {
-    const namespaces = ['-p', '-m', '-i', '-u', '-n', ...(this.#root ? [] : ['-U', '--preserve-credentials'])];
+    const namespaces = ['-p', '-m', '-i', '-u', ...(this.#network ? ['-n'] : []), ...(this.#root ? [] : ['-U', '--preserve-credentials'])];
     const user = this.#root
       ? [`--reuid=${SANDBOX_UID}`, `--regid=${SANDBOX_GID}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all']
-      : ['--inh-caps=-all'];
-    return ['nsenter', '-t', String(this.initPid), ...namespaces, '-r', '-w', '--', 'setpriv', ...user, '--no-new-privs', '--', 'setsid'];
+      : // The user namespace's root joins with every capability in it: the bounding set must go, or bash -c would keep them.
+        ['--inh-caps=-all', '--bounding-set=-all'];
+    // Non-root: each command in a user namespace of its own, which none of its processes can leave (userns-tree.ts), as
+    // uid 65534 like a root jail's commands; --keep-caps lets setpriv, still privileged in it, empty the bounding set.
+    const ownUserns = this.#root ? [] : ['unshare', '--user', `--map-user=${SANDBOX_UID}`, `--map-group=${SANDBOX_GID}`, '--keep-caps', '--'];
+    return ['nsenter', '-t', String(this.initPid), ...namespaces, '-r', '-w', '--', ...ownUserns, 'setpriv', ...user, '--no-new-privs', '--', 'setsid'];
   }
 
   /** One synchronous SIGKILL to the sandbox's PID 1 and bwrap, for an exit that cannot wait. */

@@ -123,13 +123,15 @@ async function probeLinux(): Promise<HostCapabilities> {
   if (processLimit === 'rlimit') notes.push('process limit by RLIMIT_NPROC: counts every process of this user, not only the attempt');
   // lo starts down in a new network namespace; fixtures may still talk to servers they start on loopback.
   const netns = await works('unshare', ['--net', '--', 'ip', 'link', 'set', 'lo', 'up']);
-  notes.push(netns ? 'fixtures get a network namespace with loopback only' : 'no network namespace (unshare --net + ip link): fixtures have the host network');
   notes.push(cgroupLimits.cpu === null ? 'no cpu cgroup: nice 10 weighs per process, so a fork bomb can crowd out the harness' : `one cgroup ${cgroupLimits.cpu} cpu group per attempt: it weighs as one process against the harness, however many it forks`);
   notes.push(cgroupLimits.memory === null ? 'no memory cgroup: memory is bounded per process (address space) only' : `memory bounded per attempt by cgroup ${cgroupLimits.memory === 'v1' ? 'v1 memory.limit_in_bytes' : 'v2 memory.max and memory.swap.max'}`);
   notes.push('address space, file size and CPU time limited by bash ulimit in the launcher');
   const pty = await works('script', ['-qec', 'exit 0', '/dev/null']);
   notes.push(pty ? 'terminal: pty by script(1) from util-linux' : 'no script(1) from util-linux: cases with terminal: pty cannot run');
-  const isolation = await probeIsolation(netns, notes);
+  // bwrap makes the network namespace itself, in a user namespace where unshare(1) as non-root cannot.
+  const isolation = await probeIsolation(true, notes);
+  if (isolation === 'bubblewrap') notes.push(`fixtures get a network namespace with loopback only, made by bubblewrap${netns ? '' : ' (unshare --net alone is refused to this user)'}`);
+  else notes.push(netns ? 'fixtures get a network namespace with loopback only' : 'no network namespace (unshare --net + ip link): fixtures have the host network');
   if (isolation === 'host-user') notes.push('PID namespace not used without bubblewrap: the command would run as PID 1 there, which ignores SIGINT/SIGTERM without a handler');
   return {
     platform: process.platform,

@@ -30,7 +30,7 @@ export function isLive(pid: number): boolean {
   return stat !== null && stat.state !== 'Z' && stat.state !== 'X';
 }
 
-function allPids(): number[] {
+export function allPids(): number[] {
   const pids: number[] = [];
   for (const name of readdirSync('/proc')) {
     const pid = Number(name);

@@ -88,6 +88,11 @@ class SandboxCommand implements SandboxProcess {
     });
     return this.#killing;
   }
+
+  killLeftovers(by: KillDecider, reason: string): Promise<KillRecord> {
+    if (!this.#done) return this.kill(by, reason, 'SIGTERM');
+    return escalate(this.tree, { by, reason, firstSignal: 'SIGTERM', graces: this.#graces });
+  }
 }
 
 function nothingToKill(by: KillDecider, reason: string, tree: ProcessTree): KillRecord {

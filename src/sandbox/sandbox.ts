@@ -8,6 +8,7 @@ import { DEFAULT_GRACES, DEFAULT_LIMITS } from './defaults.js';
 import { scrubEnvironment } from './env.js';
 import { launcherArgv, ulimitFlags } from './launcher.js';
 import { scanAndKillLeaks } from './leak.js';
+import { openBridge, type Bridge, type BridgeOptions, type BridgeTarget } from './bridge.js';
 import { trackSandbox } from './live.js';
 import { OwnInodes } from './own-inodes.js';
 import { confinePath } from './paths.js';
@@ -51,6 +52,7 @@ class AttemptSandbox implements Sandbox {
   readonly workspace: string;
   readonly #setup: AttemptSetup;
   readonly #commands: SandboxCommand[] = [];
+  readonly #bridges: Bridge[] = [];
   readonly #pyenvRoot = hostPyenvRoot();
   #verifyJail: AttemptJail | null = null;
   #disposed = false;
@@ -68,6 +70,13 @@ class AttemptSandbox implements Sandbox {
     return this.#spawnIn(this.#setup.jail, command, options);
   }
 
+  async openBridge(target: BridgeTarget, options?: BridgeOptions): Promise<Bridge> {
+    if (this.#disposed) throw new HangbenchError('SANDBOX', `sandbox of attempt ${this.attemptId} was disposed`);
+    const bridge = await openBridge(this.#setup.jail?.jail.enterPrefix() ?? null, target, options);
+    this.#bridges.push(bridge);
+    return bridge;
+  }
+
   async forVerify(...hiddenDirs: string[]): Promise<CommandRunner> {
     const { jail, dirs } = this.#setup;
     if (jail === null) {
@@ -78,7 +87,7 @@ class AttemptSandbox implements Sandbox {
     for (const hiddenDir of hiddenDirs) await overlayDir(copy.workspace, hiddenDir);
     await chownTree(copy.root, jail.owner);
     // Seen at the agent's paths, so every path a check prints or expects is the same as in the agent's sandbox.
-    const verifyJail = await startJail(this.#setup.isolateNetwork, dirs, copy, this.#setup.hide);
+    const verifyJail = await startJail(this.attemptId, this.#setup.isolateNetwork, dirs, copy, this.#setup.hide);
     this.#verifyJail = verifyJail;
     return { spawn: (command, options) => this.#spawnIn(verifyJail, command, options) };
   }
@@ -124,7 +133,9 @@ class AttemptSandbox implements Sandbox {
       graces: this.#setup.graces,
       terminal,
       makeTree: (root) => {
-        const tree = cgroup === null ? scanTree(this.attemptId, commandId, root, this.capabilities.proc) : cgroupTree(cgroup, root);
+        const namespaces = jail?.namespaces ?? null;
+        const tree =
+          cgroup !== null ? cgroupTree(cgroup, root) : namespaces !== null ? namespaces.tree(root, commandId) : scanTree(this.attemptId, commandId, root, this.capabilities.proc);
         const entered = jail === null ? tree : jailedTree(tree, root);
         return terminal === 'pty' ? terminalTree(entered) : entered;
       },
@@ -197,7 +208,11 @@ class AttemptSandbox implements Sandbox {
     this.#untrack();
     await this.leakScan();
     for (const command of this.#commands) for (const stream of [command.stdin, command.stdout, command.stderr]) stream.destroy();
-    for (const jail of [this.#setup.jail, this.#verifyJail]) await jail?.jail.stop(this.#setup.graces.afterKillMs);
+    await Promise.all(this.#bridges.map((bridge) => bridge.close()));
+    for (const jail of [this.#setup.jail, this.#verifyJail]) {
+      await jail?.jail.stop(this.#setup.graces.afterKillMs);
+      jail?.namespaces?.release();
+    }
     await this.#setup.cgroups.remove(this.#setup.graces.afterKillMs);
     await removeDirs(this.#setup.dirs);
   }
@@ -219,13 +234,20 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     await removeDirs(dirs);
     throw new HangbenchError('SANDBOX', `could not create the cgroups of attempt ${attemptId}: ${(error as Error).message}`, { cause: error });
   }
-  const isolateNetwork = capabilities.netns && options.network !== 'host';
+  // bwrap makes the jail's network namespace itself; the fallback needs `unshare --net` (netns) for one per command.
+  const isolateNetwork = (capabilities.isolation === 'bubblewrap' || capabilities.netns) && options.network !== 'host';
   const hide = [dirname(options.workspaceSource)];
   let jail: AttemptJail | null = null;
+  const binds = options.binds ?? [];
+  if (binds.length > 0 && capabilities.isolation !== 'bubblewrap') {
+    await cgroups.remove(graces.afterKillMs);
+    await removeDirs(dirs);
+    throw new HangbenchError('SANDBOX', 'an installed agent runs only inside the bubblewrap sandbox, which this run does not have (isolation host-user); install bubblewrap or run another agent');
+  }
   if (capabilities.isolation === 'bubblewrap') {
     try {
       for (const dir of [dirs.workspace, dirs.home, dirs.tmp]) await chownTree(dir, sandboxOwner());
-      jail = await startJail(isolateNetwork, dirs, dirs, hide);
+      jail = await startJail(attemptId, isolateNetwork, dirs, dirs, hide, binds);
     } catch (error) {
       await cgroups.remove(graces.afterKillMs);
       await removeDirs(dirs);

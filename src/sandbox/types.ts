@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import type { Bridge, BridgeOptions, BridgeTarget } from './bridge.js';
 import type { ExitInfo, Isolation, KillDecider, KillMechanism, KillRecord, SignalName } from '../types/process.js';
 
 export type { Isolation } from '../types/process.js';
@@ -16,7 +17,7 @@ export interface HostCapabilities {
   readonly cpuCgroupRoot: string | null;
   /** cgroup v1 `memory` directory: memory.limit_in_bytes bounds the whole attempt, not each process. */
   readonly memoryCgroupRoot: string | null;
-  /** true when `unshare --net` works, so fixtures get no network. */
+  /** true when `unshare --net` works, so fixtures get no network in the host-user fallback (a bubblewrap jail makes its own). */
   readonly netns: boolean;
   /** how the process-count limit is enforced: 'pids-cgroup', 'rlimit' (non-root), or 'none'. */
   readonly processLimit: 'pids-cgroup' | 'rlimit' | 'none';
@@ -93,6 +94,8 @@ export interface SandboxProcess {
   pids(): number[];
   /** Kill the whole tree: the requested signal first (SIGINT by default), then TERM(+CONT), then KILL; each step recorded. */
   kill(by: KillDecider, reason: string, firstSignal?: SignalName): Promise<KillRecord>;
+  /** Like kill (SIGTERM first), but also once the command is over: what it left running in its tree (an installed agent's daemons). */
+  killLeftovers?(by: KillDecider, reason: string): Promise<KillRecord>;
 }
 
 /** What verify needs of a sandbox: somewhere to run a command. */
@@ -126,6 +129,12 @@ export interface Sandbox {
    * the agent left running cannot touch the checks. In the fallback, the agent's own workspace with hidden/ overlaid.
    */
   forVerify(...hiddenDirs: string[]): Promise<CommandRunner>;
+  /**
+   * A TCP endpoint on 127.0.0.1 inside the attempt's sandbox (its network namespace) that the harness forwards to a
+   * host Unix socket or loopback port: how a sandboxed program reaches a host-side proxy by base URL. Closed by
+   * dispose(). In the host-user fallback it listens on the host's loopback (reachable by commands run with network 'host').
+   */
+  openBridge(target: BridgeTarget, options?: BridgeOptions): Promise<Bridge>;
   /**
    * The host pid of a process that a command sees (and prints, as `$$` or `$!`) as `pidInside`. Under bubblewrap the
    * attempt has its own PID namespace, so the two differ; the monitor, kills and ticks use host pids. Null when no
@@ -169,4 +178,9 @@ export interface SandboxOptions {
   readonly killGraces?: Partial<KillGraces>;
   /** 'none' (default): a network namespace with only loopback, where the host has one; 'host': the host network. */
   readonly network?: 'none' | 'host';
+  /**
+   * More host paths in the agent's jail (not verify's): an installed agent's package, the model proxy's socket, the shell
+   * shim over /usr/bin/bash. Needs bubblewrap; in the host-user fallback createSandbox refuses them.
+   */
+  readonly binds?: readonly { readonly from: string; readonly to: string; readonly writable: boolean }[];
 }

@@ -3,6 +3,7 @@ import type { AttemptScores } from '../types/scores.js';
 import { classificationAtEnd } from './classification-at-end.js';
 import { clean } from './clean.js';
 import { completed } from './completed.js';
+import { diagnosed } from './diagnosed.js';
 import { falseKill } from './false-kill.js';
 import { fixed } from './fixed.js';
 import { gates } from './gates.js';
@@ -14,7 +15,7 @@ import { traceTokens } from './tokens.js';
 import { attemptEnd, attemptStart, ofType } from './trace-query.js';
 import { withinBudget } from './within-budget.js';
 
-export { classificationAtEnd, clean, completed, falseKill, fixed, gates, hints, interrupted, reproduced, solved, withinBudget };
+export { classificationAtEnd, clean, completed, diagnosed, falseKill, fixed, gates, hints, interrupted, reproduced, solved, withinBudget };
 export type { InterruptScore } from './interrupted.js';
 export type { GateScore } from './gates.js';
 export type { HintScore } from './hints.js';
@@ -45,7 +46,7 @@ export function scoreAttempt(events: readonly TraceEvent[]): AttemptScores {
     agent: start.agent,
     repeat: start.repeat,
     outcome,
-    scores: { ...parts, solved: solved(start.kind, outcome, parts), ...gates(events), ...hints(events) },
+    scores: { ...parts, solved: solved(start.kind, outcome, parts), diagnosed: diagnosed(events), ...gates(events), ...hints(events) },
     ticks: ofType(events, 'tick').length,
     tokens: traceTokens(events),
     wallMs: end?.wallMs ?? events.at(-1)?.t ?? 0,

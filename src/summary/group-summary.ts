@@ -36,6 +36,10 @@ export function summarizeGroup(attempts: readonly AttemptScores[], bootstrap: Bo
     fixed: rate(attempts, 'fixed'),
     clean: rate(attempts, 'clean'),
     within_budget: rate(attempts, 'within_budget'),
+    diagnosed: rate(
+      hangs.filter((attempt) => attempt.scores.diagnosed !== null),
+      'diagnosed',
+    ),
     passAtK: passAtKCurve(perCase),
     interruptLatencyMs: {
       count: latencies.length,

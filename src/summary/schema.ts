@@ -40,6 +40,8 @@ export const AttemptScoresSchema = z.strictObject({
     gate_rounds: z.number().int().nonnegative().nullable().default(null),
     hint_given: z.boolean().nullable().default(null),
     hint_to_action: z.number().nullable().default(null),
+    /** issue 18; absent from score.json written before hang.culprit existed. */
+    diagnosed: z.boolean().nullable().default(null),
   }),
   ticks: z.number().int().nonnegative(),
   tokens: z.number().nonnegative(),
@@ -76,6 +78,8 @@ export const GroupSummarySchema = z.strictObject({
   fixed: RateSchema,
   clean: RateSchema,
   within_budget: RateSchema,
+  /** over hang attempts of cases with hang.culprit (absent in summaries written before it existed) */
+  diagnosed: RateSchema.optional(),
   /** pass@k (Chen et al. 2021 unbiased estimator) and pass^k (all k solved) per case, averaged over cases; k = 1 … the fewest repeats of a case. */
   passAtK: z.array(PassAtKSchema),
   /** nearest-rank percentiles of every agent kill after onset, in budget or not, with seeded percentile-bootstrap 95 % intervals (null without latencies). */
@@ -105,6 +109,8 @@ export const ClassSummarySchema = z.strictObject({
   /** over the hang attempts of the class; total 0 for a control class */
   interrupted: RateSchema,
   falseKills: z.number().int().nonnegative(),
+  /** over the class's hang attempts with a culprit (absent in summaries written before it existed) */
+  diagnosed: RateSchema.optional(),
 });
 
 /** One case class against the monitor's classification at the agent's kill or the repro's exit. */

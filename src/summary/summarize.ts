@@ -41,6 +41,10 @@ function summarizeClass(attempts: AttemptScores[]): ClassSummary {
       'interrupted',
     ),
     falseKills: attempts.filter((attempt) => attempt.scores.false_kill === true).length,
+    diagnosed: rate(
+      attempts.filter((attempt) => attempt.scores.diagnosed !== null),
+      'diagnosed',
+    ),
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CulpritSchema } from './culprit.js';
 import { DurationSchema } from './duration.js';
 
 export const HANG_CLASSES = [
@@ -94,7 +95,7 @@ export const CaseFileSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     ...CommonFields,
     kind: z.literal('hang'),
-    hang: z.strictObject({ class: z.enum(HANG_CLASSES), onset: OnsetSchema }),
+    hang: z.strictObject({ class: z.enum(HANG_CLASSES), onset: OnsetSchema, culprit: CulpritSchema.optional() }),
     hints: z.array(HangHintSchema).default([]).describe('messages from "the user" mid-run'),
   }),
   z.strictObject({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ActionSchema } from './actions.js';
+import { CulpritSchema } from './culprit.js';
 import { CLASSIFICATIONS, ISOLATIONS, KILL_DECIDERS, KILL_MECHANISMS, ProcessSampleSchema } from './process.js';
 import { OUTCOMES } from './scores.js';
 import { MonitorModeSchema, VariantSpecSchema } from './variant.js';
@@ -13,6 +14,24 @@ const MechanismSchema = z.enum(KILL_MECHANISMS);
 /** What an agent's note is about: a retry, a cache hit, a replay divergence, or the agent's own remark. */
 export const AGENT_NOTE_KINDS = ['retry', 'cache', 'divergence', 'agent'] as const;
 export type AgentNoteKind = (typeof AGENT_NOTE_KINDS)[number];
+
+const ProcessRefSchema = z.object({ pid: z.number(), command: z.string(), state: z.string(), orphan: z.boolean(), doing: z.string() });
+
+/** snapshot.waits: the wait-for relations and progress deltas of a tick (see src/types/process.ts). */
+const WaitsSchema = z.object({
+  relations: z.array(
+    z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('pipe'), pid: z.number(), direction: z.enum(['read', 'write']), inode: z.number(), fifo: z.string().nullable(), others: z.array(ProcessRefSchema), selfHeld: z.boolean().default(false) }),
+      z.object({ kind: z.literal('lock'), pid: z.number(), lock: z.enum(['flock', 'posix']), file: z.string(), path: z.string().nullable(), holderPid: z.number().nullable(), holder: ProcessRefSchema.nullable() }),
+      z.object({ kind: z.literal('socket'), pid: z.number(), proto: z.enum(['tcp', 'tcp6', 'unix']), state: z.string(), local: z.string(), peer: z.string(), rxQueue: z.number(), txQueue: z.number(), peerPid: z.number().nullable() }),
+      z.object({ kind: z.literal('futex'), pid: z.number(), waiting: z.number(), threads: z.number() }),
+      z.object({ kind: z.literal('child'), pid: z.number(), child: ProcessRefSchema }),
+    ]),
+  ),
+  progress: z.array(z.object({ pid: z.number(), cpuMs: z.number(), rchar: z.number(), wchar: z.number(), readBytes: z.number(), writeBytes: z.number(), filesGrew: z.number() })),
+  intervalMs: z.number(),
+  netSegments: z.number().nullable(),
+});
 
 const UsageSchema = z.object({
   promptTokens: z.number(),
@@ -44,6 +63,8 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     /** how many gates and hints the case has (absent in traces written before they existed: none). */
     gates: z.number().int().nonnegative().optional(),
     hints: z.number().int().nonnegative().optional(),
+    /** (hang cases that declare one) the case's hang.culprit, so `diagnosed` is scored from the trace alone. */
+    culprit: CulpritSchema.optional(),
     mechanism: MechanismSchema,
     /** how the attempt's commands were isolated: a bubblewrap jail, or the harness's own user (the fallback). */
     isolation: z.enum(ISOLATIONS),
@@ -100,16 +121,22 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
       foldedLines: z.number(),
       partialLine: z.boolean(),
     }),
-    snapshot: z.object({ source: z.enum(['proc', 'unavailable']), processes: z.array(ProcessSampleSchema) }),
+    snapshot: z.object({ source: z.enum(['proc', 'unavailable']), processes: z.array(ProcessSampleSchema), waits: WaitsSchema.optional() }),
     classification: z.enum(CLASSIFICATIONS),
     reason: z.string(),
+    /** host pid of the process the reason names as the cause (absent in older traces). */
+    culprit: z.number().nullable().optional(),
     /** exactly the text the agent was shown (its tick template), and its o200k token count. */
     rendered: z.string(),
     renderedTokens: z.number().int(),
+    /** false: what a monitor would have said, never shown (mode none); absent: delivered. inband: written into the output. */
+    delivered: z.boolean().optional(),
   }),
   /** ticks that fired but never reached the agent: the command exited (or was killed) before the agent asked again. */
   z.object({ ...base, type: z.literal('tick.dropped'), commandId: z.number().int(), tickSeqs: z.array(z.number().int()), classification: z.enum(CLASSIFICATIONS) }),
   z.object({ ...base, type: z.literal('agent.note'), kind: z.enum(AGENT_NOTE_KINDS), message: z.string() }),
+  /** one request of a sandboxed agent process through the egress proxy (no bodies). */
+  z.object({ ...base, type: z.literal('egress'), host: z.string(), port: z.number().int(), method: z.string(), status: z.number().int(), allowed: z.boolean(), bytes: z.number().int(), durationMs: z.number() }),
   z.object({
     ...base,
     type: z.literal('decision'),
@@ -210,6 +237,32 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     ...base,
     type: z.literal('leak'),
     processes: z.array(z.object({ pid: z.number(), command: z.string() })),
+  }),
+  z.object({
+    ...base,
+    /** an installed agent's model call, as the model proxy received it; the body is in the attempt's model/ folder. */
+    type: z.literal('model.request'),
+    request: z.number().int().positive(),
+    api: z.enum(['chat', 'responses', 'other']),
+    path: z.string(),
+    model: z.string().nullable(),
+    stream: z.boolean(),
+    bytes: z.number().int(),
+    bodyFile: z.string(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('model.response'),
+    request: z.number().int().positive(),
+    status: z.number().int(),
+    usage: UsageSchema,
+    /** 'usage': the endpoint's own counts; 'counted': o200k counts of the request and response text (no usage sent). */
+    tokensFrom: z.enum(['usage', 'counted']),
+    bytes: z.number().int(),
+    latencyMs: z.number(),
+    /** why the proxy answered with an error itself (the token budget, an unreachable endpoint), or absent. */
+    refused: z.string().optional(),
+    bodyFile: z.string(),
   }),
   z.object({ ...base, type: z.literal('error'), where: z.string(), message: z.string() }),
   z.object({

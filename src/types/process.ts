@@ -70,6 +70,8 @@ export const ProcessSampleSchema = z
     threads: z.number(),
     /** CPU % over the sampling interval (100 = one core). */
     cpuPercent: z.number(),
+    /** % of the interval the main thread ran or waited runnable (schedstat): high for a spinning process on a loaded machine. */
+    demandPercent: z.number().optional(),
     rssKb: z.number(),
     readBytes: z.number(),
     writeBytes: z.number(),
@@ -87,6 +89,87 @@ export interface TreeSnapshot {
   /** how the tree was sampled; 'unavailable' off Linux. */
   readonly source: 'proc' | 'unavailable';
   readonly processes: readonly ProcessSample[];
+  /** who waits for whom, and what moved since the previous sample (absent in traces written before it existed). */
+  readonly waits?: Waits;
+}
+
+/** A process a relation names, as it was in the same sample (host pid: the snapshot's process has its inner pid). */
+export interface ProcessRef {
+  readonly pid: number;
+  readonly command: string;
+  readonly state: ProcState;
+  /** its parent is not in the tree: it was re-parented to the reaper (ppid 1 as the command sees it). */
+  readonly orphan: boolean;
+  /** what it does, in the monitor's words: running, stopped, sleep, pipe-read, lock, child-wait, event-loop, … */
+  readonly doing: string;
+}
+
+/** A wait-for relation read from /proc: `pid` is the waiting process, the rest says on what and on whom. */
+export type WaitRelation =
+  /** blocked reading or writing a pipe or FIFO (or opening a FIFO): the processes holding its other end. */
+  | {
+      readonly kind: 'pipe';
+      readonly pid: number;
+      readonly direction: 'read' | 'write';
+      /** the pipe's inode; 0 for a FIFO being opened (no pipe yet). */
+      readonly inode: number;
+      /** the FIFO's path, for a named pipe. */
+      readonly fifo: string | null;
+      readonly others: readonly ProcessRef[];
+      /** the waiting process holds the other end itself (so a read never sees end-of-file). */
+      readonly selfHeld: boolean;
+    }
+  /** blocked in flock/fcntl: the holder from /proc/locks (null when the holding process is gone). */
+  | {
+      readonly kind: 'lock';
+      readonly pid: number;
+      readonly lock: 'flock' | 'posix';
+      /** `major:minor:inode` as /proc/locks prints it, and the file's path where one of the tree has it open. */
+      readonly file: string;
+      readonly path: string | null;
+      readonly holderPid: number | null;
+      readonly holder: ProcessRef | null;
+    }
+  /** blocked on a socket (connect, recv, accept, or an event loop over sockets): its state, ends and queues. */
+  | {
+      readonly kind: 'socket';
+      readonly pid: number;
+      readonly proto: 'tcp' | 'tcp6' | 'unix';
+      /** `ESTABLISHED`, `SYN_SENT`, `LISTEN`, `CLOSE_WAIT`, … */
+      readonly state: string;
+      readonly local: string;
+      readonly peer: string;
+      readonly rxQueue: number;
+      readonly txQueue: number;
+      /** another process of the tree holds the peer end (a loopback server of the same command). */
+      readonly peerPid: number | null;
+    }
+  /** threads of one process blocked in futex waits at ~0 % CPU: two or more is what a lock-order deadlock looks like. */
+  | { readonly kind: 'futex'; readonly pid: number; readonly waiting: number; readonly threads: number }
+  /** a parent in wait4 on a child that is stopped or waits for input that will not come. */
+  | { readonly kind: 'child'; readonly pid: number; readonly child: ProcessRef };
+
+/** What moved between the previous sample and this one, per process that was in both. */
+export interface ProgressDelta {
+  readonly pid: number;
+  readonly cpuMs: number;
+  /** rchar/wchar: bytes through read(2)/write(2), pipes included; read_bytes/write_bytes: storage I/O. */
+  readonly rchar: number;
+  readonly wchar: number;
+  readonly readBytes: number;
+  readonly writeBytes: number;
+  /** bytes by which regular files it has open grew. */
+  readonly filesGrew: number;
+}
+
+export interface Waits {
+  readonly relations: readonly WaitRelation[];
+  /** only processes where something moved. */
+  readonly progress: readonly ProgressDelta[];
+  /** ms the deltas cover (0 on the first sample). */
+  readonly intervalMs: number;
+  /** TCP data segments sent inside the command's own network namespace over the interval; null without one. */
+  readonly netSegments: number | null;
 }
 
 export const CLASSIFICATIONS = [
@@ -133,4 +216,6 @@ export interface Tick {
   readonly classification: Classification;
   /** one line saying why the classification was chosen. */
   readonly reason: string;
+  /** host pid of the process the reason names as the cause (the monitor's diagnosis); null when it names none. */
+  readonly culprit?: number | null;
 }

@@ -28,6 +28,8 @@ export interface AttemptScores {
     readonly within_budget: boolean;
     readonly clean: boolean;
     readonly solved: boolean;
+    /** (hang cases with hang.culprit) the first tick classified as hung names the culprit. null elsewhere. */
+    readonly diagnosed: boolean | null;
     /** (cases with gates) every gate passed at the accepted finish, and how many gate rounds the finishes ran. */
     readonly gates_passed: boolean | null;
     readonly gate_rounds: number | null;

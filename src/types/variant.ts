@@ -11,6 +11,10 @@ export const MonitorModeSchema = z.discriminatedUnion('mode', [
   z.strictObject({ mode: z.literal('timeout'), afterMs: z.number().positive() }),
   z.strictObject({ mode: z.literal('poll') }),
   z.strictObject({ mode: z.literal('wait-pid') }),
+  /** installed agents: ticks computed on an interval, recorded as not delivered (observe only). */
+  z.strictObject({ mode: z.literal('none'), everyMs: z.number().positive() }),
+  /** installed agents: the shell shim writes each rendered tick into the running command's output stream. */
+  z.strictObject({ mode: z.literal('inband'), everyMs: z.number().positive() }),
 ]);
 
 /** Which agent, with the settings that agent takes (and only those). */
@@ -27,6 +31,15 @@ export const AgentSpecSchema = z.discriminatedUnion('agent', [
   z.strictObject({ agent: z.literal('replay'), from: z.string().min(1) }),
   z.strictObject({ agent: z.literal('oracle') }),
   z.strictObject({ agent: z.literal('nop') }),
+  /** an installed agent CLI (`--agent cli:codex`): the adapter's name, its settings (`--set NAME=V`), the endpoint. */
+  z.strictObject({
+    agent: z.literal('cli'),
+    adapter: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
+    settings: z.record(z.string(), z.string()),
+    model: z.string().min(1).optional(),
+    baseUrl: z.string().min(1).optional(),
+    cmd: z.string().min(1).optional(),
+  }),
 ]);
 
 /** Budget overrides of a variant, unscaled; absent fields keep the case's own budget. */
@@ -67,6 +80,9 @@ export function scaleMode(mode: MonitorMode, scale: number): MonitorMode {
       return { mode: 'backoff', firstMs: mode.firstMs * scale, factor: mode.factor, maxMs: mode.maxMs * scale };
     case 'timeout':
       return { mode: 'timeout', afterMs: mode.afterMs * scale };
+    case 'none':
+    case 'inband':
+      return { mode: mode.mode, everyMs: mode.everyMs * scale };
     case 'poll':
     case 'wait-pid':
       return mode;

@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -20,8 +21,21 @@ afterAll(async () => {
 
 function scripted(name: string, script: string[][], extraEnv: Record<string, string> = {}) {
   const log = path.join(dir, `${name}.log`);
-  const factory = execAgent({ command: `node ${FIXTURE_AGENT}`, cwd: REPO, env: { ...process.env, SCRIPT: JSON.stringify(script), LOG: log, ...extraEnv } });
+  const factory = execAgent({ command: `node ${FIXTURE_AGENT}`, cwd: REPO, agentEnv: [], allowHosts: [], unjailedEnv: { ...process.env, SCRIPT: JSON.stringify(script), LOG: log, ...extraEnv } });
   return { factory, received: async () => (await readFile(log, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string; message?: string }) };
+}
+
+function processesNamed(word: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        return readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(word);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 function alive(pid: number): boolean {
@@ -62,7 +76,7 @@ describe('--agent exec: JSON lines protocol', () => {
 
   test('close() stops the agent process when the attempt ends', async () => {
     const pidFile = path.join(dir, 'agent.pid');
-    const session = execAgent({ command: `echo $$ > ${pidFile}; exec node ${path.join(REPO, 'examples/exec-agent.mjs')}`, cwd: REPO }).create(agentContext());
+    const session = execAgent({ command: `echo $$ > ${pidFile}; exec node ${path.join(REPO, 'examples/exec-agent.mjs')}`, cwd: REPO, agentEnv: [], allowHosts: [], unjailedEnv: process.env }).create(agentContext());
     await expect(session.next(taskObservation())).resolves.toEqual({ type: 'run', command: 'python3 build.py' });
     const pid = Number(await readFile(pidFile, 'utf8'));
     expect(alive(pid)).toBe(true);
@@ -73,12 +87,12 @@ describe('--agent exec: JSON lines protocol', () => {
 
 describe('--agent exec end to end', () => {
   test('examples/exec-agent.mjs reproduces and interrupts py-pipe-deadlock (it never fixes), and is gone afterwards', async () => {
-    const pidFile = path.join(dir, 'e2e.pid');
-    await writeFile(pidFile, '');
+    // The agent runs in a sandbox of its own (its pid file would land there): a marker in its command line finds it.
+    const marker = `e2e-marker-${process.pid}`;
     const result = await runEval({
       caseInputs: [CASE_FILE],
       agent: 'exec',
-      cmd: `echo $$ > ${pidFile}; exec node examples/exec-agent.mjs`,
+      cmd: `exec node examples/exec-agent.mjs ${marker}`,
       timeScale: 0.1,
       // 500 ms ticks: python is well past its start-up (and the onset) before two quiet ticks have passed.
       intervalMs: 5000,
@@ -93,6 +107,6 @@ describe('--agent exec end to end', () => {
     const events = await readTrace(path.join(result.runDir, 'py-pipe-deadlock', 'exec·interval-5s', '1', 'trace.jsonl'));
     const decisions = events.filter((event) => event.type === 'decision').map((event) => event.action);
     expect(decisions.at(-1)).toBe('kill');
-    expect(alive(Number(await readFile(pidFile, 'utf8')))).toBe(false);
+    expect(processesNamed(marker)).toEqual([]);
   });
 });

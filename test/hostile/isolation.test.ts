@@ -65,7 +65,8 @@ describe.skipIf(!jailed)('from inside a bubblewrap sandbox a command', () => {
       `python3 -c '${ptrace}'`,
       `cat /proc/[0-9]*/environ 2>/dev/null | tr "\\0" "\\n" | grep -c ${PLANTED} || true`,
       `grep -rs ${PLANTED} /etc /tmp "$HOME" 2>/dev/null | head -3; echo grep-done`,
-      'kill -KILL 1 2>&1 || echo init-kill-failed',
+      // Refused (a root jail's PID 1 is root) or dropped by the kernel (no init takes SIGKILL from inside its namespace).
+      'kill -KILL 1 2>/dev/null; sleep 0.2; [ -d /proc/1 ] && echo init-survived',
     ].join('; ');
     const { text } = await sh(probe, 3);
     const [count] = text.split('\n');
@@ -78,7 +79,7 @@ describe.skipIf(!jailed)('from inside a bubblewrap sandbox a command', () => {
     expect(text).not.toContain(`=${PLANTED}`);
     expect(text).toMatch(/^0$/m);
     expect(text).toContain('grep-done');
-    expect(text).toContain('init-kill-failed');
+    expect(text).toContain('init-survived');
     expect(process.env.HANGBENCH_TEST_PLANTED_KEY).toBe(PLANTED);
   });
 

@@ -16,6 +16,7 @@ const HANG_SOLVED: Scores = {
   gate_rounds: null,
   hint_given: null,
   hint_to_action: null,
+  diagnosed: null,
 };
 
 const CONTROL_SOLVED: Scores = {
@@ -32,6 +33,7 @@ const CONTROL_SOLVED: Scores = {
   gate_rounds: null,
   hint_given: null,
   hint_to_action: null,
+  diagnosed: null,
 };
 
 export function hangAttempt(fields: Partial<Omit<AttemptScores, 'scores'>> = {}, scores: Partial<Scores> = {}): AttemptScores {

@@ -31,6 +31,7 @@ export function attemptScores(overrides: Partial<Omit<AttemptScores, 'scores'>> 
       gate_rounds: null,
       hint_given: null,
       hint_to_action: null,
+      diagnosed: null,
       ...overrides.scores,
     },
   };

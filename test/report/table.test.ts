@@ -52,17 +52,17 @@ describe('renderSummaryTable and renderClassTable', () => {
   it('shows solved % with its interval, the rates, latency and cost per group', () => {
     const text = renderSummaryTable(summary, { color: false });
     const row = lineOf(text, 'interval-10s');
-    expect(row).toMatch(/^baseline\s+interval-10s\s+4\s+25% \[5–70\]\s+3\/3\s+2\/3\s+1\/1\s+0\/1\s+4\/4\s+2s \/ 2\.5s\s+3\.5\s+1\.1k\s+14\.2s\s+1$/);
-    expect(lineOf(text, 'backoff-5s')).toMatch(/^openai\s+backoff-5s\s+1\s+100% \[21–100\]\s+1\/1\s+1\/1\s+–\s+–\s+1\/1\s+9s \/ 9s/);
+    expect(row).toMatch(/^baseline\s+interval-10s\s+4\s+25% \[5–70\]\s+3\/3\s+2\/3\s+–\s+1\/1\s+0\/1\s+4\/4\s+2s \/ 2\.5s\s+3\.5\s+1\.1k\s+14\.2s\s+1$/);
+    expect(lineOf(text, 'backoff-5s')).toMatch(/^openai\s+backoff-5s\s+1\s+100% \[21–100\]\s+1\/1\s+1\/1\s+–\s+–\s+–\s+1\/1\s+9s \/ 9s/);
     expect(text).not.toContain(ESC);
     expect(widest(text)).toBeLessThanOrEqual(140);
   });
 
   it('breaks results down by class', () => {
     const text = renderClassTable(summary, { color: false });
-    expect(lineOf(text, 'lock-deadlock')).toMatch(/^lock-deadlock\s+hang\s+baseline\s+interval-10s\s+1\s+0\/1\s+0\/1\s+–$/);
-    expect(lineOf(text, 'progress-bar')).toMatch(/^progress-bar\s+control\s+baseline\s+interval-10s\s+1\s+0\/1\s+–\s+1$/);
-    expect(text.split('\n')[0]).toMatch(/^class\s+kind\s+agent\s+variant\s+n\s+solved\s+intr\s+f\.kill$/);
+    expect(lineOf(text, 'lock-deadlock')).toMatch(/^lock-deadlock\s+hang\s+baseline\s+interval-10s\s+1\s+0\/1\s+0\/1\s+–\s+–$/);
+    expect(lineOf(text, 'progress-bar')).toMatch(/^progress-bar\s+control\s+baseline\s+interval-10s\s+1\s+0\/1\s+–\s+–\s+1$/);
+    expect(text.split('\n')[0]).toMatch(/^class\s+kind\s+agent\s+variant\s+n\s+solved\s+intr\s+diag\s+f\.kill$/);
   });
 });
 

@@ -33,6 +33,19 @@ describe('variants from the command line', () => {
     ]);
   });
 
+  it('make installed-agent variants from --agent cli:NAME × every combination of --set, with the mode none or inband', () => {
+    const variants = expandVariants({ agent: ['cli:codex'], mode: ['none', 'inband'], intervalMs: 5000, model: 'm', settings: { unified_exec: ['enable', 'disable'] } });
+    expect(variants.map((variant) => variant.name)).toEqual([
+      'cli-codex-unified_exec-enable·none',
+      'cli-codex-unified_exec-enable·inband-5s',
+      'cli-codex-unified_exec-disable·none',
+      'cli-codex-unified_exec-disable·inband-5s',
+    ]);
+    expect(variants[1]).toMatchObject({ agent: { agent: 'cli', adapter: 'codex', model: 'm', settings: { unified_exec: 'enable' } }, monitor: { mode: 'inband', everyMs: 5000 } });
+    expect(() => expandVariants({ agent: 'cli:generic' })).toThrow(/--agent cli:generic needs --cmd/);
+    expect(() => expandVariants({ agent: 'cli:Bad_Name' })).toThrow(/names an adapter file under agents/);
+  });
+
   it('default to one baseline variant with a stable name; hints off is part of the name', () => {
     expect(resolveOptions({}).variants).toEqual([{ name: 'baseline-k2·interval-10s', agent: { agent: 'baseline', hungTicks: 2 }, monitor: { mode: 'interval', everyMs: 10_000 } }]);
     expect(expandVariants({ agent: 'nop', hints: [true, false] }).map((variant) => variant.name)).toEqual(['nop·interval-10s', 'nop·interval-10s·hints-off']);
@@ -40,7 +53,7 @@ describe('variants from the command line', () => {
   });
 
   it('refuse an unknown agent or mode, and an exec agent without its command, with what to do', () => {
-    expect(() => expandVariants({ agent: 'gpt' })).toThrow(new HangbenchError('USAGE', 'unknown agent "gpt"; choose from baseline, openai, exec, replay, oracle, nop'));
+    expect(() => expandVariants({ agent: 'gpt' })).toThrow(new HangbenchError('USAGE', 'unknown agent "gpt"; choose from baseline, openai, exec, replay, oracle, nop, cli:<name>'));
     expect(() => expandVariants({ mode: 'sometimes' })).toThrow(/unknown mode "sometimes"; choose from interval, no-output, backoff, timeout, poll, wait-pid/);
     expect(() => expandVariants({ agent: 'exec' })).toThrow(/--agent exec needs --cmd/);
   });
@@ -64,7 +77,7 @@ describe('variants from a config file', () => {
     expect(error).toBeInstanceOf(HangbenchError);
     expect(error.message).toContain(`${file}:4:5 variants[0].hungTiks: unknown field "hungTiks" — did you mean "hungTicks"?`);
     expect(error.message).toContain(`${file}:6:13 variants[1].prompt: prompt applies to agent openai, not oracle; remove it`);
-    expect(error.message).toContain(`${file}:9:15 variants[2].interval: interval applies to mode interval, no-output, backoff, timeout, not poll; remove it`);
+    expect(error.message).toContain(`${file}:9:15 variants[2].interval: interval applies to mode interval, no-output, backoff, timeout, none, inband, not poll; remove it`);
   });
 
   it('refuses two variants of one name', async () => {

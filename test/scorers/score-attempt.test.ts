@@ -27,6 +27,7 @@ describe('scoreAttempt', () => {
         gate_rounds: null,
         hint_given: null,
         hint_to_action: null,
+        diagnosed: null,
       },
       ticks: 1,
       tokens: 1000,
@@ -64,6 +65,7 @@ describe('scoreAttempt', () => {
       gate_rounds: null,
       hint_given: null,
       hint_to_action: null,
+      diagnosed: null,
     });
     expect(result.classificationAtEnd).toBe('busy-no-output');
   });

@@ -17,7 +17,7 @@ function asVersion1(): Record<string, unknown> {
     ...rest,
     summaryVersion: 1,
     options: { ...rest.options, seed: 5 },
-    groups: rest.groups.map(({ passAtK: _p, tokensPerTick: _t, interruptLatencyMs: { count, p50, p90 }, ...group }) => ({
+    groups: rest.groups.map(({ passAtK: _p, tokensPerTick: _t, diagnosed: _d, interruptLatencyMs: { count, p50, p90 }, ...group }) => ({
       ...group,
       interruptLatencyMs: { count, p50, p90 },
     })),

@@ -120,7 +120,7 @@ describe('summarize', () => {
   it('lists every attempt’s scores under the DESIGN names', () => {
     expect(summary.attempts).toHaveLength(8);
     expect(Object.keys(summary.attempts[0]?.scores ?? {}).sort()).toEqual(
-      ['clean', 'completed', 'false_kill', 'fixed', 'gate_rounds', 'gates_passed', 'hint_given', 'hint_to_action', 'interrupt_latency', 'interrupted', 'reproduced', 'solved', 'within_budget'],
+      ['clean', 'completed', 'diagnosed', 'false_kill', 'fixed', 'gate_rounds', 'gates_passed', 'hint_given', 'hint_to_action', 'interrupt_latency', 'interrupted', 'reproduced', 'solved', 'within_budget'],
     );
   });
 

@@ -16,10 +16,12 @@ export class AgentProcess {
   private stderr = '';
   private readonly exited: Promise<unknown>;
 
-  constructor(command: string, cwd: string, env: NodeJS.ProcessEnv) {
+  /** `argv` (default `/bin/sh -c command`) is how to start it: a sandbox's entry comes first (src/sandbox/agent-sandbox.ts). */
+  constructor(command: string, cwd: string, env: NodeJS.ProcessEnv, argv: readonly string[] = ['/bin/sh', '-c', command]) {
     this.command = command;
+    const [file = '/bin/sh', ...args] = argv;
     // Its own process group, so the whole agent (a shell and what it starts) can be stopped.
-    this.child = spawn('/bin/sh', ['-c', command], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    this.child = spawn(file, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     this.exited = once(this.child, 'close').catch(() => undefined);
     this.child.stdin?.on('error', () => undefined);
     this.child.stderr?.on('data', (chunk: Buffer) => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ActionSchema, type Action } from '../../types/actions.js';
 import type { AgentContext, AgentFactory, AgentSession, Observation } from '../protocol.js';
+import { probeHost, startAgentSandbox, type AgentSandbox } from '../../sandbox/index.js';
 import { AgentProcess } from './agent-process.js';
 
 /** A line that reports model usage instead of acting, so token budgets apply to external agents too. */
@@ -18,7 +19,15 @@ type Line = { readonly kind: 'action'; readonly action: Action } | { readonly ki
 export interface ExecSettings {
   readonly command: string;
   readonly cwd: string;
-  readonly env?: NodeJS.ProcessEnv;
+  /** names of the harness's variables the agent's process gets (--agent-env); nothing else of its environment. */
+  readonly agentEnv: readonly string[];
+  /** hosts its egress proxy lets through (--agent-allow-host). */
+  readonly allowHosts: readonly string[];
+  /**
+   * In-process protocol tests only (the CLI and the registry never set it): run the agent unsandboxed with this exact
+   * environment, so a test can hand it a script and read its log.
+   */
+  readonly unjailedEnv?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -32,7 +41,8 @@ export function execAgent(settings: ExecSettings): AgentFactory {
 class ExecSession implements AgentSession {
   private readonly settings: ExecSettings;
   private readonly context: AgentContext;
-  private process: AgentProcess | null = null;
+  private process: Promise<AgentProcess> | null = null;
+  private sandbox: AgentSandbox | null = null;
   private turn = 0;
   private readonly hints: string[] = [];
 
@@ -47,7 +57,7 @@ class ExecSession implements AgentSession {
   }
 
   async next(observation: Observation): Promise<Action> {
-    const agent = (this.process ??= this.start());
+    const agent = await (this.process ??= this.start());
     for (const text of this.hints.splice(0)) agent.send({ type: 'hint', text });
     agent.send(observation);
     for (let invalid = 0; invalid < MAX_INVALID_LINES; ) {
@@ -63,16 +73,27 @@ class ExecSession implements AgentSession {
   }
 
   async close(): Promise<void> {
-    await this.process?.stop();
+    await (await this.process?.catch(() => null))?.stop();
+    await this.sandbox?.stop();
   }
 
-  private start(): AgentProcess {
-    const env = {
-      ...(this.settings.env ?? process.env),
-      HANGBENCH_CASE: this.context.testCase.id,
-      HANGBENCH_REPEAT: String(this.context.repeat),
-    };
-    return new AgentProcess(this.settings.command, this.settings.cwd, env);
+  /** The agent's own process, in a sandbox of its own: only the named variables, no network but the egress proxy. */
+  private async start(): Promise<AgentProcess> {
+    const tags = { HANGBENCH_CASE: this.context.testCase.id, HANGBENCH_REPEAT: String(this.context.repeat) };
+    if (this.settings.unjailedEnv !== undefined) return new AgentProcess(this.settings.command, this.settings.cwd, { ...this.settings.unjailedEnv, ...tags });
+    const named = Object.fromEntries(this.settings.agentEnv.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name] as string]])));
+    const env = { ...named, ...tags };
+    const reporter = this.context.reporter;
+    this.sandbox = await startAgentSandbox({
+      command: this.settings.command,
+      cwd: this.settings.cwd,
+      env,
+      allowHosts: this.settings.allowHosts,
+      onEgress: (record) => reporter.egress?.(record),
+      capabilities: await probeHost(),
+    });
+    if (!this.sandbox.jailed) reporter.note?.('agent', `exec agent process not jailed (no bubblewrap): own directory and environment only, and it can reach the network around the proxy`);
+    return new AgentProcess(this.settings.command, this.sandbox.cwd, this.sandbox.env, this.sandbox.argv);
   }
 
   private accept(line: string): Line {

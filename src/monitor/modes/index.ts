@@ -21,6 +21,9 @@ export function scheduleFor(mode: MonitorMode): ModeSchedule | null {
       return backoffSchedule(mode.firstMs, mode.factor, mode.maxMs);
     case 'timeout':
       return timeoutSchedule(mode.afterMs);
+    case 'none':
+    case 'inband':
+      return intervalSchedule(mode.everyMs);
     case 'poll':
     case 'wait-pid':
       return null;

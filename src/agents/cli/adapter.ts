@@ -1,0 +1,109 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LineCounter, parseDocument, type Document } from 'yaml';
+import { z } from 'zod';
+import { HangbenchError } from '../../types/errors.js';
+
+/** A setting of an adapter: a variant axis (`--set NAME=V1,V2`), substituted as {NAME} in its command, files and env. */
+const SettingSchema = z.strictObject({
+  default: z.string(),
+  description: z.string().min(1),
+  /** the values it may take, when only some make sense. */
+  choices: z.array(z.string()).min(1).optional(),
+});
+
+/** What the README table says of an adapter's shell tool: measured, not guessed (docs/installed-agents.md). */
+const ShellToolSchema = z.strictObject({
+  tool: z.string().min(1),
+  timeout: z.string().min(1),
+  on_hang: z.string().min(1),
+});
+
+/**
+ * `agents/<name>.yaml`: an installed agent CLI as data. Placeholders in `command`, `files` and `env`:
+ * {issue_file} {workspace} {home} {model} {base_url} {api_key} and every setting's {NAME}.
+ */
+export const AdapterSchema = z.strictObject({
+  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and - (it is the NAME of --agent cli:NAME)'),
+  description: z.string().min(1),
+  /** the npm package and its pinned version, installed once into the agent cache; absent for `generic`. */
+  package: z.string().regex(/^(@[a-z0-9-]+\/)?[a-z0-9._-]+$/, 'an npm package name').optional(),
+  version: z.string().regex(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, 'an exact version (x.y.z): adapters pin what they measured').optional(),
+  /** the executable under node_modules/.bin that `command` runs. */
+  bin: z.string().min(1).optional(),
+  /** the non-interactive command line, run by bash in the workspace; `generic` takes it from --cmd. */
+  command: z.string().min(1),
+  /** files written before the CLI starts (its config pointing it at the model proxy). */
+  files: z.array(z.strictObject({ path: z.string().min(1), content: z.string() })).default([]),
+  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
+  /** where the CLI writes its own logs (inside the sandbox); copied into the attempt folder afterwards. */
+  logs: z.array(z.string().min(1)).default([]),
+  settings: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), SettingSchema).default({}),
+  shell: ShellToolSchema.optional(),
+}).superRefine((adapter, ctx) => {
+  if ((adapter.package === undefined) !== (adapter.version === undefined) || (adapter.package === undefined) !== (adapter.bin === undefined)) {
+    ctx.addIssue({ code: 'custom', path: ['package'], message: 'package, version and bin go together: give all three (an npm CLI) or none (a command on PATH)' });
+  }
+});
+
+export type Adapter = z.infer<typeof AdapterSchema>;
+
+/** The adapters shipped with hangbench (agents/ at the package root); HANGBENCH_AGENTS_DIR adds a folder searched first. */
+export function adapterDirs(env: Readonly<Record<string, string | undefined>> = process.env): string[] {
+  const bundled = fileURLToPath(new URL('../../../agents', import.meta.url));
+  return [...(env.HANGBENCH_AGENTS_DIR ? [env.HANGBENCH_AGENTS_DIR] : []), bundled];
+}
+
+export async function loadAdapter(name: string, dirs: readonly string[] = adapterDirs()): Promise<Adapter> {
+  for (const dir of dirs) {
+    const file = path.join(dir, `${name}.yaml`);
+    const text = await readFile(file, 'utf8').catch(() => null);
+    if (text !== null) return parseAdapter(file, text);
+  }
+  throw new HangbenchError('USAGE', `no adapter "${name}": looked for ${name}.yaml in ${dirs.join(', ')}; the bundled ones are codex, opencode and generic`);
+}
+
+/** One clear line per problem: file:line:column field: what is wrong. */
+export function parseAdapter(file: string, text: string): Adapter {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const error = doc.errors[0]!;
+    const at = lines.linePos(error.pos[0]);
+    throw new HangbenchError('USAGE', `invalid adapter ${file}:${at.line}:${at.col}: not valid YAML: ${error.message.split('\n')[0]}`);
+  }
+  const parsed = AdapterSchema.safeParse(doc.toJS());
+  if (parsed.success) {
+    if (parsed.data.name !== path.basename(file, '.yaml')) throw new HangbenchError('USAGE', `invalid adapter ${file}: name is "${parsed.data.name}" but the file is ${path.basename(file)}; make them match`);
+    return parsed.data;
+  }
+  const problems = parsed.error.issues.map((issue) => `  ${file}:${position(doc, lines, issue.path)} ${issue.path.join('.') || '(top)'}: ${issue.message}`);
+  throw new HangbenchError('USAGE', `invalid adapter:\n${problems.join('\n')}`);
+}
+
+function position(doc: Document, lines: LineCounter, at: readonly PropertyKey[]): string {
+  for (let depth = at.length; depth >= 0; depth--) {
+    const node = doc.getIn(at.slice(0, depth) as (string | number)[], true) as { range?: [number, number, number] } | undefined;
+    if (node?.range) {
+      const pos = lines.linePos(node.range[0]);
+      return `${pos.line}:${pos.col}`;
+    }
+  }
+  return '1:1';
+}
+
+/** Every setting with its value: the variant's, else the adapter's default; an unknown name or a value off its choices is refused. */
+export function resolveSettings(adapter: Adapter, given: Readonly<Record<string, string>>): Record<string, string> {
+  for (const [name, value] of Object.entries(given)) {
+    const setting = adapter.settings[name];
+    if (!setting) throw new HangbenchError('USAGE', `--set ${name}: adapter ${adapter.name} has no setting "${name}"; it has ${Object.keys(adapter.settings).join(', ') || 'none'}`);
+    if (setting.choices && !setting.choices.includes(value)) throw new HangbenchError('USAGE', `--set ${name}=${value}: adapter ${adapter.name} takes ${setting.choices.join(', ')}`);
+  }
+  return Object.fromEntries(Object.entries(adapter.settings).map(([name, setting]) => [name, given[name] ?? setting.default]));
+}
+
+/** {name} → value; an unknown placeholder is left as it is, so a shell `${VAR}` in a command survives. */
+export function expand(template: string, values: Readonly<Record<string, string>>): string {
+  return template.replace(/\{([a-z_][a-z0-9_]*)\}/gi, (whole, name: string) => values[name] ?? whole);
+}

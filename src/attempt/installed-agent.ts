@@ -1,0 +1,202 @@
+import { closeSync, constants, createWriteStream, openSync, writeSync } from 'node:fs';
+import { chmod, chown, cp, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expand, type Adapter } from '../agents/cli/adapter.js';
+import type { InstalledAgent } from '../agents/cli/agent.js';
+import { AGENT_BASE_PATH, ModelProxy } from '../agents/cli/model-proxy.js';
+import { openSandboxEndpoint } from '../agents/cli/sandbox-endpoint.js';
+import { INSIDE, shellShim } from '../agents/cli/shell-shim.js';
+import { ShimWatcher } from '../agents/cli/shim-watcher.js';
+import type { InstalledPackage } from '../agents/cli/install.js';
+import type { Sandbox, SandboxOptions } from '../sandbox/types.js';
+import type { Case } from '../types/case.js';
+import type { KillDecider } from '../types/process.js';
+import type { TraceWriter } from '../trace/writer.js';
+import type { AttemptSession } from './session.js';
+
+/** Host side of one attempt's installed agent: the folders bound into its jail. */
+export interface InstalledAgentPlan {
+  readonly hostDir: string;
+  readonly binds: NonNullable<SandboxOptions['binds']>;
+  readonly adapter: Adapter;
+  readonly settings: Readonly<Record<string, string>>;
+  readonly installed: InstalledPackage | null;
+}
+
+const AGENT_COMMAND_ID = 100_000;
+const SETUP_COMMAND_ID = 100_002;
+
+/** The sandbox user (a root harness drops commands to nobody): it writes the shim's reports. */
+const SANDBOX_USER = { uid: 65534, gid: 65534 };
+
+/** Installs the package (once per cache) and lays out the proxy socket folder, the shim folder, the shim and the issue. */
+export async function planInstalledAgent(agent: InstalledAgent, testCase: Case): Promise<InstalledAgentPlan> {
+  const { adapter, settings, installed } = await agent.prepare();
+  const hostDir = await realpath(await mkdtemp(path.join(tmpdir(), 'hangbench-cli-')));
+  for (const dir of ['proxy', 'shim', 'task', 'bin']) await mkdir(path.join(hostDir, dir));
+  await chmod(hostDir, 0o755);
+  if (process.getuid?.() === 0) await chown(path.join(hostDir, 'shim'), SANDBOX_USER.uid, SANDBOX_USER.gid);
+  else await chmod(path.join(hostDir, 'shim'), 0o777);
+  await writeFile(path.join(hostDir, 'bin', 'bash'), shellShim(), { mode: 0o755 });
+  await writeFile(path.join(hostDir, 'task', 'issue.md'), `${testCase.issue.trim()}\n`, { mode: 0o644 });
+  const bash = await realpath('/usr/bin/bash');
+  const binds = [
+    { from: bash, to: INSIDE.realBash, writable: false },
+    { from: path.join(hostDir, 'bin', 'bash'), to: '/usr/bin/bash', writable: false },
+    { from: path.join(hostDir, 'task'), to: INSIDE.taskDir, writable: false },
+    { from: path.join(hostDir, 'shim'), to: INSIDE.shimDir, writable: true },
+    ...(installed ? [{ from: installed.dir, to: INSIDE.agentDir, writable: false }] : []),
+  ];
+  return { hostDir, binds, adapter, settings, installed };
+}
+
+export interface InstalledRunDeps {
+  readonly agent: InstalledAgent;
+  readonly plan: InstalledAgentPlan;
+  readonly sandbox: Sandbox;
+  readonly session: AttemptSession;
+  readonly trace: TraceWriter;
+  readonly tokenBudget: number;
+  readonly logDir: string;
+  readonly signal: AbortSignal;
+  /** the proxy refused a call for the budget: the attempt stops on `tokens`. */
+  readonly onOverBudget: (value: number, limit: number) => void;
+}
+
+export interface InstalledRunResult {
+  readonly tokens: number;
+  /** the CLI's own exit, or null when the attempt stopped it. */
+  readonly exit: { readonly exitCode: number | null; readonly signal: string | null } | null;
+  /** ends what is left: observed commands by `by`, then the CLI, the endpoint and the proxy. */
+  shutdown(by: KillDecider, reason: string): Promise<void>;
+}
+
+/**
+ * One installed-agent attempt: the model proxy on the host, its endpoint inside the sandbox, the CLI's config written to
+ * the sandbox HOME, the CLI started in the workspace with the shim observing every `bash -c` it runs — until it exits or
+ * the attempt stops it. Tokens are the proxy's counts.
+ */
+export async function runInstalledAgent(deps: InstalledRunDeps): Promise<InstalledRunResult> {
+  const { plan, trace, agent } = deps;
+  const proxy = await ModelProxy.start({
+    socketPath: path.join(plan.hostDir, 'proxy', 'model.sock'),
+    upstream: agent.upstream,
+    apiKey: agent.apiKey,
+    tokenBudget: deps.tokenBudget,
+    bodyDir: path.join(deps.logDir, 'model'),
+    events: {
+      request: (call) => trace.write({ type: 'model.request', ...call, bodyFile: path.relative(deps.logDir, call.bodyFile) }),
+      response: (call) => trace.write({ type: 'model.response', ...call, latencyMs: Math.round(call.latencyMs * 10) / 10, bodyFile: path.relative(deps.logDir, call.bodyFile) }),
+      overBudget: deps.onOverBudget,
+    },
+  });
+  try {
+    return await startCli(deps, proxy);
+  } catch (error) {
+    await proxy.close();
+    throw error;
+  }
+}
+
+async function startCli(deps: InstalledRunDeps, proxy: ModelProxy): Promise<InstalledRunResult> {
+  const { plan, sandbox, session, trace, agent } = deps;
+  const endpoint = await openSandboxEndpoint(sandbox, path.join(plan.hostDir, 'proxy', 'model.sock'), AGENT_BASE_PATH);
+  const values: Record<string, string> = {
+    ...plan.settings,
+    issue_file: path.join(INSIDE.taskDir, 'issue.md'),
+    workspace: sandbox.workspace,
+    home: '$HOME',
+    model: agent.model,
+    base_url: endpoint.baseUrl,
+    api_key: proxy.agentKey,
+  };
+  // generic's --cmd takes the same placeholders ({issue_file}, {base_url}, …).
+  values.cmd = expand(agent.cmd ?? '', values);
+  await writeAgentFiles(sandbox, plan.adapter, values).catch(async (error: unknown) => {
+    await endpoint.close();
+    throw error;
+  });
+  const watcher = new ShimWatcher({
+    dir: path.join(plan.hostDir, 'shim'),
+    insideDir: INSIDE.shimDir,
+    hostPid: (inner) => sandbox.hostPid(inner),
+    nextId: () => session.takeCommandId(),
+    onStart: ({ process }) => session.observe(process, (text) => writeInto(process.shimPid, text)),
+  });
+  const exports = Object.entries(plan.adapter.env).map(([name, value]) => `export ${name}=${shellQuote(expand(value, values))}`);
+  const bin = plan.installed ? [`export PATH=${INSIDE.agentDir}/node_modules/.bin:$PATH`] : [];
+  const command = [...exports, ...bin, `export HANGBENCH_OBSERVE=${INSIDE.shimDir}`, `exec ${expand(plan.adapter.command, values)}`].join('\n');
+  const cli = sandbox.spawn(command, { commandId: AGENT_COMMAND_ID });
+  cli.stdin.end();
+  const log = createWriteStream(path.join(deps.logDir, 'agent.log'));
+  cli.stdout.pipe(log, { end: false });
+  cli.stderr.pipe(log, { end: false });
+  trace.write({ type: 'agent.note', kind: 'agent', message: `started ${plan.adapter.name}${plan.installed ? ` (${plan.adapter.package}@${plan.adapter.version})` : ''} in the sandbox; model endpoint ${endpoint.baseUrl} (the proxy)` });
+
+  const exit = await new Promise<{ exitCode: number | null; signal: string | null } | null>((resolve) => {
+    const onAbort = (): void => resolve(null);
+    deps.signal.addEventListener('abort', onAbort, { once: true });
+    if (deps.signal.aborted) onAbort();
+    void cli.exited.then((info) => {
+      deps.signal.removeEventListener('abort', onAbort);
+      resolve({ exitCode: info.exitCode, signal: info.signal });
+    });
+  });
+  if (exit) trace.write({ type: 'agent.note', kind: 'agent', message: `${plan.adapter.name} exited ${exit.signal ?? `with code ${exit.exitCode}`}` });
+  return {
+    tokens: proxy.tokens,
+    exit,
+    shutdown: async (by, reason) => {
+      watcher.stop();
+      await session.shutdown(by, reason);
+      // What the CLI left running in its tree (a daemon it started, setsid or not) goes with it, as a session's commands do.
+      const left = await (cli.killLeftovers?.(by, cli.done ? `${reason}: what ${plan.adapter.name} left running` : reason) ?? cli.kill(by, reason, 'SIGTERM'));
+      if (cli.done && left.treeSize > 0) trace.write({ type: 'agent.note', kind: 'agent', message: `${plan.adapter.name} left ${left.treeSize} process(es) running; ended with the attempt` });
+      await endpoint.close();
+      await proxy.close();
+      log.end();
+      await copyLogs(sandbox, plan.adapter, deps.logDir);
+      await rm(plan.hostDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The adapter's files (its config pointing it at the proxy), written by the sandbox user under its HOME. */
+async function writeAgentFiles(sandbox: Sandbox, adapter: Adapter, values: Readonly<Record<string, string>>): Promise<void> {
+  for (const [index, file] of adapter.files.entries()) {
+    const target = expand(file.path, { ...values, home: '' }).replace(/^\/+/, '');
+    const setup = sandbox.spawn('mkdir -p "$(dirname "$HOME/$HB_FILE")" && printf %s "$HB_CONTENT" > "$HOME/$HB_FILE"', {
+      commandId: SETUP_COMMAND_ID + index,
+      env: { HB_FILE: target, HB_CONTENT: expand(file.content, values) },
+    });
+    setup.stdin.end();
+    const exit = await setup.exited;
+    if (exit.exitCode !== 0) throw new Error(`could not write ${adapter.name}'s ${file.path} in the sandbox (exit ${exit.exitCode ?? exit.signal})`);
+  }
+}
+
+/** In-band: the tick goes into the shim's stdout, the very stream the agent's tool reads the command's output from. */
+function writeInto(hostPid: number, text: string): boolean {
+  let fd: number | null = null;
+  try {
+    // Non-blocking: a full pipe the agent does not read must not stall the harness; the tick is then not delivered.
+    fd = openSync(`/proc/${hostPid}/fd/1`, constants.O_WRONLY | constants.O_APPEND | constants.O_NONBLOCK);
+    return writeSync(fd, text) === Buffer.byteLength(text);
+  } catch {
+    return false;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+async function copyLogs(sandbox: Sandbox, adapter: Adapter, logDir: string): Promise<void> {
+  for (const log of adapter.logs) {
+    const source = path.join(sandbox.root, 'home', log.replace(/^\{home\}\/?/, ''));
+    await cp(source, path.join(logDir, 'agent-logs', path.basename(log)), { recursive: true }).catch(() => undefined);
+  }
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}

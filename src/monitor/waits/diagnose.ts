@@ -1,0 +1,141 @@
+import type { Classification, ProcessRef, ProcessSample, TreeSnapshot, WaitRelation } from '../../types/process.js';
+import { formatBytes, seconds } from '../../types/units.js';
+import { nameOf } from './names.js';
+
+/** A relation put in words: who waits on what, and which process is the cause. */
+export interface Diagnosis {
+  readonly sentence: string;
+  /** host pid of the process a correct diagnosis names. */
+  readonly culprit: number | null;
+  /** the classification the relation shows, where it says more than the process states alone. */
+  readonly classification: Classification | null;
+}
+
+/** Storage writes below this in an interval are a log line or a lock file, not work being done. */
+const STORAGE_PROGRESS_BYTES = 64 * 1024;
+
+/** The first relation that explains the wait, in order of how certain it is. */
+export function diagnose(snapshot: TreeSnapshot): Diagnosis | null {
+  const relations = snapshot.waits?.relations ?? [];
+  const byPid = new Map(snapshot.processes.map((process) => [process.pid, process]));
+  const name = (pid: number, notes: readonly string[] = []): string => {
+    const process = byPid.get(pid);
+    return process ? nameOf(process, notes) : `pid ${pid}`;
+  };
+  const refName = (ref: ProcessRef): string => name(ref.pid, refNotes(ref, byPid));
+  const order: ReadonlyArray<WaitRelation['kind']> = ['lock', 'child', 'pipe', 'futex', 'socket'];
+  for (const kind of order) {
+    for (const relation of relations.filter((r) => r.kind === kind)) {
+      const found = explain(relation, name, refName);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+function explain(relation: WaitRelation, name: (pid: number) => string, refName: (ref: ProcessRef) => string): Diagnosis | null {
+  switch (relation.kind) {
+    case 'child': {
+      const how = relation.child.doing === 'stopped' ? 'which is stopped (T): it runs again only on SIGCONT' : 'which waits for input nobody sends';
+      const classification = relation.child.doing === 'stopped' ? 'stopped' : 'blocked-on-stdin';
+      return { sentence: `${name(relation.pid)} waits for its child ${name(relation.child.pid)}, ${how}`, culprit: relation.child.pid, classification };
+    }
+    case 'lock': {
+      const file = relation.path ?? `file ${relation.file}`;
+      if (!relation.holder) {
+        return { sentence: `${name(relation.pid)} waits for the ${relation.lock} lock on ${file}, whose holder (pid ${relation.holderPid ?? '?'}) is gone but left it locked`, culprit: relation.pid, classification: null };
+      }
+      return { sentence: `${name(relation.pid)} waits for the ${relation.lock} lock on ${file}, held by ${refName(relation.holder)}${holderState(relation.holder)}`, culprit: relation.holder.pid, classification: null };
+    }
+    case 'pipe':
+      return explainPipe(relation, name, refName);
+    case 'futex': {
+      if (relation.threads < 2) {
+        return { sentence: `${name(relation.pid)}: its only thread waits on a lock (futex) at ~0% CPU; no other thread can release it`, culprit: relation.pid, classification: 'deadlock-futex' };
+      }
+      const deadlock = relation.waiting >= 2 ? ': two or more threads each waiting on a lock is what a lock-order deadlock looks like' : '';
+      return { sentence: `${name(relation.pid)}: ${relation.waiting} of ${relation.threads} threads wait on locks (futex) at ~0% CPU${deadlock}`, culprit: relation.pid, classification: 'deadlock-futex' };
+    }
+    case 'socket':
+      return explainSocket(relation, name);
+  }
+}
+
+function explainPipe(relation: Extract<WaitRelation, { kind: 'pipe' }>, name: (pid: number) => string, refName: (ref: ProcessRef) => string): Diagnosis | null {
+  const what = relation.fifo === null ? 'a pipe' : `FIFO ${relation.fifo}`;
+  const verb = relation.inode === 0 ? 'blocked opening' : relation.direction === 'read' ? 'blocked reading' : 'blocked writing to';
+  const end = relation.direction === 'read' ? 'writer' : 'reader';
+  const others = relation.others;
+  if (others.length === 0) {
+    const other = relation.direction === 'read' ? 'writing' : 'reading';
+    const why = relation.inode === 0
+      ? `no process has it open for ${other}, so the open never returns`
+      : `it holds the ${end === 'writer' ? 'write' : 'read'} end itself, so ${relation.direction === 'read' ? 'end-of-file never comes' : 'nobody else will drain it'}`;
+    return { sentence: `${name(relation.pid)} is ${verb} ${what}: ${why}`, culprit: relation.pid, classification: 'blocked-on-pipe' };
+  }
+  const orphans = others.filter((other) => other.orphan);
+  const listed = others.slice(0, 3).map(refName).join(', ') + (others.length > 3 ? ` and ${others.length - 3} more` : '');
+  const only = others.length === 1 ? `only ${end} is` : `${end}s are`;
+  const culprit = (orphans[0] ?? others.find((other) => other.doing !== 'child-wait') ?? others[0])?.pid ?? null;
+  if (relation.direction === 'write') {
+    const waits = others.every((other) => other.doing === 'child-wait') ? ', which waits for it to exit instead of reading' : '';
+    return { sentence: `${name(relation.pid)} is ${verb} a full ${what.replace(/^a /, '')}; its ${only} ${listed}${waits}`, culprit: relation.pid, classification: 'blocked-on-pipe' };
+  }
+  return { sentence: `${name(relation.pid)} is ${verb} ${what} whose ${only} ${listed}`, culprit, classification: orphans.length > 0 ? 'blocked-on-pipe' : null };
+}
+
+function explainSocket(relation: Extract<WaitRelation, { kind: 'socket' }>, name: (pid: number) => string): Diagnosis | null {
+  const ends = `${relation.local} → ${relation.peer}`;
+  const queued = relation.rxQueue > 0 || relation.txQueue > 0 ? `, ${relation.rxQueue} B unread, ${relation.txQueue} B unsent` : ', nothing queued';
+  switch (relation.state) {
+    case 'SYN_SENT':
+      return { sentence: `${name(relation.pid)} is blocked connecting to ${relation.peer}: SYN sent, nobody answers`, culprit: relation.pid, classification: null };
+    case 'LISTEN':
+      return { sentence: `${name(relation.pid)} keeps a server listening on ${relation.local}; its event loop will not end while it listens`, culprit: relation.pid, classification: null };
+    case 'ESTABLISHED': {
+      const peer = relation.peerPid === null ? '' : `; the other end is ${name(relation.peerPid)}`;
+      return { sentence: `${name(relation.pid)} waits on an open connection ${ends} (${relation.state}${queued})${peer}`, culprit: relation.pid, classification: null };
+    }
+    default:
+      return { sentence: `${name(relation.pid)} waits on a socket ${ends} (${relation.state}${queued})`, culprit: relation.pid, classification: null };
+  }
+}
+
+function refNotes(ref: ProcessRef, byPid: ReadonlyMap<number, ProcessSample>): string[] {
+  const notes: string[] = [];
+  if (ref.state === 'T' || ref.state === 't') notes.push('stopped');
+  if (ref.orphan) notes.push('orphaned, ppid 1');
+  if (ref.state === 'Z') notes.push('zombie');
+  const process = byPid.get(ref.pid);
+  if (notes.length === 0 && process && ref.doing !== 'running') notes.push(ref.doing === 'sleep' ? 'sleeping' : ref.doing);
+  return notes;
+}
+
+function holderState(holder: ProcessRef): string {
+  if (holder.doing === 'stopped') return ': it will not release it until it is continued';
+  if (holder.doing === 'sleep') return '; whether it lets go soon cannot be seen from outside, only how long it has held it';
+  if (holder.doing === 'lock') return ', itself waiting for a lock';
+  return '';
+}
+
+/** Work the kernel shows although the command prints nothing: files growing, data segments moving, storage writes. */
+export function progressNote(snapshot: TreeSnapshot): string | null {
+  const waits = snapshot.waits;
+  if (!waits || waits.intervalMs <= 0) return null;
+  const grew = waits.progress.reduce((sum, delta) => sum + delta.filesGrew, 0);
+  const stored = waits.progress.reduce((sum, delta) => sum + delta.writeBytes, 0);
+  const interval = seconds(waits.intervalMs);
+  if (grew > 0) {
+    const top = [...waits.progress].sort((a, b) => b.filesGrew - a.filesGrew)[0];
+    const who = top ? nameFor(snapshot, top.pid) : '';
+    return `files it has open grew by ${formatBytes(grew)} in ${interval}${who ? ` (${who})` : ''}`;
+  }
+  if (waits.netSegments !== null && waits.netSegments > 0) return `${waits.netSegments} TCP data segments moved in its network in ${interval}`;
+  if (stored >= STORAGE_PROGRESS_BYTES) return `it wrote ${formatBytes(stored)} to storage in ${interval}`;
+  return null;
+}
+
+function nameFor(snapshot: TreeSnapshot, pid: number): string {
+  const process = snapshot.processes.find((p) => p.pid === pid);
+  return process ? nameOf(process) : '';
+}

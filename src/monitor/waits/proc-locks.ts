@@ -1,0 +1,33 @@
+/** /proc/locks: who holds a flock/fcntl lock and who waits for it. Pids are as the harness's PID namespace sees them. */
+
+export interface LockLine {
+  /** the lock's number; a waiter's line repeats the number of the lock it waits for. */
+  readonly id: number;
+  readonly waiting: boolean;
+  readonly lock: 'flock' | 'posix';
+  /** 0 or -1 when the process that took the lock is gone (or it is an open-file-description lock). */
+  readonly pid: number;
+  /** `major:minor:inode`, major and minor in hex as the kernel prints them. */
+  readonly file: string;
+}
+
+const LINE = /^(\d+):\s+(->\s+)?(FLOCK|POSIX|OFDLCK|DELEG|LEASE|ACCESS)\s+\S+\s+\S+\s+(-?\d+)\s+([0-9a-f]+:[0-9a-f]+:\d+)\s/;
+
+export function parseLocks(text: string): LockLine[] {
+  const lines: LockLine[] = [];
+  for (const row of text.split('\n')) {
+    const match = LINE.exec(row);
+    if (!match) continue;
+    const kind = match[3];
+    if (kind !== 'FLOCK' && kind !== 'POSIX' && kind !== 'OFDLCK') continue;
+    lines.push({ id: Number(match[1]), waiting: match[2] !== undefined, lock: kind === 'FLOCK' ? 'flock' : 'posix', pid: Number(match[4]), file: match[5] ?? '' });
+  }
+  return lines;
+}
+
+/** The `major:minor:inode` key /proc/locks uses, from a stat's dev and ino (the kernel's new_encode_dev layout). */
+export function lockFileKey(dev: number, ino: number): string {
+  const major = Math.floor(dev / 256) & 0xfff;
+  const minor = (dev & 0xff) | (Math.floor(dev / 4096) & 0xfff00);
+  return `${major.toString(16).padStart(2, '0')}:${minor.toString(16).padStart(2, '0')}:${ino}`;
+}

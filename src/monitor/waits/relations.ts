@@ -1,0 +1,204 @@
+import { statSync } from 'node:fs';
+import type { ProcessRef, ProcessSample, WaitRelation } from '../../types/process.js';
+import type { FdLink } from '../proc-details.js';
+import { readProcFile } from '../proc-files.js';
+import { waitKind } from '../wait-kind.js';
+import { accessMode, blockedOn } from './blocked-on.js';
+import { lockFileKey, parseLocks, type LockLine } from './proc-locks.js';
+import { socketsOf, type SocketTables } from './socket-tables.js';
+
+/** What the relations need of a sampled process beyond its ProcessSample (kept by the sampler, never traced). */
+export interface ProcExtras {
+  readonly links: readonly FdLink[];
+  readonly syscallArgs: readonly number[];
+}
+
+/** At most this many blocked processes are followed a sample: a tree of hundreds costs no more than a few. */
+const MAX_FOLLOWED = 16;
+const LOCK_WAIT = /locks_lock|flock_lock|posix_lock|fcntl_setlk|locks_/;
+// TCP waits only: unix sockets have no peer or queue in /proc, and reading the host's unix table costs milliseconds.
+const SOCKET_WAIT = /inet_wait_for_connect|wait_woken|sk_wait_data|inet_csk_accept|tcp_|sk_stream_wait/;
+
+/**
+ * Wait-for relations among one command's processes: who holds the other end of the pipe a process blocks on, who
+ * holds the lock it waits for, its socket's state and peer, futex-blocked threads, a parent waiting on a stuck child.
+ */
+export function findRelations(processes: readonly ProcessSample[], extras: ReadonlyMap<number, ProcExtras>, rootPid: number): WaitRelation[] {
+  const byPid = new Map(processes.map((process) => [process.pid, process]));
+  const ref = (process: ProcessSample): ProcessRef => ({
+    pid: process.pid,
+    command: process.command,
+    state: process.state,
+    orphan: process.pid !== rootPid && !byPid.has(process.ppid),
+    doing: LOCK_WAIT.test(process.wchan) ? 'lock' : waitKind(process),
+  });
+  const refs = (pids: readonly number[]): ProcessRef[] => pids.flatMap((pid) => {
+    const process = byPid.get(pid);
+    return process ? [ref(process)] : [];
+  });
+  const holders = new PipeHolders(processes, extras);
+  const sockets = new SocketTablesCache();
+  const relations: WaitRelation[] = [];
+  let followed = 0;
+  for (const process of processes) {
+    const kind = waitKind(process);
+    if (kind === 'futex' && process.cpuPercent < 5) {
+      relations.push({ kind: 'futex', pid: process.pid, waiting: 1 + process.threadWchans.filter((w) => /futex/.test(w)).length, threads: process.threads });
+      continue;
+    }
+    if (kind === 'child-wait') {
+      const stuck = process.children.map((pid) => byPid.get(pid)).find((child) => child && ['stopped', 'stdin-read'].includes(waitKind(child)));
+      if (stuck) relations.push({ kind: 'child', pid: process.pid, child: ref(stuck) });
+      continue;
+    }
+    // A read on the agent's stdin is the classifier's already; the relations are for what waits on another process.
+    if (!['pipe-read', 'pipe-write', 'event-loop', 'other'].includes(kind) || followed >= MAX_FOLLOWED) continue;
+    const blocked = blockedOn(process, extras.get(process.pid)?.syscallArgs ?? []);
+    if (!blocked) continue;
+    followed++;
+    const links = new Map((extras.get(process.pid)?.links ?? []).map((link) => [link.fd, link.target]));
+    if (blocked.opening !== null) {
+      relations.push({ kind: 'pipe', pid: process.pid, direction: blocked.openingFor, inode: 0, fifo: blocked.opening, others: refs(holders.ofPath(blocked.opening, process.pid)), selfHeld: false });
+    }
+    for (const { fd, direction } of blocked.fds) {
+      const target = links.get(fd);
+      if (target === undefined) continue;
+      const pipe = /^pipe:\[(\d+)\]$/.exec(target);
+      if (pipe) {
+        const inode = Number(pipe[1]);
+        const others = refs(holders.otherEnd(inode, direction, process.pid));
+        // A read cannot block on a pipe nobody can write: an empty list means this process (an event loop's self-pipe)
+        // or someone outside the tree (the harness) holds the other end. Only the first is a finding, and only for a
+        // process blocked on that pipe alone.
+        const selfHeld = others.length === 0 && kind !== 'event-loop' && holders.holdsOtherEnd(process.pid, inode, direction, links);
+        if (others.length > 0 || selfHeld) relations.push({ kind: 'pipe', pid: process.pid, direction, inode, fifo: null, others, selfHeld });
+        continue;
+      }
+      const socket = /^socket:\[(\d+)\]$/.exec(target);
+      if (socket && (SOCKET_WAIT.test(process.wchan) || kind === 'event-loop')) {
+        const line = sockets.tables(process.pid).get(Number(socket[1]));
+        if (!line || line.proto === 'unix') continue;
+        const peerPid = line.state === 'ESTABLISHED' ? holders.socketOwner(sockets.tables(process.pid).peerInode(line)) : null;
+        relations.push({ kind: 'socket', pid: process.pid, proto: line.proto, state: line.state, local: line.local, peer: line.peer, rxQueue: line.rxQueue, txQueue: line.txQueue, peerPid });
+      }
+    }
+  }
+  if (processes.some((process) => LOCK_WAIT.test(process.wchan))) relations.push(...lockRelations(processes, extras, byPid, ref));
+  return dedupe(relations);
+}
+
+function lockRelations(
+  processes: readonly ProcessSample[],
+  extras: ReadonlyMap<number, ProcExtras>,
+  byPid: ReadonlyMap<number, ProcessSample>,
+  ref: (process: ProcessSample) => ProcessRef,
+): WaitRelation[] {
+  const lines = parseLocks(readProcFile('/proc/locks') ?? '');
+  const out: WaitRelation[] = [];
+  let files: Map<string, Array<{ pid: number; path: string }>> | null = null;
+  for (const waiter of lines.filter((line) => line.waiting && byPid.has(line.pid))) {
+    const held = lines.find((line: LockLine) => !line.waiting && line.id === waiter.id);
+    files ??= openFiles(processes, extras);
+    const openers = files.get(waiter.file) ?? [];
+    const path = openers[0]?.path ?? null;
+    const holderPid = held && held.pid > 0 ? held.pid : null;
+    // The pid that took a flock may be gone while a child that inherited the descriptor keeps it: look for that one.
+    const byHolderPid = holderPid !== null ? byPid.get(holderPid) : undefined;
+    const holder = byHolderPid ?? openers.map((o) => byPid.get(o.pid)).find((p) => p && p.pid !== waiter.pid && !LOCK_WAIT.test(p.wchan));
+    out.push({ kind: 'lock', pid: waiter.pid, lock: waiter.lock, file: waiter.file, path, holderPid, holder: holder ? ref(holder) : null });
+  }
+  return out;
+}
+
+/** Regular files the tree has open, by /proc/locks key. */
+function openFiles(processes: readonly ProcessSample[], extras: ReadonlyMap<number, ProcExtras>): Map<string, Array<{ pid: number; path: string }>> {
+  const files = new Map<string, Array<{ pid: number; path: string }>>();
+  for (const process of processes) {
+    for (const link of extras.get(process.pid)?.links ?? []) {
+      if (!link.target.startsWith('/')) continue;
+      try {
+        const stat = statSync(`/proc/${process.pid}/fd/${link.fd}`);
+        const key = lockFileKey(stat.dev, stat.ino);
+        files.set(key, [...(files.get(key) ?? []), { pid: process.pid, path: link.target }]);
+      } catch {
+        // closed since it was listed
+      }
+    }
+  }
+  return files;
+}
+
+/** Who holds which pipe (and FIFO path, and socket) in the tree, with the access mode read only where asked. */
+class PipeHolders {
+  private readonly byTarget = new Map<string, Array<{ pid: number; fd: number }>>();
+
+  constructor(processes: readonly ProcessSample[], extras: ReadonlyMap<number, ProcExtras>) {
+    for (const process of processes) {
+      if (process.state === 'Z') continue;
+      for (const link of extras.get(process.pid)?.links ?? []) {
+        this.byTarget.set(link.target, [...(this.byTarget.get(link.target) ?? []), { pid: process.pid, fd: link.fd }]);
+      }
+    }
+  }
+
+  /** Processes other than `self` holding the other end of pipe `inode`: writers for a reader, readers for a writer. */
+  otherEnd(inode: number, direction: 'read' | 'write', self: number): number[] {
+    const want = direction === 'read' ? 'write' : 'read';
+    const pids = new Set<number>();
+    for (const { pid, fd } of this.byTarget.get(`pipe:[${inode}]`) ?? []) {
+      if (pid === self || pids.has(pid)) continue;
+      const mode = accessMode(pid, fd);
+      if (mode === want || mode === 'both') pids.add(pid);
+    }
+    return [...pids];
+  }
+
+  /** The process holds the other end of `inode` itself, on a descriptor other than the one it blocks on. */
+  holdsOtherEnd(pid: number, inode: number, direction: 'read' | 'write', links: ReadonlyMap<number, string>): boolean {
+    const want = direction === 'read' ? 'write' : 'read';
+    return [...links].some(([fd, target]) => target === `pipe:[${inode}]` && [want, 'both'].includes(accessMode(pid, fd) ?? ''));
+  }
+
+  ofPath(path: string, self: number): number[] {
+    return [...new Set((this.byTarget.get(path) ?? []).map((holder) => holder.pid).filter((pid) => pid !== self))];
+  }
+
+  socketOwner(inode: number | null): number | null {
+    if (inode === null) return null;
+    return this.byTarget.get(`socket:[${inode}]`)?.[0]?.pid ?? null;
+  }
+}
+
+/** Socket tables read once per network namespace a sample. */
+class SocketTablesCache {
+  private readonly byNamespace = new Map<string, SocketTables>();
+
+  tables(pid: number): SocketTables {
+    const namespace = readNamespace(pid);
+    let tables = this.byNamespace.get(namespace);
+    if (!tables) {
+      tables = socketsOf(pid);
+      this.byNamespace.set(namespace, tables);
+    }
+    return tables;
+  }
+}
+
+function readNamespace(pid: number): string {
+  try {
+    return String(statSync(`/proc/${pid}/ns/net`).ino);
+  } catch {
+    return `pid:${pid}`;
+  }
+}
+
+/** A process polling several fds of one pipe (stdout and stderr of one child) gives one relation per pipe. */
+function dedupe(relations: WaitRelation[]): WaitRelation[] {
+  const seen = new Set<string>();
+  return relations.filter((relation) => {
+    const key = JSON.stringify(relation);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
