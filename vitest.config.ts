@@ -7,6 +7,8 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, 'test/hostile-slow/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Every skip is listed with its reason at the end (and logged for .ci/run's count).
+    reporters: ['default', './test/support/skip-reporter.ts'],
     pool: 'forks',
     maxWorkers: 2,
   },

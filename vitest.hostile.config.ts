@@ -6,6 +6,8 @@ export default defineConfig({
     include: ['test/hostile-slow/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
+    // Every skip is listed with its reason at the end (and logged for .ci/run's count).
+    reporters: ['default', './test/support/skip-reporter.ts'],
     pool: 'forks',
     maxWorkers: 1,
     fileParallelism: false,

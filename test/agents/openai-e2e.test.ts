@@ -134,6 +134,7 @@ describe('--agent openai end to end (local fake endpoint, py-pipe-deadlock at ti
 
     expect(attempt.scores, JSON.stringify(ofType(events, 'action').map((event) => event.action.type))).toMatchObject({ solved: true });
     const ticks = ofType(events, 'tick');
+    expect(ticks.length).toBeGreaterThan(0);
     expect(ticks.every((tick) => tick.renderedTokens === countTokens(tick.rendered))).toBe(true);
     expect(server.requests.length).toBeGreaterThanOrEqual(ticks.length);
   });

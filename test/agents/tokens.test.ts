@@ -29,8 +29,20 @@ describe('countTokens', () => {
     ];
     // a byte-order mark before a word is one o200k token with it (gpt-tokenizer's shipped table misses this one)
     texts.push('\ufeffusing BOM\n\n', 'ü ñ 中文 🎉 é');
-    expect(texts.length).toBeGreaterThan(52);
-    // Ordinary text has no 65-character run, so both count exactly.
-    for (const text of texts.filter((text) => !/\S{65,}|\s{65,}/.test(text))) expect(countTokens(text)).toBe(reference.encode(text).length);
+    // and two texts with a 65-character run, which is counted in 64-character pieces
+    texts.push(`key: ${'a1B2'.repeat(50)}\nnext line`, `indent${' '.repeat(130)}end`);
+    const LONG_RUN = /\S{65,}|\s{65,}/g;
+    const ordinary = texts.filter((text) => text.match(LONG_RUN) === null);
+    const withRuns = texts.filter((text) => text.match(LONG_RUN) !== null);
+    // Every case file and prompt is ordinary text: each counts exactly as the reference does.
+    expect(ordinary.length).toBe(texts.length - 2);
+    expect(ordinary.length).toBeGreaterThan(52);
+    for (const text of ordinary) expect(countTokens(text)).toBe(reference.encode(text).length);
+    // A run costs at most one token per 64 characters more or less than the reference says (tokens.ts's promise).
+    expect(withRuns).toHaveLength(2);
+    for (const text of withRuns) {
+      const runChars = [...text.matchAll(LONG_RUN)].reduce((sum, run) => sum + run[0].length, 0);
+      expect(Math.abs(countTokens(text) - reference.encode(text).length)).toBeLessThanOrEqual(Math.ceil(runChars / 64));
+    }
   });
 });

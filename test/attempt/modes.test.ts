@@ -76,7 +76,13 @@ describe('monitor modes on real processes', () => {
       observation = await session.perform({ type: 'wait' });
     }
     const ticks = ticksOf(trace);
-    expect(ticks.map((tick) => tick.dueMs)).toEqual([200, 400, 600, 800]);
+    // Deadlines a loaded machine made the harness miss are skipped, never bunched: multiples of 200, rising.
+    const due = ticks.map((tick) => tick.dueMs!);
+    expect(due).toHaveLength(4);
+    for (const [i, dueMs] of due.entries()) {
+      expect(dueMs % 200).toBe(0);
+      expect(dueMs).toBeGreaterThan(i === 0 ? 0 : due[i - 1]!);
+    }
     for (const tick of ticks) {
       expect(tick.elapsedMs).toBeGreaterThanOrEqual(tick.dueMs! - 1);
       expect(tick.source).toBe('schedule');
@@ -106,7 +112,10 @@ describe('monitor modes on real processes', () => {
     expect(first!.dueMs!).toBeGreaterThanOrEqual(800);
     expect(first!.sinceOutputMs).toBeGreaterThanOrEqual(299);
     expect(first!.output.text).toContain('line 6');
-    expect(second!.dueMs! - first!.dueMs!).toBe(300);
+    // Then one per period of silence (a deadline missed under load is skipped, so a whole number of periods).
+    const gap = second!.dueMs! - first!.dueMs!;
+    expect(gap).toBeGreaterThan(0);
+    expect(gap % 300).toBe(0);
     expect(second!.output.bytes).toBe(0);
   });
 
@@ -115,7 +124,12 @@ describe('monitor modes on real processes', () => {
     let observation = await session.perform({ type: 'run', command: 'sleep 30' });
     while (ticksOf(trace).length < 3) observation = await session.perform({ type: 'wait' });
     expect(observation.type).toBe('tick');
-    expect(ticksOf(trace).map((tick) => tick.dueMs)).toEqual([150, 300, 600]);
+    // Each deadline is 150 ms times a power of 2, rising (one missed under load is skipped, not bunched).
+    const due = ticksOf(trace).map((tick) => tick.dueMs!);
+    for (const [i, dueMs] of due.entries()) {
+      expect(Number.isInteger(Math.log2(dueMs / 150))).toBe(true);
+      expect(dueMs).toBeGreaterThan(i === 0 ? 0 : due[i - 1]!);
+    }
   });
 
   it('timeout: no tick at all; the harness ends the command at T and the agent is told it was the timeout', async () => {
@@ -155,13 +169,13 @@ describe('monitor modes on real processes', () => {
   it('wait with until_quiet returns once the output has been still that long', async () => {
     const { session } = await sessionIn({ mode: 'poll' });
     await session.perform({ type: 'run', command: CHATTY_THEN_SILENT });
-    const started = performance.now();
     const quiet = await session.perform({ type: 'wait', until_quiet: 0.25 });
 
     expect(quiet.type).toBe('tick');
     if (quiet.type !== 'tick') return;
+    // Not how long the wait took: on a loaded machine the output may already have been quiet when it began.
     expect(quiet.tick.sinceOutputMs).toBeGreaterThanOrEqual(249);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(250);
+    expect(quiet.tick.output.text + quiet.text).toMatch(/line \d/);
   });
 
   it('wait-pid: no tick is ever delivered; run parks until the command exits', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeHost } from '../../src/sandbox/index.js';
+import { requireCapability } from '../support/capability.js';
 import { PROJECT_ROOT } from './run-hostile.js';
 
 // This suite runs beside fork bombs and floods: at half speed the case's verify and gates keep their footing, so
@@ -56,7 +57,8 @@ async function steal(isolation: 'auto' | 'host-user'): Promise<ThiefRun> {
 }
 
 describe('an agent whose commands search the disk for the answer key and the hidden checks', () => {
-  it.skipIf(caps.isolation !== 'bubblewrap')('finds nothing and does not fix the case under bubblewrap', async () => {
+  it('finds nothing and does not fix the case under bubblewrap', async (ctx) => {
+    requireCapability(ctx, 'bubblewrap', caps.isolation === 'bubblewrap');
     const run = await steal('auto');
     expect(run.code).toBe(0);
     expect(run.isolation).toBe('bubblewrap');

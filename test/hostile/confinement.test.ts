@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { makeSandbox, run } from '../sandbox/helpers.js';
+import { requireCapability } from '../support/capability.js';
 
 let sandbox: Sandbox;
 let outside: string;
@@ -37,8 +38,8 @@ describe('agent file actions cannot leave the workspace', () => {
     expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('outside content\n');
   });
 
-  it('under bubblewrap, a command cannot even see a file outside to hard-link it', async () => {
-    if (sandbox.capabilities.isolation !== 'bubblewrap') return;
+  it('under bubblewrap, a command cannot even see a file outside to hard-link it', async (ctx) => {
+    requireCapability(ctx, 'bubblewrap', sandbox.capabilities.isolation === 'bubblewrap');
     const { proc, out } = run(sandbox, `ln ${join(outside, 'secret.txt')} hard-link.txt 2>&1 || echo refused`);
     await proc.exited;
     expect(out.text).toMatch(/No such file or directory[\s\S]*refused/);
@@ -81,8 +82,8 @@ describe('agent file actions cannot leave the workspace', () => {
 });
 
 describe('fixtures get no network', () => {
-  it('sees only loopback: connects out fail, a server on 127.0.0.1 answers', async () => {
-    if (!sandbox.capabilities.netns) return;
+  it('sees only loopback: connects out fail, a server on 127.0.0.1 answers', async (ctx) => {
+    requireCapability(ctx, 'network namespace', sandbox.capabilities.netns || sandbox.capabilities.isolation === 'bubblewrap');
     const script = [
       'import socket',
       'for host in ("1.1.1.1", "8.8.8.8"):',

@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { probeHost, type Sandbox } from '../../src/sandbox/index.js';
 import { makeSandbox, run } from '../sandbox/helpers.js';
+import { onlyOnHostShape, requireCapability } from '../support/capability.js';
 
 const PROJECT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 const caps = await probeHost();
@@ -28,7 +30,8 @@ async function sh(command: string, commandId = 1): Promise<{ text: string; code:
   return { text: out.text, code: exit.exitCode };
 }
 
-describe.skipIf(!jailed)('from inside a bubblewrap sandbox a command', () => {
+describe('from inside a bubblewrap sandbox a command', () => {
+  beforeEach((ctx) => requireCapability(ctx, 'bubblewrap', jailed));
   it('is not root and holds no capability', async () => {
     const { text } = await sh('id -u; id -g; grep -E "^(CapEff|CapPrm|CapBnd|NoNewPrivs)" /proc/self/status');
     const [uid, gid] = text.split('\n');
@@ -125,18 +128,22 @@ describe.skipIf(!jailed)('from inside a bubblewrap sandbox a command', () => {
 describe('--isolation strict', () => {
   it('refuses to run an eval in the host-user fallback, naming the package', async () => {
     const env = { ...process.env, HANGBENCH_ISOLATION: 'host-user' };
-    const args = [`${PROJECT}/bin/hangbench.js`, 'eval', `${PROJECT}/cases/py-pipe-deadlock.yaml`, '--agent', 'nop', '--isolation', 'strict', '--out', '/tmp/hangbench-never'];
+    const parent = await mkdtemp(`${tmpdir()}/hangbench-strict-`);
+    const never = `${parent}/never`;
+    const args = [`${PROJECT}/bin/hangbench.js`, 'eval', `${PROJECT}/cases/py-pipe-deadlock.yaml`, '--agent', 'nop', '--isolation', 'strict', '--out', never];
     const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       execFile('node', args, { env }, (error, _stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stderr }));
     });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/--isolation strict: this host cannot run commands under bubblewrap .*apt-get install bubblewrap/);
-    expect(existsSync('/tmp/hangbench-never')).toBe(false);
+    expect(existsSync(never)).toBe(false);
+    await rm(parent, { recursive: true });
   });
 });
 
-describe.skipIf(jailed)('without bubblewrap', () => {
-  it('says so in the capabilities, with the package to install', () => {
+describe('without bubblewrap', () => {
+  it('says so in the capabilities, with the package to install', (ctx) => {
+    onlyOnHostShape(ctx, !jailed, 'bubblewrap cannot run (test/sandbox/host-shapes.test.ts forces that shape)');
     expect(caps.isolation).toBe('host-user');
     expect(caps.notes.join('\n')).toMatch(/isolation host-user/);
   });

@@ -1,14 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderTick } from '../../src/monitor/index.js';
 import type { Classification, ProcessSample, Tick } from '../../src/types/process.js';
-import { killAllTrees } from './spawn-tree.js';
-import { sequence, ticksUntil, waitForText, watch } from './watch.js';
+import { disposeWatched, sequence, ticksUntil, waitForText, watch } from './watch.js';
 
-afterEach(killAllTrees);
+afterEach(disposeWatched);
 
 /** Runs a fixture to its readiness line, then expects the monitor to reach `expected`. */
 async function expectClassified(command: string, ready: string, expected: Classification): Promise<Tick> {
-  const { tree, monitor } = watch(command);
+  const { tree, monitor } = await watch(command);
   await waitForText(tree, ready);
   const { match, seen } = await ticksUntil(monitor, expected);
   if (!match) expect.fail(`never classified ${expected}; saw:\n${sequence(seen)}`);
@@ -71,7 +70,7 @@ describe.skipIf(process.platform !== 'linux')('classification of real hangs', ()
   });
 
   it('a prompt reading a pipe from another process, not the agent, is not blocked-on-stdin', async () => {
-    const { tree, monitor } = watch('sleep 1000 | python3 confirm-prompt.py');
+    const { tree, monitor } = await watch('sleep 1000 | python3 confirm-prompt.py');
     await waitForText(tree, 'overwrite 3 files');
     const { match, seen } = await ticksUntil(monitor, 'waiting-on-child');
     if (!match) expect.fail(`never classified waiting-on-child; saw:\n${sequence(seen)}`);
@@ -80,22 +79,25 @@ describe.skipIf(process.platform !== 'linux')('classification of real hangs', ()
   });
 
   it('root exited while a background child holds the output → zombie', async () => {
-    const { tree, monitor } = watch('bash orphan-holds-pipe.sh');
+    const { tree, monitor } = await watch('bash orphan-holds-pipe.sh');
     await waitForText(tree, 'server started');
     const { match, seen } = await ticksUntil(monitor, 'zombie');
     if (!match) expect.fail(`never classified zombie; saw:\n${sequence(seen)}`);
     expect(monitor.exited).toBe(false);
   });
 
-  it('a line every 100 ms → progressing on every tick', async () => {
-    const { tree, monitor } = watch('python3 ticker.py', { mode: { mode: 'interval', everyMs: 250 } });
+  it('a line every 100 ms → progressing on every tick that saw a line', async () => {
+    const { tree, monitor } = await watch('python3 ticker.py', { mode: { mode: 'interval', everyMs: 250 } });
     await waitForText(tree, '[1]');
     const ticks: Tick[] = [];
     for (let i = 0; i < 4; i++) {
       const event = await monitor.nextTickOrExit();
       if (event.type === 'tick') ticks.push(event.tick);
     }
-    expect(ticks.map((tick) => tick.classification)).toEqual(['progressing', 'progressing', 'progressing', 'progressing']);
-    expect(ticks.at(-1)?.output.text).toMatch(/migrating table_\d+ \.\.\. ok/);
+    // A loaded machine may starve the ticker through a whole 250 ms tick; a tick with new lines is always progress.
+    const withOutput = ticks.filter((tick) => tick.output.bytes > 0);
+    expect(withOutput.length).toBeGreaterThan(0);
+    for (const tick of withOutput) expect({ seq: tick.seq, classification: tick.classification }).toEqual({ seq: tick.seq, classification: 'progressing' });
+    expect(withOutput.at(-1)?.output.text).toMatch(/migrating table_\d+ \.\.\. ok/);
   });
 });

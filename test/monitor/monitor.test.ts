@@ -6,9 +6,12 @@ import type { MonitorEvent } from '../../src/monitor/index.js';
 import { createMonitor } from '../../src/monitor/index.js';
 import type { Tick } from '../../src/types/process.js';
 import { killAllTrees, spawnTree } from './spawn-tree.js';
-import { watch } from './watch.js';
+import { disposeWatched, watch } from './watch.js';
 
-afterEach(killAllTrees);
+afterEach(async () => {
+  await disposeWatched();
+  await killAllTrees();
+});
 
 const ticksOf = (events: MonitorEvent[]): Tick[] => events.flatMap((event) => (event.type === 'tick' ? [event.tick] : []));
 
@@ -19,7 +22,7 @@ function blockEventLoop(ms: number): void {
 
 describe('monitor lifecycle', () => {
   it('numbers ticks 1, 2, … and stops them at exit; the exit comes last and is replayed at once', async () => {
-    const { monitor, events } = watch('python3 ticker.py 6', { mode: { mode: 'interval', everyMs: 100 } });
+    const { monitor, events } = await watch('python3 ticker.py 6', { mode: { mode: 'interval', everyMs: 100 } });
     let event = await monitor.nextTickOrExit();
     while (event.type === 'tick') event = await monitor.nextTickOrExit();
     expect(event.exit.exitCode).toBe(0);
@@ -36,17 +39,23 @@ describe('monitor lifecycle', () => {
     expect(events.length).toBe(countAtExit);
   });
 
-  it('ticks on time when the sandbox records startedAt as Date.now()', async () => {
-    const tree = spawnTree('python3 ticker.py 3', { clock: 'epoch' });
-    const monitor = createMonitor({ process: tree, mode: { mode: 'interval', everyMs: 100 } });
-    const first = await monitor.nextTickOrExit();
-    expect(first).toMatchObject({ type: 'tick', tick: { seq: 1 } });
-    if (first.type === 'tick') expect(first.tick.elapsedMs).toBeGreaterThanOrEqual(98);
-    if (first.type === 'tick') expect(first.tick.elapsedMs).toBeLessThan(60_000);
+  it('ticks on time from a startedAt on either clock: Date.now() (the sandbox) or performance.now() (the contract)', async () => {
+    const { tree, monitor } = await watch('python3 ticker.py 3', { mode: { mode: 'interval', everyMs: 100 } });
+    expect(tree.startedAt).toBeGreaterThan(performance.timeOrigin);
+    // Only the stand-in (spawn-tree.ts) reports startedAt on the performance.now() clock; the real sandbox never does.
+    const contract = spawnTree('python3 ticker.py 3');
+    expect(contract.startedAt).toBeLessThan(performance.timeOrigin);
+    for (const current of [monitor, createMonitor({ process: contract, mode: { mode: 'interval', everyMs: 100 } })]) {
+      const first = await current.nextTickOrExit();
+      expect(first).toMatchObject({ type: 'tick', tick: { seq: 1 } });
+      if (first.type === 'tick') expect(first.tick.elapsedMs).toBeGreaterThanOrEqual(98);
+      // a clock mixed up would put the first tick decades, or never, after the start
+      if (first.type === 'tick') expect(first.tick.elapsedMs).toBeLessThan(60_000);
+    }
   });
 
   it('reports output at most once per tick, and the counts add up to the total', async () => {
-    const { monitor, events } = watch('python3 ticker.py 6', { mode: { mode: 'interval', everyMs: 100 } });
+    const { monitor, events } = await watch('python3 ticker.py 6', { mode: { mode: 'interval', everyMs: 100 } });
     while ((await monitor.nextTickOrExit()).type === 'tick');
     const outputs = events.filter((event) => event.type === 'output');
     const exit = events.find((event) => event.type === 'exit');
@@ -57,7 +66,7 @@ describe('monitor lifecycle', () => {
 
   it('skips deadlines missed while the event loop was blocked instead of bunching ticks', async () => {
     const intervalMs = 100;
-    const { tree, monitor } = watch('bash sleep-forever.sh', { mode: { mode: 'interval', everyMs: intervalMs } });
+    const { tree, monitor } = await watch('bash sleep-forever.sh', { mode: { mode: 'interval', everyMs: intervalMs } });
     const first = await monitor.nextTickOrExit();
     if (first.type !== 'tick') expect.fail('exited early');
     blockEventLoop(3.5 * intervalMs);
@@ -73,7 +82,7 @@ describe('monitor lifecycle', () => {
   });
 
   it('rejects a wait whose signal aborts, and keeps ticking for others', async () => {
-    const { monitor } = watch('bash sleep-forever.sh', { mode: { mode: 'interval', everyMs: 100 } });
+    const { monitor } = await watch('bash sleep-forever.sh', { mode: { mode: 'interval', everyMs: 100 } });
     const controller = new AbortController();
     const waiting = monitor.nextTickOrExit(controller.signal);
     controller.abort(new Error('agent answered'));
@@ -82,10 +91,7 @@ describe('monitor lifecycle', () => {
   });
 
   it('after stop: no events, waits rejected, and the output still drained so the program can finish', async () => {
-    const tree = spawnTree('head -c 2000000 /dev/zero; echo done');
-    const monitor = createMonitor({ process: tree, mode: { mode: 'interval', everyMs: 100 } });
-    const events: MonitorEvent[] = [];
-    monitor.on((event) => events.push(event));
+    const { tree, monitor, events } = await watch('head -c 2000000 /dev/zero; echo done', { mode: { mode: 'interval', everyMs: 100 } });
     const waiting = monitor.nextTickOrExit();
     monitor.stop();
     await expect(waiting).rejects.toThrow('stopped');
@@ -96,7 +102,7 @@ describe('monitor lifecycle', () => {
 
 describe('onset', () => {
   it('fires once when the onset text appears in real output', async () => {
-    const { monitor, events } = watch('python3 ticker.py 5', { mode: { mode: 'interval', everyMs: 100 }, onset: { output: 'table_3 ... ok' } });
+    const { monitor, events } = await watch('python3 ticker.py 5', { mode: { mode: 'interval', everyMs: 100 }, onset: { output: 'table_3 ... ok' } });
     while ((await monitor.nextTickOrExit()).type === 'tick');
     const onsets = events.filter((event) => event.type === 'onset');
     expect(onsets).toHaveLength(1);
@@ -105,16 +111,16 @@ describe('onset', () => {
   });
 
   it('fires at start for {start: true}, even to a listener added after creation', async () => {
-    const { monitor, events } = watch('python3 ticker.py 2', { mode: { mode: 'interval', everyMs: 100 }, onset: { start: true } });
+    const { monitor, events } = await watch('python3 ticker.py 2', { mode: { mode: 'interval', everyMs: 100 }, onset: { start: true } });
     while ((await monitor.nextTickOrExit()).type === 'tick');
     expect(events.filter((event) => event.type === 'onset')).toEqual([{ type: 'onset', elapsedMs: 0, trigger: 'start' }]);
   });
 
   it('fires by timer for {after}, and not at all when the command exits first', async () => {
-    const hung = watch('bash sleep-forever.sh', { mode: { mode: 'interval', everyMs: 100 }, onset: { after: 200 } });
+    const hung = await watch('bash sleep-forever.sh', { mode: { mode: 'interval', everyMs: 100 }, onset: { after: 200 } });
     while (!hung.monitor.onsetSeen) await hung.monitor.nextTickOrExit();
     expect(hung.events.find((event) => event.type === 'onset')).toEqual({ type: 'onset', elapsedMs: 200, trigger: '200ms after start' });
-    const quick = watch('echo quick', { mode: { mode: 'interval', everyMs: 100 }, onset: { after: 60_000 } });
+    const quick = await watch('echo quick', { mode: { mode: 'interval', everyMs: 100 }, onset: { after: 60_000 } });
     await quick.monitor.nextTickOrExit();
     expect(quick.monitor.onsetSeen).toBe(false);
   });
@@ -122,7 +128,7 @@ describe('onset', () => {
 
 describe('log copy', () => {
   it('still reports the exit when the log cannot be written', async () => {
-    const { monitor } = watch('echo hi', { mode: { mode: 'interval', everyMs: 100 }, logFile: '/nonexistent-dir/output.log' });
+    const { monitor } = await watch('echo hi', { mode: { mode: 'interval', everyMs: 100 }, logFile: '/nonexistent-dir/output.log' });
     let event = await monitor.nextTickOrExit();
     while (event.type === 'tick') event = await monitor.nextTickOrExit();
     expect(event).toMatchObject({ type: 'exit', tail: 'hi\n', totalBytes: 3 });
@@ -132,7 +138,7 @@ describe('log copy', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hangbench-monitor-'));
     try {
       const logFile = join(dir, 'output.log');
-      const { tree, monitor } = watch('bash flood.sh', { mode: { mode: 'interval', everyMs: 100 }, logFile, logCapBytes: 100_000 });
+      const { tree, monitor } = await watch('bash flood.sh', { mode: { mode: 'interval', everyMs: 100 }, logFile, logCapBytes: 100_000 });
       let event = await monitor.nextTickOrExit();
       while (event.type === 'tick' && event.tick.totalOutputBytes < 200_000) event = await monitor.nextTickOrExit();
       await tree.kill('harness', 'enough output');

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMonitor, renderTick } from '../../src/monitor/index.js';
@@ -6,10 +5,10 @@ import type { Monitor } from '../../src/monitor/index.js';
 import { createSandbox, probeHost } from '../../src/sandbox/index.js';
 import type { Sandbox, SandboxProcess } from '../../src/sandbox/index.js';
 import type { Classification, Tick } from '../../src/types/process.js';
+import { requireCapability, VIM } from '../support/capability.js';
 import { sequence, ticksUntil } from './watch.js';
 
 const PTY_FIXTURES = fileURLToPath(new URL('../fixtures/pty', import.meta.url));
-const VIM = ['/usr/bin/vim', '/usr/bin/vi'].find((path) => existsSync(path));
 // Any ESC or C0 control but \t and \n: a tick's text must not carry them.
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/;
@@ -88,7 +87,8 @@ describe.skipIf(process.platform !== 'linux')('the monitor on a pty', () => {
     expect(tick.output.text + monitor.tail()).not.toMatch(CONTROL);
   });
 
-  it.skipIf(!VIM)('an editor opened by git commit → blocked-on-stdin', async () => {
+  it('an editor opened by git commit → blocked-on-stdin', async (ctx) => {
+    requireCapability(ctx, 'vim', VIM !== undefined);
     const identity = 'GIT_AUTHOR_NAME=T GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=T GIT_COMMITTER_EMAIL=t@example.com';
     const { monitor } = await watchPty(`git init -q repo && cd repo && echo one > a && git add a && ${identity} GIT_EDITOR="${VIM} -u NONE -N" git commit`);
     const tick = await expectClassified(monitor, 'blocked-on-stdin');

@@ -1,14 +1,26 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sampleTree } from '../../src/monitor/index.js';
-import { killAllTrees } from './spawn-tree.js';
-import { waitForText, watch } from './watch.js';
+import type { SandboxProcess } from '../../src/sandbox/index.js';
+import { disposeWatched, waitForText, watch } from './watch.js';
 
-afterEach(killAllTrees);
+afterEach(disposeWatched);
+
+/** The pid of the script's `sleep` once it sleeps (the readiness line comes just before bash forks it). */
+async function sleepingChild(tree: SandboxProcess): Promise<number> {
+  await waitForText(tree, 'warm up');
+  let pid = -1;
+  await vi.waitFor(() => {
+    const sleep = sampleTree(tree.pids()).snapshot.processes.find((p) => p.command === 'sleep');
+    expect(sleep?.wchan).toMatch(/nanosleep/);
+    pid = sleep!.pid;
+  });
+  return pid;
+}
 
 describe.skipIf(process.platform !== 'linux')('sampleTree', () => {
   it('reads every field of a real tree from /proc', async () => {
-    const { tree } = watch('bash sleep-forever.sh');
-    await waitForText(tree, 'warm up');
+    const { tree } = await watch('bash sleep-forever.sh');
+    await sleepingChild(tree);
     const sample = sampleTree([tree.pid, ...tree.pids()]);
     const bash = sample.snapshot.processes.find((p) => p.pid === tree.pid);
     const sleep = sample.snapshot.processes.find((p) => p.command === 'sleep');
@@ -25,19 +37,19 @@ describe.skipIf(process.platform !== 'linux')('sampleTree', () => {
   });
 
   it('skips pids that do not exist or vanished, without failing', async () => {
-    const { tree } = watch('bash sleep-forever.sh');
-    await waitForText(tree, 'warm up');
-    const [sleepPid] = tree.pids().filter((pid) => pid !== tree.pid);
+    const { tree } = await watch('bash sleep-forever.sh');
+    const sleepPid = await sleepingChild(tree);
     await tree.kill('harness', 'vanish');
-    const sample = sampleTree([process.pid, 2 ** 22 + 1, tree.pid, sleepPid ?? -1]);
+    const sample = sampleTree([process.pid, 2 ** 22 + 1, tree.pid, sleepPid]);
     const [self, ...rest] = sample.snapshot.processes;
     expect(self?.pid).toBe(process.pid);
-    // the killed sleep may linger as a zombie until PID 1 reaps it (slowly, here): sampled as Z, never an error
-    expect(rest.every((p) => p.pid === sleepPid && p.state === 'Z')).toBe(true);
+    // The pid that never existed and the reaped bash are skipped. The killed sleep may linger as a zombie until its
+    // reaper gets to it: then it is sampled as Z, never an error.
+    expect(rest.map((p) => ({ pid: p.pid, state: p.state }))).toEqual(rest.length === 0 ? [] : [{ pid: sleepPid, state: 'Z' }]);
   });
 
   it('measures CPU over the interval from the previous sample', async () => {
-    const { tree } = watch('python3 busy-loop.py');
+    const { tree } = await watch('python3 busy-loop.py');
     await waitForText(tree, 'fixed point');
     const first = sampleTree([tree.pid]);
     // spin the harness a little so the interval is measurable; only the sign of the result is checked

@@ -5,9 +5,10 @@ import type { SandboxProcess } from '../../src/sandbox/types.js';
 import type { ExitInfo, KillRecord } from '../../src/types/process.js';
 
 /**
- * A minimal stand-in for the sandbox (written concurrently): `bash -c` detached in its own
- * process group and session, stdin an open pipe, the tree found by a /proc scan. Tests must call
- * `killAllTrees()` in afterEach.
+ * A stand-in for the sandbox, kept for one test only (monitor.test.ts): it reports `startedAt` on the performance.now()
+ * clock, as the SandboxProcess contract allows and the real sandbox never does. `bash -c` detached in its own process
+ * group and session, stdin an open pipe, the tree found by a /proc scan. Every other monitor test runs in the real
+ * sandbox (watch.ts). Tests must call `killAllTrees()` in afterEach.
  */
 
 export const FIXTURES = fileURLToPath(new URL('../fixtures/monitor/', import.meta.url));
@@ -15,11 +16,9 @@ export const FIXTURES = fileURLToPath(new URL('../fixtures/monitor/', import.met
 const live = new Set<SandboxProcess>();
 let nextCommandId = 1;
 
-/** `clock: 'epoch'` records startedAt as Date.now(), as the real sandbox does. */
-export function spawnTree(command: string, { clock = 'monotonic' }: { clock?: 'monotonic' | 'epoch' } = {}): SandboxProcess {
+export function spawnTree(command: string): SandboxProcess {
   // performance.now() at spawn, the clock the monitor's ticks and elapsed times use.
   const startedAt = performance.now();
-  const reportedStart = clock === 'epoch' ? Date.now() : startedAt;
   const child = spawn('bash', ['-c', command], { cwd: FIXTURES, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
   const rootPid = child.pid;
   if (rootPid === undefined) throw new Error(`could not spawn bash -c ${command}`);
@@ -37,7 +36,7 @@ export function spawnTree(command: string, { clock = 'monotonic' }: { clock?: 'm
     commandId: nextCommandId++,
     command,
     pid: rootPid,
-    startedAt: reportedStart,
+    startedAt,
     stdin: child.stdin,
     stdout: child.stdout,
     stderr: child.stderr,

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -86,7 +85,12 @@ describe('report.html in a real headless Chromium', () => {
     expect(await detail.locator('.decision').textContent()).toBe(`decision: ${decision ? decision.action : 'none recorded'}`);
     await mkdir(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, 'report.png'), fullPage: true });
-    expect(existsSync(path.join(ARTIFACTS, 'report.png'))).toBe(true);
+    // A real full-page PNG: the signature, then IHDR's width and height, those of the whole page (not the viewport).
+    const png = await readFile(path.join(ARTIFACTS, 'report.png'));
+    expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    const [width, height] = await page.evaluate<number[]>('[document.documentElement.scrollWidth, document.documentElement.scrollHeight]');
+    expect({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) }).toEqual({ width, height });
+    expect(height).toBeGreaterThan(1000);
   });
 
   it('opens an attempt from its permalink #case/variant/repeat', async () => {

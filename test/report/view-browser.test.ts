@@ -40,7 +40,9 @@ describe('hangbench view in a real headless Chromium', () => {
     });
     await page.goto(`${server.url}/run/live/`);
     expect(await page.locator('section.attempt').getAttribute('data-outcome')).toBe('running');
-    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.querySelector('section.attempt')?.getAttribute('data-outcome') === 'solved', undefined, { timeout: 0, polling: 100 });
+    // Wait for the card to leave 'running', whatever it ends as, so a failed attempt fails here and says how it ended.
+    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.querySelector('section.attempt')?.getAttribute('data-outcome') !== 'running', undefined, { timeout: 0, polling: 100 });
+    expect(await page.locator('section.attempt').getAttribute('data-outcome')).toBe('solved');
     expect(await page.locator('#live-status').textContent()).toMatch(/^live · updated ctl-silent-download\/[^/]+\/1 at /);
     expect(await page.locator('section.attempt').count()).toBe(1);
     expect(await page.locator('section.attempt svg.timeline g.verify').count()).toBeGreaterThan(0);

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { probeHost, startAgentSandbox, type EgressRecord } from '../../src/sandbox/index.js';
+import { requireCapability } from '../support/capability.js';
 
 const PROJECT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 const caps = await probeHost();
@@ -47,7 +48,8 @@ function searchScript(proxyPort: string): string {
   ].join('\n');
 }
 
-describe.skipIf(!jailed)("the exec agent's own process, in a sandbox of its own", () => {
+describe("the exec agent's own process, in a sandbox of its own", () => {
+  beforeEach((ctx) => requireCapability(ctx, 'bubblewrap', jailed));
   it('finds no answer key, no hidden checks, no planted key, no harness process, and reaches only the allowed host through the proxy', async () => {
     const egress: EgressRecord[] = [];
     const sandbox = await startAgentSandbox({

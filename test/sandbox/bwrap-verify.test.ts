@@ -2,8 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { probeHost, type CommandRunner, type Sandbox } from '../../src/sandbox/index.js';
+import { requireCapability } from '../support/capability.js';
 import { makeSandbox, Output, run } from './helpers.js';
 
 const PROJECT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
@@ -29,7 +30,8 @@ async function sh(target: CommandRunner, command: string, commandId: number): Pr
   return out.text;
 }
 
-describe.skipIf(!jailed)('verify under bubblewrap', () => {
+describe('verify under bubblewrap', () => {
+  beforeEach((ctx) => requireCapability(ctx, 'bubblewrap', jailed));
   it('runs in a fresh sandbox: the agent never sees hidden/, the checks see the agent\'s files and none of what it left', async () => {
     sandbox = await makeSandbox('verify');
     const box = sandbox;

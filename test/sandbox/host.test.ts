@@ -1,18 +1,53 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, isSecretName, probeHost, scrubEnvironment } from '../../src/sandbox/index.js';
+import { requireCgroup } from '../support/capability.js';
+
+/** The options of the read-write cgroup2 mount that `dir` lies under, from /proc/self/mounts (not the probe's code). */
+function cgroup2MountHolding(dir: string): string | undefined {
+  return readFileSync('/proc/self/mounts', 'utf8')
+    .split('\n')
+    .map((line) => line.split(' '))
+    .find(([, mountPoint, type]) => type === 'cgroup2' && dir.startsWith(`${mountPoint}/`))?.[3];
+}
 
 describe('probeHost', () => {
   it('probes once and says which mechanism, isolation and cgroup limits it chose', async () => {
     const caps = await probeHost();
     expect(await probeHost()).toBe(caps);
-    expect(caps).toMatchObject({ platform: 'linux', proc: true, mechanism: 'cgroup-v2', processLimit: 'pids-cgroup' });
-    expect(caps.cgroupRoot).toMatch(/\/hangbench$/);
+    expect(caps).toMatchObject({ platform: 'linux', proc: true });
     // This host has bubblewrap (and HANGBENCH_ISOLATION is not set): the probe ran a real command in a jail.
     expect(caps.isolation).toBe(process.env.HANGBENCH_ISOLATION === 'host-user' ? 'host-user' : 'bubblewrap');
     expect(caps.notes.join('\n')).toMatch(caps.isolation === 'bubblewrap' ? /isolation bubblewrap: .*uid 65534/ : /isolation host-user/);
-    // A hybrid host: every controller is bound to a v1 hierarchy; a pure v2 host would say 'v2'.
-    expect(caps.cgroupLimits).toEqual({ pids: 'v1', memory: 'v1', cpu: 'v1' });
     console.info(`host capabilities: ${JSON.stringify(caps)}`);
+  });
+
+  // What follows from the probe's answer, whichever shape this host has; host-shapes.test.ts forces the other shapes.
+  it('kills through a cgroup v2 exactly when it found one it could write, with cgroup.kill in it', async () => {
+    const caps = await probeHost();
+    expect(caps.mechanism).toBe(caps.cgroupRoot === null ? 'process-group+scan' : 'cgroup-v2');
+    if (caps.cgroupRoot === null) expect(caps.notes.join('\n')).toMatch(/no writable cgroup v2 with cgroup\.kill: killing by process group/);
+    else expect(cgroup2MountHolding(caps.cgroupRoot)).toMatch(/\brw\b/);
+  });
+
+  it('bounds each limit by the hierarchy that holds its controller, and processes by pids.max or, not as root, RLIMIT_NPROC', async () => {
+    const caps = await probeHost();
+    const v1Roots = { pids: caps.pidsCgroupRoot, memory: caps.memoryCgroupRoot, cpu: caps.cpuCgroupRoot };
+    const v2Enabled = caps.cgroupRoot === null ? [] : readFileSync(join(caps.cgroupRoot, 'cgroup.subtree_control'), 'utf8').trim().split(/\s+/);
+    for (const controller of ['pids', 'memory', 'cpu'] as const) {
+      const expected = v1Roots[controller] !== null ? 'v1' : v2Enabled.includes(controller) ? 'v2' : null;
+      expect({ controller, version: caps.cgroupLimits[controller] }).toEqual({ controller, version: expected });
+    }
+    const isRoot = process.getuid?.() === 0;
+    expect(caps.processLimit).toBe(caps.cgroupLimits.pids !== null ? 'pids-cgroup' : isRoot ? 'none' : 'rlimit');
+  });
+
+  it('finds a writable cgroup where the harness is meant to (root on the CI machine)', async (ctx) => {
+    const caps = await probeHost();
+    requireCgroup(ctx, caps.cgroupRoot !== null, caps.notes.filter((note) => note.includes('not usable')).join('; '));
+    expect(caps.cgroupRoot).toMatch(/\/hangbench$/);
+    expect(existsSync(caps.cgroupRoot!)).toBe(true);
   });
 
   it('has defaults under which node and python3 run (measured in io.test.ts)', () => {

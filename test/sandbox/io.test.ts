@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
+import { requireCapability } from '../support/capability.js';
 import { makeSandbox, run } from './helpers.js';
 
 const PLANTED = { OPENAI_API_KEY: 'sk-planted', GITHUB_TOKEN: 'ghp-planted', FOO_SECRET: 'planted', PYTHONPATH: '/planted' };
@@ -51,8 +52,8 @@ describe('what a command sees', () => {
     expect(out.text.split('\n')).toEqual(['hello from an executable script', sandbox.workspace, '10', 'node ok', 'python ok', '']);
   });
 
-  it('has no network but loopback, where the host offers a network namespace', async () => {
-    if (!sandbox.capabilities.netns) return;
+  it('has no network but loopback', async (ctx) => {
+    requireCapability(ctx, 'network namespace', sandbox.capabilities.netns || sandbox.capabilities.isolation === 'bubblewrap');
     const loopback = 'import socket; s = socket.create_server(("127.0.0.1", 0)); socket.create_connection(s.getsockname()); print("loopback ok")';
     const { proc, out } = run(sandbox, `ip -o link | cut -d: -f2; python3 -c '${loopback}'`, 5);
     await expect(proc.exited).resolves.toMatchObject({ exitCode: 0 });

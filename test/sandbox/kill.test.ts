@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import { probeHost, type Sandbox } from '../../src/sandbox/index.js';
 import { makeSandbox, markedProcesses, procState, run } from './helpers.js';
+
+// The last step of a kill is the host's: cgroup.kill where the probe found a writable cgroup v2, else SIGKILL to
+// every process of the tree (host-shapes.test.ts forces the other shapes; .ci/run runs this file under both).
+const caps = await probeHost();
+const LAST_STEP = caps.mechanism === 'cgroup-v2' ? 'cgroup.kill' : 'SIGKILL';
 
 let sandbox: Sandbox | undefined;
 afterEach(async () => {
@@ -11,7 +16,6 @@ afterEach(async () => {
 describe('killing a command tree', () => {
   it('leaves nothing of a tree with a setsid grandchild, a SIGTERM-ignoring child and a stopped child', async () => {
     sandbox = await makeSandbox('tree');
-    expect(sandbox.capabilities.mechanism).toBe('cgroup-v2');
     const { proc, out } = run(sandbox, 'bash tree.sh');
     const pids = await Promise.all(['root', 'setsid', 'stubborn', 'stopped'].map((role) => out.pid(role)));
     await vi.waitFor(() => expect(procState(pids[3]!)).toBe('T'));
@@ -22,8 +26,8 @@ describe('killing a command tree', () => {
     expect(markedProcesses(sandbox.attemptId)).toEqual([]);
     for (const pid of pids) expect(procState(pid) ?? 'Z').toBe('Z');
     expect(proc.pids()).toEqual([]);
-    expect(record).toMatchObject({ by: 'agent', reason: 'test', mechanism: 'cgroup-v2', treeSize: 4, escalatedToKill: true, survivors: [] });
-    expect(record.steps.map((step) => step.signal)).toEqual(['SIGINT', 'SIGTERM', 'SIGCONT', 'cgroup.kill']);
+    expect(record).toMatchObject({ by: 'agent', reason: 'test', mechanism: caps.mechanism, treeSize: 4, escalatedToKill: true, survivors: [] });
+    expect(record.steps.map((step) => step.signal)).toEqual(['SIGINT', 'SIGTERM', 'SIGCONT', LAST_STEP]);
     expect(record.steps[3]!.alive).toBe(1);
     expect(record.goneMs).toBeGreaterThanOrEqual(record.steps[3]!.atMs);
     console.info(`tree kill: goneMs=${record.goneMs} steps=${JSON.stringify(record.steps)}`);
@@ -36,7 +40,7 @@ describe('killing a command tree', () => {
     const { proc, out } = run(sandbox, 'bash tree.sh');
     await Promise.all(['root', 'setsid', 'stubborn', 'stopped'].map((role) => out.pid(role)));
     const record = await proc.kill('budget', 'wall budget', 'SIGKILL');
-    expect(record.steps.map((step) => step.signal)).toEqual(['cgroup.kill']);
+    expect(record.steps.map((step) => step.signal)).toEqual([LAST_STEP]);
     expect(record).toMatchObject({ escalatedToKill: true, treeSize: 4, survivors: [] });
     expect(markedProcesses(sandbox.attemptId)).toEqual([]);
     await proc.exited;
@@ -49,7 +53,9 @@ describe('killing a command tree', () => {
     const { proc } = run(sandbox, 'sleep 1000 & sleep 1000');
     const record = await proc.kill('harness', 'shutdown');
     expect(record).toMatchObject({ survivors: [] });
-    expect(record.treeSize).toBeGreaterThanOrEqual(1);
+    expect(record.steps.length).toBeGreaterThan(0);
+    // The cgroup counts the launcher at once; a /proc scan may find only a jail's nsenter, which is plumbing, not counted.
+    if (caps.mechanism === 'cgroup-v2') expect(record.treeSize).toBeGreaterThanOrEqual(1);
     await proc.exited;
     expect(markedProcesses(sandbox.attemptId)).toEqual([]);
   });
@@ -57,11 +63,15 @@ describe('killing a command tree', () => {
   it('keeps `exited` pending while a grandchild holds stdout, until that grandchild is killed', async () => {
     sandbox = await makeSandbox('holder');
     const { proc, out } = run(sandbox, 'bash holder.sh');
+    let settled = false;
+    void proc.exited.then(() => (settled = true));
     const holder = await out.pid('holder');
     await out.line(/root \d+ exiting/);
+    // Gone from /proc: the harness reaped the root and saw its exit; a promise tied to that exit would now be settled.
     await vi.waitFor(() => expect(procState(proc.pid)).toBeNull());
-    const settled = await Promise.race([proc.exited.then(() => 'exited'), Promise.resolve('pending')]);
-    expect(settled).toBe('pending');
+    // An absence cannot be awaited: give a wrongly resolved `exited` a few turns of the event loop to show itself.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(settled).toBe(false);
     expect(proc.done).toBe(false);
     expect(proc.pids()).toEqual([holder]);
 
@@ -69,6 +79,7 @@ describe('killing a command tree', () => {
     expect(record).toMatchObject({ treeSize: 1, escalatedToKill: false, survivors: [] });
     expect(record.steps.map((step) => step.signal)).toEqual(['SIGINT', 'SIGTERM', 'SIGCONT']);
     await expect(proc.exited).resolves.toMatchObject({ exitCode: 0 });
+    expect(settled).toBe(true);
     expect(procState(holder) ?? 'Z').toBe('Z');
   });
 

@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { probeHost, type Sandbox } from '../../src/sandbox/index.js';
+import { onlyOnHostShape } from '../support/capability.js';
 import { makeSandbox, procState, run } from './helpers.js';
 
 const caps = await probeHost();
@@ -24,7 +25,8 @@ const ESCAPES = [
 ].join('\n');
 const ROLES = ['setsid', 'double-fork', 'own-group', 'env-i', 'all-three', 'nested-userns'];
 
-describe.skipIf(!userns)('without root and without cgroups, a command kill (a user namespace per command in the attempt PID namespace)', () => {
+describe('without root and without cgroups, a command kill (a user namespace per command in the attempt PID namespace)', () => {
+  beforeEach((ctx) => onlyOnHostShape(ctx, userns, 'the harness is not root, bubblewrap runs and no cgroup is writable (npm run test:nonroot)'));
   it('ends every process that tried to leave the command, and nothing of an earlier command', async () => {
     sandbox = await makeSandbox('userns-kill');
     expect(sandbox.capabilities.mechanism).toBe('process-group+scan');

@@ -2,7 +2,7 @@
  * What the baseline (kills after 2 consecutive "hung" ticks, never edits) does on each case, pinned, with why.
  * Some hangs and healthy programs look identical from /proc (shared/hang-catalogue.md, "twins"), so it cannot
  * get all of them right; these pins say which it gets wrong. Do not tune a case to make a pin pass.
- * Every case in cases/ must have a pin (the end-to-end test checks).
+ * Every case in cases/ must have a pin (library.test.ts checks, at time scale 1).
  */
 export type BaselinePin = { readonly interrupted: boolean; readonly why?: string } | { readonly false_kill: boolean; readonly why?: string };
 

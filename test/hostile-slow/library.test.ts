@@ -1,0 +1,60 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runEval, type RunResult } from '../../src/run/run-eval.js';
+import { readTrace } from '../../src/scorers/index.js';
+import { attemptMarkerProcesses } from '../support/proc-scan.js';
+import { BASELINE_PINS } from './baseline-pins.js';
+import { PROJECT_ROOT } from './run-hostile.js';
+
+/**
+ * The whole library at time scale 1, the scale the cases' timings were written for: the oracle solves every case and
+ * the baseline's outcomes are pinned. At a smaller scale, start-up speed decides whether a kill lands before the
+ * onset and whether a verify finishes within its timeout.
+ */
+const outs: string[] = [];
+afterAll(async () => {
+  for (const out of outs) await rm(out, { recursive: true, force: true });
+});
+
+async function library(agent: string): Promise<RunResult> {
+  const out = await mkdtemp(path.join(tmpdir(), `hangbench-library-${agent}-`));
+  outs.push(out);
+  const result = await runEval({ agent, timeScale: 1, out, cwd: PROJECT_ROOT, runId: agent });
+  expect(result.problems).toEqual([]);
+  expect(result.summary.attempts.filter((attempt) => !attempt.scores.clean).map((attempt) => attempt.caseId)).toEqual([]);
+  expect(attemptMarkerProcesses(`${agent}.`)).toEqual([]);
+  return result;
+}
+
+describe('every case at time scale 1', () => {
+  it('the oracle solves every case (at time scale 0.1 a loaded machine makes its verify time out)', async () => {
+    const result = await library('oracle');
+    expect(result.summary.attempts.length).toBeGreaterThanOrEqual(52);
+    // An unsolved attempt is shown with why its checks failed (a verify that timed out on a loaded machine, say).
+    const unsolved = result.summary.attempts.filter((attempt) => !attempt.scores.solved);
+    const why = await Promise.all(
+      unsolved.map(async (attempt) => {
+        const events = await readTrace(path.join(result.runDir, attempt.caseId, attempt.variant, String(attempt.repeat), 'trace.jsonl'));
+        const failed = events.flatMap((event) => (event.type === 'verify' && !event.passed ? [`${event.command}: ${event.reason}`] : []));
+        return [attempt.caseId, attempt.outcome, ...failed];
+      }),
+    );
+    expect(why).toEqual([]);
+  }, 900_000);
+
+  it('the baseline reproduces every hang, and interrupts and false-kills exactly what the pins say', async () => {
+    const result = await library('baseline');
+    const hangs = result.summary.attempts.filter((attempt) => attempt.kind === 'hang');
+    expect(hangs.filter((attempt) => !attempt.scores.reproduced).map((attempt) => attempt.caseId)).toEqual([]);
+    const found = new Map(result.summary.attempts.map((attempt) => [attempt.caseId, attempt]));
+    expect([...found.keys()].filter((caseId) => !(caseId in BASELINE_PINS))).toEqual([]);
+    for (const [caseId, pin] of Object.entries(BASELINE_PINS)) {
+      const attempt = found.get(caseId);
+      const actual = attempt?.kind === 'hang' ? { interrupted: attempt.scores.interrupted } : { false_kill: attempt?.scores.false_kill };
+      const expected = 'interrupted' in pin ? { interrupted: pin.interrupted } : { false_kill: pin.false_kill };
+      expect({ caseId, ...actual }).toEqual({ caseId, ...expected });
+    }
+  }, 900_000);
+});
