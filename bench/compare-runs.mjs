@@ -11,7 +11,7 @@ async function attemptsOf(runDir) {
   try {
     summary = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
-    throw new Error(`${file}: cannot read the run's summary (${error.message}); pass a finished run folder`);
+    throw new Error(`${file}: cannot read the run's summary (${error instanceof Error ? error.message : String(error)}); pass a finished run folder`);
   }
   if (!Array.isArray(summary.attempts)) throw new Error(`${file}: no "attempts" array; is this a hangbench summary.json?`);
   const byKey = new Map();

@@ -25,7 +25,7 @@ function scriptedModel(script) {
       const title = typeof first === 'string' && first.startsWith('You are a title generator');
       const reply = title ? { text: 'title' } : script(++n, body);
       response.writeHead(200, { 'content-type': 'text/event-stream' });
-      if (request.url.endsWith('/responses')) {
+      if ((request.url ?? '').endsWith('/responses')) {
         const item = reply.call
           ? { type: 'function_call', id: `fc_${n}`, call_id: `call_${n}`, name: reply.call, arguments: JSON.stringify(reply.args), status: 'completed' }
           : { type: 'message', id: `m_${n}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: reply.text, annotations: [] }] };
@@ -58,9 +58,13 @@ for (const adapter of (process.env.ADAPTERS ?? 'codex,opencode').split(',')) {
     server.close();
     const scores = result.summary.attempts[0];
     const events = await readTrace(path.join(result.runDir, scores.caseId, scores.variant, '1', 'trace.jsonl'));
+    /** @type {any} */
     const start = events.find((event) => event.type === 'command.start' && event.isRepro);
+    /** @type {any} */
     const exit = events.find((event) => event.type === 'command.exit' && event.commandId === start?.commandId);
+    /** @type {any} */
     const kill = events.find((event) => event.type === 'kill' && event.commandId === start?.commandId);
+    /** @type {any} */
     const onset = events.find((event) => event.type === 'onset' && event.commandId === start?.commandId);
     const notes = events.filter((event) => event.type === 'agent.note').map((event) => event.message);
     rows.push({ adapter, case: scores.caseId, onset: onset ? ((onset.t - start.t) / 1000).toFixed(1) : '–', ended: exit ? ((exit.t - start.t) / 1000).toFixed(1) : '–', by: kill?.by ?? (exit ? 'exit' : '–'), signal: exit?.signal ?? exit?.exitCode ?? '–', cli: notes.at(-1) ?? '', interrupted: scores.scores.interrupted });

@@ -1,25 +1,26 @@
 // hangbench benchmarks: every figure a percentile or a ratio, measured side by side in one run; asserts nothing.
-// Run: npm run bench (builds first). BENCH_ONLY=sampling,kill runs some sections. Writes bench/results/<date>.{json,md}.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { availableParallelism, cpus, totalmem } from 'node:os';
+// Run: npm run bench (builds first). BENCH_ONLY=sampling,kill runs some sections; BENCH_SMOKE=1 runs a few trials a
+// section (CI). Writes bench/results/<date>.{json,md} (a smoke run: a temporary folder). A failed section fails the run.
+import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { SMOKE } from './lib/smoke.mjs';
 
 /**
- * The sections, in order. Each is `async () => ({ title, table, notes, data, goals })`, imported only when it runs, so
- * BENCH_ONLY=a,b never loads (or breaks on) the others.
+ * @typedef {{ figure: string, value: number, goal: number | string, met: boolean }} Goal
+ * @typedef {{ title: string, table: string, notes: string[], data: unknown, goals: Goal[] }} SectionResult
  */
-const section = (file) => async () => (await import(`./sections/${file}.mjs`)).default();
-const SECTIONS = [
-  { name: 'sampling', run: section('sampling') },
-  { name: 'kill', run: section('kill') },
-  { name: 'ticks', run: section('ticks') },
-  { name: 'overhead', run: section('overhead') },
-  { name: 'memory', run: section('memory') },
-  { name: 'tokens', run: section('tokens') },
-  { name: 'diagnosis', run: section('diagnosis') },
-  { name: 'isolation', run: section('isolation') },
-  { name: 'proxy', run: section('proxy') },
-];
+
+/**
+ * Every file of bench/sections/ is a section, run in name order: its default export is
+ * `async () => ({ title, table, notes, data, goals })`. A new section is a new file there.
+ */
+const sectionsDir = path.join(import.meta.dirname, 'sections');
+const SECTIONS = (await readdir(sectionsDir))
+  .filter((file) => file.endsWith('.mjs'))
+  .sort()
+  .map((file) => ({ name: path.basename(file, '.mjs'), file: path.join(sectionsDir, file) }));
 
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
 const unknown = only?.filter((name) => !SECTIONS.some((section) => section.name === name)) ?? [];
@@ -30,14 +31,25 @@ if (unknown.length > 0) {
 
 const host = { node: process.version, platform: `${process.platform}-${process.arch}`, cores: availableParallelism(), cpu: cpus()[0]?.model ?? '?', memoryGb: Math.round(totalmem() / 2 ** 30) };
 const startedAt = new Date();
-console.log(`hangbench bench — node ${host.node}, ${host.platform}, ${host.cores} cores (${host.cpu})`);
+console.log(`hangbench bench${SMOKE ? ' (smoke: a few trials a section)' : ''} — node ${host.node}, ${host.platform}, ${host.cores} cores (${host.cpu})`);
+/** @type {Array<SectionResult & { name: string, seconds: number }>} */
 const results = [];
+/** @type {string[]} */
+const failed = [];
 for (const section of SECTIONS.filter((candidate) => !only || only.includes(candidate.name))) {
   const started = performance.now();
-  const result = await section.run();
-  const seconds = (performance.now() - started) / 1000;
-  results.push({ name: section.name, seconds, ...result });
-  console.log(`\n## ${result.title}\n\n${result.table}\n\n${result.notes.join('\n')}\n(${seconds.toFixed(0)} s)`);
+  try {
+    /** @type {{ default: () => Promise<SectionResult> }} */
+    const module = await import(pathToFileURL(section.file).href);
+    const result = await module.default();
+    const seconds = (performance.now() - started) / 1000;
+    results.push({ name: section.name, seconds, ...result });
+    console.log(`\n## ${result.title}\n\n${result.table}\n\n${result.notes.join('\n')}\n(${seconds.toFixed(0)} s)`);
+  } catch (error) {
+    // One broken section is reported and fails the run, but the others still run.
+    failed.push(section.name);
+    console.error(`\n## ${section.name}: FAILED\n\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  }
 }
 
 const goals = results.flatMap((result) => result.goals.map((goal) => ({ section: result.name, ...goal })));
@@ -45,10 +57,15 @@ const goalTable = ['| figure | measured | goal | met |', '|---|---|---|---|', ..
 console.log(`\n## Goals\n\n${goalTable}`);
 
 const stamp = startedAt.toISOString().replace(/[:.]/g, '-').slice(0, 19);
-const dir = path.join(import.meta.dirname, 'results');
+const dir = SMOKE ? await mkdtemp(path.join(tmpdir(), 'hangbench-bench-smoke-')) : path.join(import.meta.dirname, 'results');
 await mkdir(dir, { recursive: true });
 const totalSeconds = (Date.now() - startedAt.getTime()) / 1000;
 await writeFile(path.join(dir, `${stamp}.json`), `${JSON.stringify({ startedAt: startedAt.toISOString(), totalSeconds, host, sections: results, goals }, null, 2)}\n`);
 const markdown = [`# hangbench bench ${startedAt.toISOString()}`, '', `${host.cores} cores (${host.cpu}), ${host.memoryGb} GB, node ${host.node}; ${totalSeconds.toFixed(0)} s in all.`, '', '`npm run bench`', ...results.flatMap((result) => ['', `## ${result.title}`, '', result.table, '', ...result.notes]), '', '## Goals', '', goalTable, ''].join('\n');
 await writeFile(path.join(dir, `${stamp}.md`), markdown);
-console.log(`\nresults: bench/results/${stamp}.json and .md (${totalSeconds.toFixed(0)} s)`);
+const shown = SMOKE ? dir : 'bench/results';
+console.log(`\nresults: ${shown}/${stamp}.json and .md (${totalSeconds.toFixed(0)} s)`);
+if (failed.length > 0) {
+  console.error(`bench: ${failed.length} section(s) failed: ${failed.join(', ')}`);
+  process.exit(1);
+}

@@ -42,11 +42,14 @@ export async function sandboxIsolationBench({ trials = 50 } = {}) {
   const host = await probeHost();
   const workspace = await mkdtemp(path.join(tmpdir(), 'hangbench-bench-iso-'));
   await writeFile(path.join(workspace, 'README'), 'bench\n');
+  /** @type {Array<{ name: string, caps: typeof host }>} */
   const variants = [{ name: 'host-user', caps: { ...host, isolation: 'host-user' } }];
   if (host.isolation === 'bubblewrap') variants.push({ name: 'bubblewrap', caps: host });
-  const start = Object.fromEntries(variants.map((variant) => [variant.name, []]));
-  const create = Object.fromEntries(variants.map((variant) => [variant.name, []]));
-  const kill = Object.fromEntries(variants.map((variant) => [variant.name, []]));
+  /** @type {() => Record<string, number[]>} */
+  const perVariant = () => Object.fromEntries(variants.map((variant) => [variant.name, []]));
+  const start = perVariant();
+  const create = perVariant();
+  const kill = perVariant();
   for (let trial = 0; trial < trials; trial += 1) {
     // Interleaved, so both see the same machine load.
     for (const variant of variants) {
@@ -62,6 +65,8 @@ export async function sandboxIsolationBench({ trials = 50 } = {}) {
     }
   }
   await rm(workspace, { recursive: true, force: true });
+  /** @typedef {Record<string, ReturnType<typeof stats>>} PerVariant */
+  /** @type {{ trials: number, startup: PerVariant, sandboxCreate: PerVariant, killSigkill: PerVariant }} */
   const results = {
     trials,
     startup: Object.fromEntries(variants.map((variant) => [variant.name, stats(start[variant.name])])),

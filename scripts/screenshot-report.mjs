@@ -28,11 +28,14 @@ try {
   if (element) {
     await page.locator(element).first().screenshot({ path: out });
   } else {
+    // With an attempt named, the case filter shows only its case, so its card follows the summary on the page.
+    if (permalink) await page.selectOption('select[data-filter="case"]', permalink.split('/')[0] ?? '');
     // Open the attempt's last tick, so the picture shows a tick as the agent saw it.
     const card = permalink ? page.locator('.attempt:not([hidden])').first() : page.locator('.attempt').first();
     const ticks = card.locator('g.tick');
     if ((await ticks.count()) > 0) await ticks.last().click();
-    await page.screenshot({ path: out, fullPage: false, clip: { x: 0, y: 0, width: 1360, height: 1500 } });
+    await page.evaluate(() => globalThis.scrollTo(0, 0));
+    await page.screenshot({ path: out, fullPage: true, clip: { x: 0, y: 0, width: 1360, height: 1500 } });
   }
 } finally {
   await context.close();

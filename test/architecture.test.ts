@@ -4,28 +4,52 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = path.resolve(import.meta.dirname, '../src');
 
-/** Every `from '…'` of every file under src/<folder>, as the folder it resolves to (top-level files count as `.`). */
-async function importsOf(folder: string): Promise<Array<{ file: string; target: string }>> {
-  const files = (await readdir(path.join(SRC, folder), { recursive: true })).filter((file) => file.endsWith('.ts'));
-  const found: Array<{ file: string; target: string }> = [];
-  for (const file of files) {
-    const full = path.join(SRC, folder, file);
+interface Import {
+  readonly file: string;
+  /** the imported file, relative to src/ (`.js` as written, which tsc maps to the `.ts`). */
+  readonly module: string;
+  /** the folder it resolves to (top-level files count as `.`). */
+  readonly target: string;
+}
+
+/** src/index.ts re-exports the library API from every stage (docs/api.md): it is the top, not a layer. */
+const PUBLIC_API = 'index.ts';
+
+/** Every `from '…'` (values and types alike) of every file under src/<folder>; `.` is src/'s own top-level files. */
+async function importsOf(folder: string): Promise<Import[]> {
+  const files =
+    folder === '.'
+      ? (await readdir(SRC, { withFileTypes: true })).filter((entry) => entry.isFile() && entry.name !== PUBLIC_API).map((entry) => entry.name)
+      : (await readdir(path.join(SRC, folder), { recursive: true })).map((file) => path.join(folder, file));
+  const found: Import[] = [];
+  for (const file of files.filter((name) => name.endsWith('.ts'))) {
+    const full = path.join(SRC, file);
     const text = await readFile(full, 'utf8');
     for (const match of text.matchAll(/from '(\.[^']+)'/g)) {
-      const resolved = path.relative(SRC, path.resolve(path.dirname(full), match[1]!));
-      found.push({ file: path.join(folder, file), target: resolved.includes(path.sep) ? resolved.split(path.sep)[0]! : '.' });
+      const module = path.relative(SRC, path.resolve(path.dirname(full), match[1]!));
+      found.push({ file, module, target: module.includes(path.sep) ? module.split(path.sep)[0]! : '.' });
     }
   }
   return found;
 }
 
-/** The one direction of imports in docs/architecture.md: cli → runner → {agents, monitor, sandbox} → types. */
+async function folders(): Promise<string[]> {
+  return (await readdir(SRC, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+}
+
+/**
+ * The direction of imports (docs/architecture.md): cli → check, report → run → cases → attempt → scorers, agents →
+ * monitor → sandbox → types. A stage never reaches up; report/ reads finished run folders, so it knows nothing of
+ * how an attempt runs; the CLI starts runs through run/ and check/, never an attempt or the monitor directly.
+ */
 const RUN_STAGES = ['run', 'attempt', 'cases', 'check'];
 const MAY_NOT_IMPORT: Record<string, readonly string[]> = {
-  run: ['cli', 'report', 'check'],
-  attempt: ['cli', 'report', 'check', 'cases'],
-  cases: ['cli', 'report', 'run', 'check', 'agents', 'monitor'],
+  cli: ['attempt', 'monitor'],
+  report: ['cli', 'check', 'attempt', 'cases', 'agents', 'monitor', 'sandbox'],
   check: ['cli', 'report'],
+  run: ['cli', 'report', 'check'],
+  cases: ['cli', 'report', 'run', 'check', 'agents', 'monitor', 'sandbox', 'scorers', 'summary', 'trace', 'stats'],
+  attempt: ['cli', 'report', 'check', 'cases', 'run'],
   capture: ['cli', 'report', 'run', 'check', 'agents'],
   agents: ['cli', ...RUN_STAGES, 'report', 'scorers', 'summary'],
   monitor: ['cli', ...RUN_STAGES, 'report', 'scorers', 'summary', 'agents'],
@@ -34,14 +58,45 @@ const MAY_NOT_IMPORT: Record<string, readonly string[]> = {
   summary: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox'],
   trace: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary'],
   stats: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary', 'trace'],
-  types: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary', 'trace', 'stats'],
+  types: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary', 'trace', 'stats', '.'],
+  /** src/'s top-level files but index.ts: defaults.ts sits just above types/. */
+  '.': ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary', 'trace', 'stats'],
 };
 
 describe('the direction of imports', () => {
+  it('has a rule for every folder of src/', async () => {
+    expect((await folders()).filter((folder) => !(folder in MAY_NOT_IMPORT))).toEqual([]);
+  });
+
   for (const [folder, forbidden] of Object.entries(MAY_NOT_IMPORT)) {
     it(`src/${folder} imports nothing from ${forbidden.join(', ')}`, async () => {
       const wrong = (await importsOf(folder)).filter((entry) => forbidden.includes(entry.target));
       expect(wrong).toEqual([]);
     });
   }
+
+  it('has no import circle between files (a type import back counts too)', async () => {
+    const graph = new Map<string, string[]>();
+    for (const folder of [...(await folders()), '.']) {
+      for (const entry of await importsOf(folder)) {
+        const from = entry.file.replace(/\.ts$/, '');
+        const to = entry.module.replace(/\.js$/, '');
+        graph.set(from, [...(graph.get(from) ?? []), to]);
+      }
+    }
+    const circles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, trail: string[]): void => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        circles.push([...trail.slice(trail.indexOf(file)), file].join(' → '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const next of graph.get(file) ?? []) visit(next, [...trail, file]);
+      state.set(file, 'done');
+    };
+    for (const file of graph.keys()) visit(file, []);
+    expect(circles).toEqual([]);
+  });
 });

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sized } from './smoke.mjs';
 
 export const projectRoot = path.resolve(import.meta.dirname, '../..');
 const benchCases = path.join(projectRoot, 'bench/cases');
@@ -12,14 +13,20 @@ export async function scratchDir(name) {
   return mkdtemp(path.join(tmpdir(), `hangbench-bench-${name}-`));
 }
 
-/** Copies of bench/cases/<name>.yaml under new ids, e.g. {idle: 30, busy: 2}: several cases whose attempts all run at once. */
-export async function caseCopies(dir, counts) {
+/**
+ * Copies of bench/cases/<name>.yaml under new ids, e.g. {idle: 30, busy: 2}: several cases whose attempts all run
+ * at once; `edit` may change each copy's text.
+ * @param {string} dir
+ * @param {Record<string, number>} counts
+ * @param {(text: string) => string} [edit]
+ */
+export async function caseCopies(dir, counts, edit = (text) => text) {
   const files = [];
   for (const [name, count] of Object.entries(counts)) {
     const text = await readFile(path.join(benchCases, `${name}.yaml`), 'utf8');
     for (let index = 1; index <= count; index += 1) {
       const file = path.join(dir, `${name}-${index}.yaml`);
-      await writeFile(file, text.replace('fixture: ../fixtures/bench', `fixture: ${path.join(projectRoot, 'bench/fixtures/bench')}`));
+      await writeFile(file, edit(text).replace('fixture: ../fixtures/bench', `fixture: ${path.join(projectRoot, 'bench/fixtures/bench')}`));
       files.push(file);
     }
   }
@@ -27,6 +34,13 @@ export async function caseCopies(dir, counts) {
 }
 
 export const benchCase = (name) => path.join(benchCases, `${name}.yaml`);
+
+/** The case library's files: all of cases/, or its first three in a smoke run. */
+export async function libraryCases() {
+  const dir = path.join(projectRoot, 'cases');
+  const files = (await readdir(dir)).filter((name) => name.endsWith('.yaml')).sort();
+  return files.slice(0, sized(files.length, 3)).map((name) => path.join(dir, name));
+}
 
 function procStatus(pid) {
   try {
@@ -52,7 +66,12 @@ function procCpuSeconds(pid) {
  * `node bin/hangbench.js eval …args --out <out>`: wall ms, the harness's peak RSS (VmHWM, its own process only —
  * sandboxed programs are other processes), its CPU seconds, and `onSample` every `everyMs` with progress.
  */
-export async function runHarness(args, { out, everyMs = 250, onSample } = {}) {
+/**
+ * @param {string[]} args
+ * @param {{ out: string, everyMs?: number, onSample?: (sample: { elapsedMs: number, rssKb: number, hwmKb: number }) => unknown }} options
+ * @returns {Promise<{ wallMs: number, peakKb: number, cpuSeconds: number, runDir: string }>}
+ */
+export async function runHarness(args, { out, everyMs = 250, onSample }) {
   const started = performance.now();
   const child = spawn(process.execPath, [path.join(projectRoot, 'bin/hangbench.js'), 'eval', ...args, '--out', out], {
     cwd: projectRoot,

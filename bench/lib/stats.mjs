@@ -24,8 +24,8 @@ export function markdownTable(columns, rows) {
 /** Least-squares slope and intercept of y over x. */
 export function linearFit(points) {
   const n = points.length;
-  const mx = mean(points.map(([x]) => x));
-  const my = mean(points.map(([, y]) => y));
+  const mx = mean(points.map(([x]) => x)) ?? 0;
+  const my = mean(points.map(([, y]) => y)) ?? 0;
   let sxy = 0;
   let sxx = 0;
   for (const [x, y] of points) {
@@ -36,4 +36,5 @@ export function linearFit(points) {
   return { slope, intercept: my - slope * mx };
 }
 
+/** @type {(delayMs: number) => Promise<void>} */
 export const sleep = (delayMs) => new Promise((resolve) => setTimeout(resolve, delayMs));

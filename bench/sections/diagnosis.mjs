@@ -7,7 +7,7 @@ import { countTokens } from '../../dist/agents/tokens.js';
 import { TICK_PLACEHOLDERS, tickValues } from '../../dist/monitor/index.js';
 import { diagnosed } from '../../dist/scorers/index.js';
 import { compileTemplate } from '../../dist/types/template.js';
-import { projectRoot, runHarness, scratchDir, traceEvents } from '../lib/harness.mjs';
+import { libraryCases, projectRoot, runHarness, scratchDir, traceEvents } from '../lib/harness.mjs';
 import { markdownTable, mean, quantile } from '../lib/stats.mjs';
 
 const SOURCE_TIME_SCALE = 0.1;
@@ -30,7 +30,7 @@ export default async function diagnosis() {
   let runDir = process.env.BENCH_TRACES;
   if (!runDir) {
     const dir = await scratchDir('diagnosis');
-    runDir = (await runHarness([path.join(projectRoot, 'cases'), '--time-scale', String(SOURCE_TIME_SCALE)], { out: `${dir}/out` })).runDir;
+    runDir = (await runHarness([...(await libraryCases()), '--time-scale', String(SOURCE_TIME_SCALE)], { out: `${dir}/out` })).runDir;
   }
   const template = compileTemplate(readFileSync(path.join(projectRoot, 'prompts/diagnostic/tick.md'), 'utf8'), 'prompts/diagnostic/tick.md', TICK_PLACEHOLDERS);
   const attempts = await traceEvents(runDir);
@@ -56,7 +56,11 @@ export default async function diagnosis() {
       `diagnosed (first hung tick names hang.culprit): ${scored.filter(Boolean).length}/${scored.length} hang attempts.`,
       'Goal: p90 ≤ 150 tokens a tick.',
     ],
-    data: { all: { n: all.length, mean: mean(all), p90 }, withRelation: { n: withRelation.length, p90: quantile(withRelation, 0.9) }, diagnosed: { count: scored.filter(Boolean).length, total: scored.length } },
+    data: {
+      all: { n: all.length, mean: mean(all), p90 },
+      withRelation: { n: withRelation.length, p90: quantile(withRelation, 0.9) },
+      diagnosed: { count: scored.filter(Boolean).length, total: scored.length },
+    },
     goals: [{ figure: 'diagnostic prompt tokens per tick, p90', value: p90, goal: 150, met: p90 <= 150 }],
   };
 }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openBridge, startEgressProxy } from '../../dist/sandbox/index.js';
+import { sized } from '../lib/smoke.mjs';
 import { sandboxIsolationBench } from '../sandbox-isolation.mjs';
 
 const ms = (value) => (value === undefined ? '–' : `${value.toFixed(1)} ms`);
@@ -26,7 +27,7 @@ function nonRootBench(trials) {
       rmSync(tmp, { recursive: true, force: true });
       if (error) return resolve(null);
       try {
-        resolve(JSON.parse(stdout.trim().split('\n').at(-1)));
+        resolve(JSON.parse(stdout.trim().split('\n').at(-1) ?? ''));
       } catch {
         resolve(null);
       }
@@ -49,8 +50,8 @@ function get(options) {
 /** GET of a loopback server directly, and through bridge → egress proxy (a Unix socket) → server, interleaved. */
 async function proxyOverhead(trials) {
   const server = createServer((_request, response) => response.end('ok\n'));
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = server.address().port;
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+  const port = /** @type {import('node:net').AddressInfo} */ (server.address()).port;
   const proxy = await startEgressProxy({ allow: ['127.0.0.1'], onRequest: () => undefined });
   const bridge = await openBridge(null, { socketPath: proxy.socketPath });
   const direct = [];
@@ -67,7 +68,7 @@ async function proxyOverhead(trials) {
 }
 
 export default async function isolation() {
-  const trials = Number(process.env.BENCH_TRIALS ?? 30);
+  const trials = Number(process.env.BENCH_TRIALS ?? sized(30, 3));
   const data = await sandboxIsolationBench({ trials });
   const nonRoot = await nonRootBench(trials);
   const proxy = await proxyOverhead(trials * 10);

@@ -5,11 +5,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { createSandbox, probeHost } from '../../dist/sandbox/index.js';
+import { sized } from '../lib/smoke.mjs';
 import { markdownTable, ms, quantile } from '../lib/stats.mjs';
 import { goneAfter, killAll, markedPids, TREES } from '../lib/trees.mjs';
 
 const WINDOW_MS = 1500;
 
+/** @type {(stream: NodeJS.ReadableStream) => Promise<void>} */
 const readyOf = (stream) =>
   new Promise((resolve, reject) => {
     let text = '';
@@ -42,7 +44,7 @@ function mechanisms(capabilities, workspace) {
     'kill(-pgid, SIGKILL)': async (tree, marker) => {
       const child = spawn('bash', ['-c', tree], { detached: true, stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, HANGBENCH_ATTEMPT: marker } });
       await readyOf(child.stdout);
-      return { kill: () => process.kill(-child.pid, 'SIGKILL'), dispose: async () => undefined };
+      return { kill: () => process.kill(-(child.pid ?? 0), 'SIGKILL'), dispose: async () => undefined };
     },
     'execa 9 timeout/cancel kill (SIGTERM, force after 5 s)': async (tree, marker) => {
       const controller = new AbortController();
@@ -53,7 +55,7 @@ function mechanisms(capabilities, workspace) {
   };
 }
 
-export default async function kill({ trials = Number(process.env.BENCH_KILL_TRIALS ?? 12) } = {}) {
+export default async function kill({ trials = Number(process.env.BENCH_KILL_TRIALS ?? sized(12, 1)) } = {}) {
   const capabilities = await probeHost();
   const workspace = await mkdtemp(path.join(tmpdir(), 'hangbench-bench-kill-'));
   await writeFile(path.join(workspace, 'README'), 'bench\n');

@@ -1,10 +1,20 @@
 // Harness memory: peak RSS of the hangbench process during a 2 GiB output flood, and over 1,000 quick attempts
 // (queued at once by the scheduler), with the time and memory slope across those attempts.
 import { readdir } from 'node:fs/promises';
-import { benchCase, runHarness, scratchDir } from '../lib/harness.mjs';
+import { benchCase, caseCopies, runHarness, scratchDir } from '../lib/harness.mjs';
+import { sized } from '../lib/smoke.mjs';
 import { linearFit, markdownTable } from '../lib/stats.mjs';
 
-const SCALE_ATTEMPTS = Number(process.env.BENCH_SCALE_ATTEMPTS ?? 1000);
+const SCALE_ATTEMPTS = Number(process.env.BENCH_SCALE_ATTEMPTS ?? sized(1000, 20));
+/** bench/cases/flood-2g.yaml prints 2 GiB; a smoke run prints 128 MiB with it. */
+const FLOOD_MIB = sized(2048, 128);
+
+/** @param {string} dir */
+async function floodCase(dir) {
+  if (FLOOD_MIB === 2048) return benchCase('flood-2g');
+  const [file] = await caseCopies(dir, { 'flood-2g': 1 }, (text) => text.replace('head -c 2147483648', `head -c ${FLOOD_MIB * 2 ** 20}`));
+  return file;
+}
 
 async function finishedAttempts(out) {
   try {
@@ -16,7 +26,7 @@ async function finishedAttempts(out) {
 
 export default async function memory() {
   const floodDir = await scratchDir('flood');
-  const flood = await runHarness([benchCase('flood-2g'), '--agent', 'oracle'], { out: `${floodDir}/out` });
+  const flood = await runHarness([await floodCase(floodDir), '--agent', 'oracle'], { out: `${floodDir}/out` });
 
   const scaleDir = await scratchDir('scale');
   const points = [];
@@ -50,7 +60,7 @@ export default async function memory() {
     },
   };
   const rows = [
-    ['2 GiB output flood, one attempt', `${data.flood.peakMb.toFixed(0)} MB`, `${(flood.wallMs / 1000).toFixed(1)} s`, '–'],
+    [`${FLOOD_MIB >= 1024 ? `${FLOOD_MIB / 1024} GiB` : `${FLOOD_MIB} MiB`} output flood, one attempt`, `${data.flood.peakMb.toFixed(0)} MB`, `${(flood.wallMs / 1000).toFixed(1)} s`, '–'],
     [
       `${SCALE_ATTEMPTS} quick attempts, all queued at start`,
       `${data.scale.peakMb.toFixed(0)} MB`,

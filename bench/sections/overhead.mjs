@@ -2,10 +2,11 @@
 // never kills (it runs the program once and finishes at its exit; the oracle would run it twice, patched and not);
 // wall ÷ the ideal schedule of those sleeps at the same concurrency, and the harness's CPU seconds per attempt.
 import { benchCase, runHarness, scratchDir, traceEvents } from '../lib/harness.mjs';
+import { sized } from '../lib/smoke.mjs';
 import { markdownTable } from '../lib/stats.mjs';
 
-const SLEEPS_S = [2, 4, 6, 8];
-const REPEAT = 6;
+const SLEEPS_S = sized([2, 4, 6, 8], [2, 4]);
+const REPEAT = sized(6, 1);
 
 /** Longest-first list scheduling onto `slots` (what an ideal scheduler does with known durations). */
 function idealMakespan(durations, slots) {

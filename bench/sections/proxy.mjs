@@ -7,6 +7,7 @@ import path from 'node:path';
 import { ModelProxy } from '../../dist/agents/cli/model-proxy.js';
 import { INSIDE, shellShim } from '../../dist/agents/cli/shell-shim.js';
 import { ShimWatcher } from '../../dist/agents/cli/shim-watcher.js';
+import { sized } from '../lib/smoke.mjs';
 import { quantile } from '../lib/stats.mjs';
 
 const percentile = (values, p) => quantile(values, p / 100);
@@ -19,7 +20,7 @@ function upstream() {
   const server = http.createServer((request, response) => {
     request.resume();
     request.on('end', () => {
-      if (request.url.includes('stream')) {
+      if ((request.url ?? '').includes('stream')) {
         response.writeHead(200, { 'content-type': 'text/event-stream' });
         for (let i = 0; i < 20; i++) response.write(`event: response.output_text.delta\ndata: ${JSON.stringify({ type: 'response.output_text.delta', delta: `word${i} ` })}\n\n`);
         response.end(`event: response.completed\ndata: ${JSON.stringify({ type: 'response.completed', response: { usage: USAGE } })}\n\n`);
@@ -51,7 +52,7 @@ const run = (argv, env) =>
   });
 
 export default async function proxy() {
-  const trials = Number(process.env.BENCH_TRIALS ?? 30) * 5;
+  const trials = Number(process.env.BENCH_TRIALS ?? sized(30, 3)) * 5;
   const dir = await mkdtemp(path.join(tmpdir(), 'hangbench-bench-proxy-'));
   const server = await upstream();
   const port = server.address().port;
@@ -85,6 +86,7 @@ export default async function proxy() {
   await writeFile(shim, shellShim().replaceAll(INSIDE.realBash, '/usr/bin/bash'), { mode: 0o755 });
   let next = 1;
   const watcher = new ShimWatcher({ dir: shimDir, insideDir: shimDir, hostPid: (pid) => pid, nextId: () => next++, onStart: () => {} });
+  /** @type {{ bash: number[], shim: number[] }} */
   const shimTimes = { bash: [], shim: [] };
   for (let i = 0; i < trials / 5; i++) {
     shimTimes.bash.push(await run(['/usr/bin/bash', '-c', 'true'], { PATH: process.env.PATH }));

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import pidusage from 'pidusage';
 import { Bench } from 'tinybench';
 import { releaseSample, sampleTree } from '../../dist/monitor/sample-tree.js';
+import { sized } from '../lib/smoke.mjs';
 import { markdownTable, us } from '../lib/stats.mjs';
 
 const SIZES = [1, 10, 50];
@@ -28,7 +29,7 @@ function childrenOf(pid) {
 }
 
 export default async function sampling() {
-  const bench = new Bench({ time: 1500, warmup: true });
+  const bench = new Bench({ time: sized(1500, 50), iterations: sized(64, 4), warmup: true, warmupIterations: sized(16, 1) });
   const groups = new Map(SIZES.map((size) => [size, sleepers(size)]));
   // cat blocked reading a pipe whose writer is its child sleep (`cat < <(sleep 600)`): half the processes of each
   // group are readers, half writers, and every sample follows each reader's pipe to its writer.

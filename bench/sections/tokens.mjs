@@ -1,11 +1,9 @@
 // Tokens per tick for each prompt style (prompts/*) on the ticks of a baseline run over the case library, beside
 // the harness's own rendering and a "whole terminal screen every tick" style (80×24, as a screen-scraping agent sees).
-import path from 'node:path';
 import { countTokens } from '../../dist/agents/tokens.js';
 import { listBuiltinPrompts, loadPromptSet } from '../../dist/agents/openai/prompt-set.js';
-import { QuietGate } from '../../dist/agents/openai/quiet-gate.js';
-import { tickValues } from '../../dist/agents/openai/tick-values.js';
-import { projectRoot, runHarness, scratchDir, traceEvents } from '../lib/harness.mjs';
+import { tickValues } from '../../dist/monitor/tick-values.js';
+import { libraryCases, projectRoot, runHarness, scratchDir, traceEvents } from '../lib/harness.mjs';
 import { markdownTable, mean, quantile } from '../lib/stats.mjs';
 
 const SOURCE_TIME_SCALE = 0.1;
@@ -48,47 +46,37 @@ export default async function tokens() {
   let runDir = process.env.BENCH_TRACES;
   if (!runDir) {
     const dir = await scratchDir('tokens');
-    runDir = (await runHarness([path.join(projectRoot, 'cases'), '--time-scale', String(SOURCE_TIME_SCALE)], { out: `${dir}/out` })).runDir;
+    runDir = (await runHarness([...(await libraryCases()), '--time-scale', String(SOURCE_TIME_SCALE)], { out: `${dir}/out` })).runDir;
   }
   const attempts = (await traceEvents(runDir)).map(ticksOf).filter((ticks) => ticks.length > 0);
   const styles = listBuiltinPrompts().map((name) => {
     const prompt = loadPromptSet(name, projectRoot);
-    const silenceMs = prompt.speakAfterSilenceMs === null ? null : prompt.speakAfterSilenceMs * SOURCE_TIME_SCALE;
-    return {
-      name: `prompts/${name}`,
-      what: prompt.description,
-      perAttempt: () => {
-        const gate = new QuietGate(silenceMs);
-        return ({ tick }) => {
-          const output = gate.offer(tick);
-          return output === null ? null : prompt.tick.render(tickValues(tick, output, silenceMs ?? 0));
-        };
-      },
-    };
+    return { name: `prompts/${name}`, what: prompt.description, perAttempt: () => ({ tick }) => prompt.tick.render(tickValues(tick)) };
   });
-  styles.push({ name: 'harness render (trace)', what: "the harness's own tick text, counted in every trace", perAttempt: () => (entry) => entry.renderedTokens });
-  styles.push({ name: 'terminal screen', what: `the whole ${SCREEN.columns}×${SCREEN.rows} screen every tick`, perAttempt: () => { const screen = screenStyle(); return ({ tick }) => screen(tick); } });
+  /** @typedef {ReturnType<typeof ticksOf>[number]} Entry */
+  /** @type {Array<{ name: string, what: string, perAttempt: () => (entry: Entry) => string | number }>} */
+  const all = [...styles];
+  all.push({ name: 'harness render (trace)', what: "the harness's own tick text, counted in every trace", perAttempt: () => (entry) => entry.renderedTokens });
+  all.push({ name: 'terminal screen', what: `the whole ${SCREEN.columns}×${SCREEN.rows} screen every tick`, perAttempt: () => { const screen = screenStyle(); return ({ tick }) => screen(tick); } });
   const rows = [];
   const data = [];
-  for (const style of styles) {
+  for (const style of all) {
     const counts = [];
-    let silent = 0;
     for (const ticks of attempts) {
       const render = style.perAttempt();
       for (const entry of ticks) {
         const text = render(entry);
-        if (text === null) silent += 1;
-        else counts.push(typeof text === 'number' ? text : countTokens(text));
+        counts.push(typeof text === 'number' ? text : countTokens(text));
       }
     }
-    const row = { style: style.name, delivered: counts.length, silent, mean: mean(counts), p90: quantile(counts, 0.9) };
+    const row = { style: style.name, ticks: counts.length, mean: mean(counts), p90: quantile(counts, 0.9) };
     data.push(row);
-    rows.push([style.name, style.what, row.mean?.toFixed(0), row.p90, `${row.delivered}/${row.delivered + silent}`]);
+    rows.push([style.name, style.what, row.mean?.toFixed(0), row.p90, row.ticks]);
   }
   return {
     title: `Tokens per tick (o200k) by prompt style, ${attempts.length} attempts' ticks of a baseline run over the case library`,
-    table: markdownTable(['style', 'what the agent sees', 'mean', 'p90', 'ticks delivered'], rows),
-    notes: [`Ticks from ${process.env.BENCH_TRACES ? runDir : `a fresh baseline run at --time-scale ${SOURCE_TIME_SCALE}`}; mean and p90 over delivered ticks (a quiet style holds some back).`],
+    table: markdownTable(['style', 'what the agent sees', 'mean', 'p90', 'ticks'], rows),
+    notes: [`Ticks from ${process.env.BENCH_TRACES ? runDir : `a fresh baseline run at --time-scale ${SOURCE_TIME_SCALE}`}; mean and p90 over every delivered tick.`],
     data,
     goals: [],
   };

@@ -14,8 +14,8 @@ export function baselineAgent(hungTicks: number): AgentFactory {
     create(context) {
       let started = false;
       let hungStreak = 0;
-      const polling = context.monitor?.mode === 'poll';
-      const pollSeconds = (DEFAULTS.pollEveryMs * (context.timeScale ?? 1)) / 1000;
+      const polling = context.monitor.mode === 'poll';
+      const pollSeconds = (DEFAULTS.pollEveryMs * context.timeScale) / 1000;
       const keepWaiting = (): Action => (polling ? { type: 'wait', timeout: pollSeconds } : { type: 'wait' });
       return {
         async next(observation: Observation): Promise<Action> {

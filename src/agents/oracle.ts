@@ -18,8 +18,8 @@ export const oracleAgent: AgentFactory = {
     let phase: Phase = 'start';
     let pendingWrites: Action[] = [];
     // In poll mode nothing is pushed: the oracle asks for the status every second (scaled) until the onset.
-    const polling = context.monitor?.mode === 'poll';
-    const keepWaiting = (): Action => (polling ? { type: 'wait', timeout: context.timeScale ?? 1 } : { type: 'wait' });
+    const polling = context.monitor.mode === 'poll';
+    const keepWaiting = (): Action => (polling ? { type: 'wait', timeout: context.timeScale } : { type: 'wait' });
 
     const nextWrite = (): Action => {
       const write = pendingWrites.shift();

@@ -1,10 +1,11 @@
 import type { EgressRecord } from '../sandbox/index.js';
 import type { Case } from '../types/case.js';
 import type { Action } from '../types/actions.js';
+import type { AgentNoteKind } from '../types/events.js';
 import type { ExitInfo, KillRecord, Tick } from '../types/process.js';
 import type { Template } from '../types/template.js';
 import type { MonitorMode } from '../types/variant.js';
-import type { InstalledAgent } from './cli/agent.js';
+import type { InstalledAgent } from './cli/installed.js';
 
 /**
  * What an agent is told. Action results and ticks are observations too. `notices`: background commands that exited
@@ -48,7 +49,7 @@ export interface AgentReporter {
   egress?(record: EgressRecord): void;
 }
 
-export type AgentNoteKind = 'retry' | 'cache' | 'divergence' | 'agent';
+export type { AgentNoteKind } from '../types/events.js';
 
 /** Budgets of the attempt, already scaled by --time-scale. */
 export interface AgentBudgets {
@@ -72,12 +73,12 @@ export interface AgentContext {
   readonly signal: AbortSignal;
   readonly oracle?: OracleView;
   /** 1-based repeat index of the attempt (replay finds the matching recording; the cache keys on it). */
-  readonly repeat?: number;
-  readonly budgets?: AgentBudgets;
+  readonly repeat: number;
+  readonly budgets: AgentBudgets;
   /** the variant's monitor mode, durations scaled: what the agent will be told unasked (baseline polls in `poll`). */
-  readonly monitor?: MonitorMode;
+  readonly monitor: MonitorMode;
   /** --time-scale, for agents that pace themselves (baseline's and the oracle's polls). */
-  readonly timeScale?: number;
+  readonly timeScale: number;
 }
 
 /** One protocol: an observation in, one action out. */

@@ -21,7 +21,11 @@ export interface CommandEntry {
   undelivered: Tick[];
 }
 
-export type Woken = { readonly type: 'tick'; readonly tick: Tick } | { readonly type: 'exit' } | { readonly type: 'timer' };
+/**
+ * What ended a wait. A tick is only a wake-up: the monitor hands every tick to the session's listener (into
+ * `undelivered`) before it settles a waiter, so ticks reach the session by that one channel.
+ */
+export type Woken = { readonly type: 'tick' } | { readonly type: 'exit' } | { readonly type: 'timer' };
 
 /**
  * Parks until the command's next pushed tick or its exit, or — when asked — until `timeoutMs` passed or its output
@@ -33,7 +37,7 @@ export async function waitFor(entry: CommandEntry, until: { readonly timeoutMs?:
   signal.addEventListener('abort', onAbort, { once: true });
   const timers: NodeJS.Timeout[] = [];
   try {
-    const racers: Array<Promise<Woken>> = [entry.monitor.nextTickOrExit(release.signal).then((event) => (event.type === 'tick' ? { type: 'tick', tick: event.tick } : { type: 'exit' }))];
+    const racers: Array<Promise<Woken>> = [entry.monitor.nextTickOrExit(release.signal).then((event) => ({ type: event.type }))];
     if (until.timeoutMs !== undefined) {
       const ms = until.timeoutMs;
       racers.push(new Promise((resolve) => timers.push(setTimeout(() => resolve({ type: 'timer' }), ms))));

@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../defaults.js';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentFactory, AgentSession, Observation, OracleView } from '../agents/protocol.js';
@@ -9,18 +10,19 @@ import { caseClass } from '../types/case.js';
 import { TRACE_SCHEMA_VERSION, type EventOf } from '../types/events.js';
 import { HangbenchError, LimitExceeded } from '../types/errors.js';
 import type { AttemptScores } from '../types/scores.js';
-import type { EvalOptions } from '../run/options.js';
 import { writeJsonAtomic } from '../trace/atomic-write.js';
 import { makeDirs } from '../trace/make-dirs.js';
-import { resultsFaultOf, type ResultsFault } from '../trace/results-fault.js';
+import { resultsFaultOf } from '../trace/results-fault.js';
 import { applySolutionPatch } from './patch.js';
 import { AttemptSession } from './session.js';
 import { TraceWriter } from '../trace/writer.js';
 import { renderTick } from '../monitor/render.js';
 import { scaleMode, type VariantSpec } from '../types/variant.js';
-import { runVerify } from './verify.js';
+import { hiddenLayers, runVerify } from './verify.js';
 import { listWorkspace } from './workspace-files.js';
 import { LoopFeatures } from './loop-features.js';
+import { stopOutcome, type StopReason } from './stop-outcome.js';
+import { attemptKey, sandboxAttemptId, type AttemptCoordinates } from '../types/attempt-key.js';
 import { planInstalledAgent, runInstalledAgent, type InstalledRunResult } from './installed-agent.js';
 
 export interface Attempt {
@@ -29,8 +31,16 @@ export interface Attempt {
   readonly repeat: number;
 }
 
+/** What an attempt needs of the run's options (an EvalOptions fits). */
+export interface AttemptOptions {
+  readonly runId: string;
+  readonly timeScale: number;
+  readonly maxTurns: number;
+  readonly verifyFloorMs: number;
+}
+
 export interface AttemptContext {
-  readonly options: EvalOptions;
+  readonly options: AttemptOptions;
   readonly runDir: string;
   readonly capabilities: HostCapabilities;
   /** the factory of this attempt's variant (one per variant per run). */
@@ -40,18 +50,15 @@ export interface AttemptContext {
   readonly onTick?: (attempt: Attempt, tick: EventOf<'tick'>) => void;
 }
 
-type StopReason =
-  | { kind: 'wall' | 'tokens' | 'turns'; value: number; limit: number }
-  | { kind: 'harness' }
-  | { kind: 'error'; message: string }
-  | ({ kind: 'fault' } & ResultsFault)
-  | { kind: 'lost'; message: string };
-
 /** After the wall budget, this long for the graceful kill (TERM, grace, KILL) to end the attempt before every process is SIGKILLed at once. */
 const HARD_STOP_GRACE_MS = 5_000;
 
 export function attemptDir(runDir: string, attempt: Attempt): string {
-  return path.join(runDir, attempt.testCase.id, attempt.variant.name, String(attempt.repeat));
+  return path.join(runDir, ...attemptKey(coordinatesOf(attempt)).split('/'));
+}
+
+export function coordinatesOf(attempt: Attempt): AttemptCoordinates {
+  return { caseId: attempt.testCase.id, variant: attempt.variant.name, repeat: attempt.repeat };
 }
 
 /**
@@ -65,7 +72,6 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
   const { options } = context;
   const dir = attemptDir(context.runDir, attempt);
   await makeDirs(dir, context.runDir);
-  const attemptId = `${context.options.runId}.${testCase.id}.${variant.name}.${attempt.repeat}`.replace(/[^A-Za-z0-9_.-]/g, '_');
   const trace = new TraceWriter(path.join(dir, 'trace.jsonl'));
   const scale = options.timeScale;
   const override = variant.budgets ?? {};
@@ -78,6 +84,7 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
   const stop = new AbortController();
   trace.onFault((error) => stop.abort({ kind: 'fault', ...(resultsFaultOf(error) ?? { code: error.code ?? 'EIO', message: error.message }) } satisfies StopReason));
   const installed = context.agent.installed;
+  const attemptId = sandboxAttemptId(options.runId, coordinatesOf(attempt));
   let plan: Awaited<ReturnType<typeof planInstalledAgent>> | null = null;
   let sandbox: Sandbox;
   try {
@@ -96,7 +103,7 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
   trace.write({
     type: 'attempt.start',
     schemaVersion: TRACE_SCHEMA_VERSION,
-    attemptId,
+    attemptId: attemptKey(coordinatesOf(attempt)),
     caseId: testCase.id,
     kind: testCase.kind,
     class: caseClass(testCase),
@@ -139,7 +146,7 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
     logDir: dir,
     signal: stop.signal,
   });
-  const loop = new LoopFeatures({ testCase, sandbox, trace, timeScale: scale, floorMs: options.verifyFloorMs, logDir: dir, hints: variant.hints ?? true });
+  const loop = new LoopFeatures({ testCase, sandbox, trace, timeScale: scale, floorMs: options.verifyFloorMs, logDir: dir, hints: variant.hints ?? DEFAULTS.hints });
   let tokens = 0;
   const agentStart = performance.now();
   let stopReason: StopReason | null = null;
@@ -201,7 +208,7 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
     if (stopReason?.kind === 'lost') trace.write({ type: 'error', where: 'sandbox', message: stopReason.message });
     if (stopReason?.kind === 'error') trace.write({ type: 'error', where: 'agent', message: stopReason.message });
     if (stopReason?.kind === 'fault') trace.write({ type: 'error', where: 'results', message: `${stopReason.code}: ${stopReason.message}` });
-    const killer = stopReason && (stopReason.kind === 'wall' || stopReason.kind === 'tokens' || stopReason.kind === 'turns') ? 'budget' : 'harness';
+    const { outcome, killer } = stopOutcome(stopReason);
     const why = stopReason ? `attempt stopped: ${stopReason.kind}` : 'agent finished with the command still running';
     if (installedRun) await installedRun.shutdown(killer, why);
     else if (plan) await rm(plan.hostDir, { recursive: true, force: true });
@@ -221,7 +228,8 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
     for (const hit of sandbox.limitHits()) trace.write({ type: 'sandbox.limit', ...hit });
     trace.write({
       type: 'attempt.end',
-      outcome: stopReason === null && trace.fault === null ? 'completed' : stopReason === null || ['error', 'harness', 'fault', 'lost'].includes(stopReason.kind) ? 'error' : 'limit',
+      // a results folder that refused a write is the harness's fault, whatever the agent did
+      outcome: trace.fault === null ? outcome : 'error',
       clean: leaks.clean,
       wallMs: trace.now(),
       agentWallMs: Math.round(agentWallMs),
@@ -286,9 +294,9 @@ async function agentLoop(
   return { kind: 'turns', value: maxTurns, limit: maxTurns };
 }
 
-async function verifyAttempt(sandbox: Sandbox, testCase: Case, trace: TraceWriter, options: EvalOptions): Promise<void> {
+async function verifyAttempt(sandbox: Sandbox, testCase: Case, trace: TraceWriter, options: AttemptOptions): Promise<void> {
   try {
-    const verifier = await sandbox.forVerify(path.join(testCase.fixtureDir, 'hidden'));
+    const verifier = await sandbox.forVerify(...hiddenLayers(testCase.fixtureDir));
     await runVerify(verifier, testCase.verify, trace, { timeScale: options.timeScale, floorMs: options.verifyFloorMs, terminal: testCase.terminal });
   } catch (error) {
     trace.write({ type: 'error', where: 'verify', message: (error as Error).message });

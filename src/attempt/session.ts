@@ -1,18 +1,20 @@
 import path from 'node:path';
 import type { Observation, ObservationBody } from '../agents/protocol.js';
-import { countTokens } from '../agents/tokens.js';
 import { createMonitor } from '../monitor/index.js';
 import type { TickRenderer } from '../monitor/render.js';
 import type { MonitorEvent } from '../monitor/types.js';
 import type { Sandbox, SandboxProcess } from '../sandbox/types.js';
-import { keyBytes, type Action } from '../types/actions.js';
+import type { Action } from '../types/actions.js';
 import type { Case, Onset } from '../types/case.js';
 import { HangbenchError } from '../types/errors.js';
 import type { KillDecider, SignalName, Tick } from '../types/process.js';
 import type { MonitorMode } from '../types/variant.js';
 import { formatDuration } from '../types/duration.js';
 import { exitNotice, waitFor, type CommandEntry } from './command-entry.js';
-import { mergeTicks } from './merge-ticks.js';
+import { fileAction } from './file-actions.js';
+import { typeInput } from './keyboard-input.js';
+import { failure } from './observations.js';
+import { deliverTicks, recordObservedTick } from './tick-delivery.js';
 import type { TraceWriter } from '../trace/writer.js';
 
 export interface SessionDeps {
@@ -29,10 +31,13 @@ export interface SessionDeps {
   readonly signal: AbortSignal;
 }
 
-const READ_LIMIT = 64 * 1024;
 const EXIT_OUTPUT_BYTES = 4 * 1024;
 
-/** Carries out agent actions in one attempt's sandbox; every command runs under a monitor in the variant's mode. */
+/**
+ * Carries out agent actions in one attempt's sandbox; every command runs under a monitor in the variant's mode.
+ * This file is the command lifecycle (run, wait, poll, kill, exit); tick delivery, file actions and keyboard input
+ * are tick-delivery.ts, file-actions.ts and keyboard-input.ts.
+ */
 export class AttemptSession {
   private readonly deps: SessionDeps;
   /** commands running, or over but with their exit not yet delivered to the agent. */
@@ -54,10 +59,6 @@ export class AttemptSession {
 
   get testCase(): Case {
     return this.deps.testCase;
-  }
-
-  get hasEdited(): boolean {
-    return this.edited;
   }
 
   /** ground truth for the oracle: the onset of a command started before any edit was seen. */
@@ -107,19 +108,12 @@ export class AttemptSession {
         return this.killTarget(action.id, action.signal);
       case 'input':
         return this.input(action.text, action.keys ?? [], action.eof ?? false);
-      case 'read': {
-        const content = await this.deps.sandbox.readFile(action.path);
-        const shown = content.length > READ_LIMIT ? `${content.slice(0, READ_LIMIT)}\n[… ${content.length - READ_LIMIT} more characters]` : content;
-        return { type: 'result', action: 'read', ok: true, message: `${action.path}: ${content.length} characters`, content: shown };
-      }
+      case 'read':
       case 'write':
-        return this.writeFile(action.path, action.content, 'write');
-      case 'edit': {
-        const current = await this.deps.sandbox.readFile(action.path);
-        const count = current.split(action.old).length - 1;
-        if (count !== 1) return failure(action, `edit needs the old text exactly once in ${action.path}; found it ${count} times`);
-        return this.writeFile(action.path, current.replace(action.old, () => action.new), 'edit');
-      }
+      case 'edit':
+        return fileAction(action, this.deps.sandbox, this.deps.trace, () => {
+          this.edited = true;
+        });
       case 'finish':
         return { type: 'result', action: 'finish', ok: true, message: 'finished' };
     }
@@ -243,49 +237,11 @@ export class AttemptSession {
     const writer = this.observed.get(entry.id) ?? null;
     const text = `\n${this.deps.renderTick(tick)}\n`;
     const delivered = this.deps.mode.mode === 'inband' && writer !== null && writer(text);
-    this.deps.trace.write({
-      type: 'tick',
-      commandId: entry.id,
-      tickSeq: tick.seq,
-      mergedSeqs: [tick.seq],
-      source: 'schedule',
-      elapsedMs: tick.elapsedMs,
-      ...(tick.dueMs === undefined ? {} : { dueMs: tick.dueMs }),
-      sinceOutputMs: tick.sinceOutputMs,
-      totalOutputBytes: tick.totalOutputBytes,
-      output: tick.output,
-      snapshot: tick.snapshot,
-      classification: tick.classification,
-      reason: tick.reason,
-      rendered: delivered ? text : text.trim(),
-      renderedTokens: countTokens(text),
-      delivered,
-    });
+    recordObservedTick(entry.id, tick, text, delivered, this.deps.trace);
   }
 
-  /** The one place a tick reaches the agent: merged, rendered by the agent's template, and recorded exactly so. */
   private deliver(entry: CommandEntry, ticks: readonly Tick[], source: 'schedule' | 'status'): ObservationBody {
-    const tick = mergeTicks(ticks);
-    const text = this.deps.renderTick(tick);
-    this.deps.trace.write({
-      type: 'tick',
-      commandId: entry.id,
-      tickSeq: tick.seq,
-      mergedSeqs: ticks.map((one) => one.seq),
-      source,
-      elapsedMs: tick.elapsedMs,
-      ...(tick.dueMs === undefined ? {} : { dueMs: tick.dueMs }),
-      sinceOutputMs: tick.sinceOutputMs,
-      totalOutputBytes: tick.totalOutputBytes,
-      output: tick.output,
-      snapshot: tick.snapshot,
-      classification: tick.classification,
-      reason: tick.reason,
-      culprit: tick.culprit ?? null,
-      rendered: text,
-      renderedTokens: countTokens(text),
-    });
-    return { type: 'tick', tick, text };
+    return deliverTicks(entry.id, ticks, source, this.deps.renderTick, this.deps.trace);
   }
 
   private live(): CommandEntry[] {
@@ -303,7 +259,6 @@ export class AttemptSession {
   private async awaitNext(entry: CommandEntry, until: { readonly timeoutMs?: number; readonly quietMs?: number }): Promise<ObservationBody> {
     if (entry.undelivered.length === 0 && !entry.exited) {
       const woke = await waitFor(entry, until, this.deps.signal);
-      if (woke.type === 'tick' && !entry.undelivered.some((tick) => tick.seq === woke.tick.seq)) entry.undelivered.push(woke.tick);
       if (woke.type === 'timer' && !entry.exited) return this.deliver(entry, [...entry.undelivered.splice(0), entry.monitor.status()], 'status');
     }
     if (entry.undelivered.length > 0) return this.deliver(entry, entry.undelivered.splice(0), 'schedule');
@@ -349,30 +304,11 @@ export class AttemptSession {
     return exit;
   }
 
-  /** Text, then keys as the terminal sends them, then end of input: closing a pipe, or ^D typed at a pty (which stays open). */
+  /** Input goes to the foreground command (or the newest background one). */
   private input(text: string | undefined, keys: readonly string[], eof: boolean): ObservationBody {
     const target = this.target();
     if (!target || target === 'done' || target.exited) return failure({ type: 'input' }, 'nothing is running to send input to');
-    if (target.process.stdin.writableEnded) return failure({ type: 'input' }, `stdin of #${target.id} is already closed`);
-    const terminal = target.process.terminal ?? 'pipe';
-    const context = { terminal, applicationCursor: target.monitor.applicationCursorKeys };
-    const typed = (text ?? '') + keys.map((key) => keyBytes(key, context)).join('') + (eof && terminal === 'pty' ? '\x04' : '');
-    if (typed !== '') target.process.stdin.write(typed);
-    if (eof && terminal === 'pipe') target.process.stdin.end();
-    const notes = [`sent ${Buffer.byteLength(typed)} bytes to #${target.id}`];
-    if (eof) notes.push(terminal === 'pty' ? 'ending with ^D (end of input at the terminal)' : 'and closed its stdin');
-    // Without a terminal there is no line discipline: an agent expecting Ctrl-C to interrupt should be told.
-    if (terminal === 'pipe' && keys.some((key) => key === 'ctrl-c' || key === 'ctrl-z')) {
-      notes.push('(stdin is a pipe, not a terminal: control keys arrive as plain bytes and signal nothing; use kill to interrupt)');
-    }
-    return { type: 'result', action: 'input', ok: true, message: notes.join(' ') };
-  }
-
-  private async writeFile(file: string, content: string, via: 'write' | 'edit'): Promise<ObservationBody> {
-    const bytes = await this.deps.sandbox.writeFile(file, content);
-    this.edited = true;
-    this.deps.trace.write({ type: 'file.write', path: file, bytes, via });
-    return { type: 'result', action: via, ok: true, message: `wrote ${bytes} bytes to ${file}` };
+    return typeInput(target, text, keys, eof);
   }
 
   /** Kills every command still running (budget, harness shutdown, or an agent that finished with a command left). */
@@ -388,10 +324,6 @@ export class AttemptSession {
     );
     for (const entry of [...this.commands.values()]) this.takeExited(entry.id);
   }
-}
-
-function failure(action: Pick<Action, 'type'>, message: string): ObservationBody {
-  return { type: 'result', action: action.type, ok: false, message };
 }
 
 function seconds(value: number | undefined): number | undefined {

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { stripTerminalControls } from '../monitor/terminal-text.js';
 import type { CommandRunner } from '../sandbox/types.js';
 import type { VerifyStep } from '../types/case.js';
@@ -6,13 +8,22 @@ import type { TraceWriter } from '../trace/writer.js';
 const COLLECT_LIMIT = 1024 * 1024;
 const TAIL_BYTES = 2048;
 /** verify commands get ids far from the agent's so traces stay unambiguous. */
-export const VERIFY_COMMAND_BASE = 10_000;
+const VERIFY_COMMAND_BASE = 10_000;
 
 export interface VerifySettings {
   readonly timeScale: number;
   readonly floorMs: number;
   /** the case's terminal: a step runs the way the repro does, so a pager or editor hang still shows (default pipe). */
   readonly terminal?: 'pipe' | 'pty';
+}
+
+/**
+ * What verify lays over the workspace, in order: `shared-hidden/` beside the fixture, when there is one (helpers
+ * every hidden check of a fixture library imports), then the fixture's own hidden/.
+ */
+export function hiddenLayers(fixtureDir: string): string[] {
+  const shared = path.join(fixtureDir, '..', 'shared-hidden');
+  return [...(existsSync(shared) ? [shared] : []), path.join(fixtureDir, 'hidden')];
 }
 
 /** Runs hidden verify steps where Sandbox.forVerify says (hidden/ already over the workspace); each result is a `verify` event. */

@@ -135,6 +135,6 @@ function editDistance(a: string, b: string): number {
   return row[b.length]!;
 }
 
-export function formatPath(path: readonly PathKey[]): string {
+function formatPath(path: readonly PathKey[]): string {
   return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text === '' ? key : `${text}.${key}`), '');
 }

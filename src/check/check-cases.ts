@@ -13,18 +13,19 @@ import type { AttemptScores } from '../types/scores.js';
 import { checkGates } from './check-gates.js';
 import { checkRepro, type CheckOutcome } from './check-repro.js';
 import { loadCases } from '../cases/load-cases.js';
-import { DEFAULTS, resolveOptions } from '../run/options.js';
+import { DEFAULTS } from '../defaults.js';
+import { resolveOptions } from '../run/options.js';
 import { applySolutionPatch } from '../attempt/patch.js';
 import { runPool } from '../run/pool.js';
 import { runAttempt } from '../attempt/run-attempt.js';
 import { TraceWriter } from '../trace/writer.js';
-import { runVerify } from '../attempt/verify.js';
+import { hiddenLayers, runVerify } from '../attempt/verify.js';
 import { makeDirs } from '../trace/make-dirs.js';
 
 export { HANG_TICKS, type CheckOutcome } from './check-repro.js';
 
 /** check-cases runs at a tenth of real time unless told otherwise: it is a CI gate, and relative timing is kept. */
-export const CHECK_TIME_SCALE = 0.1;
+const CHECK_TIME_SCALE = 0.1;
 
 /** The checks, in the order they run and are shown. */
 export const CHECK_NAMES = ['repro', 'verifyUntouched', 'verifyPatched', 'gates', 'oracle', 'nop'] as const;
@@ -74,6 +75,7 @@ interface CheckContext {
   readonly runDir: string;
   readonly cwd: string;
   readonly timeScale: number;
+  readonly verifyFloorMs: number;
   readonly capabilities: HostCapabilities;
   readonly shutdown: AbortSignal;
 }
@@ -100,8 +102,8 @@ export async function checkCases(input: CheckCasesInput, hooks: CheckHooks = {})
   const shutdown = hooks.shutdown ?? new AbortController().signal;
   // The tokenizer takes a second or two to load, on the first tick of the process: not inside an attempt's interrupt budget.
   loadTokenizer();
-  const context: CheckContext = { runId, runDir, cwd: options.cwd, timeScale: options.timeScale, capabilities: await probeHost(), shutdown };
-  const results = await runPool(cases, options.concurrency ?? DEFAULTS.concurrency, async (testCase) => {
+  const context: CheckContext = { runId, runDir, cwd: options.cwd, timeScale: options.timeScale, verifyFloorMs: options.verifyFloorMs, capabilities: await probeHost(), shutdown };
+  const results = await runPool(cases, options.concurrency ?? DEFAULTS.checkConcurrency, async (testCase) => {
     const result = await checkCase(testCase, context);
     hooks.onCase?.(result);
     return result;
@@ -182,8 +184,8 @@ async function checkVerify(testCase: Case, context: CheckContext, state: 'untouc
       for (const file of patch.files) await sandbox.writeFile(file.path, file.content);
     }
     // As eval does: verify in a fresh sandbox with hidden/ laid over a copy of the workspace.
-    const verifier = await sandbox.forVerify(path.join(testCase.fixtureDir, 'hidden'));
-    const settings = { timeScale: context.timeScale, floorMs: DEFAULTS.verifyFloorMs, terminal: testCase.terminal };
+    const verifier = await sandbox.forVerify(...hiddenLayers(testCase.fixtureDir));
+    const settings = { timeScale: context.timeScale, floorMs: context.verifyFloorMs, terminal: testCase.terminal };
     const passed = await runVerify(verifier, testCase.verify, trace, settings);
     const steps = trace.events.flatMap((event) => (event.type === 'verify' ? [event] : []));
     const failed = steps.find((step) => !step.passed);

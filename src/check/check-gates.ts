@@ -5,13 +5,13 @@ import type { HostCapabilities } from '../sandbox/types.js';
 import type { Case } from '../types/case.js';
 import type { CheckOutcome } from './check-repro.js';
 import { GateKeeper, type GateVerdict } from '../attempt/gates.js';
-import { DEFAULTS } from '../run/options.js';
 import { applySolutionPatch } from '../attempt/patch.js';
 import { TraceWriter } from '../trace/writer.js';
 
 export interface GateCheckContext {
   readonly runDir: string;
   readonly timeScale: number;
+  readonly verifyFloorMs: number;
   readonly capabilities: HostCapabilities;
   readonly attemptId: (check: string) => string;
 }
@@ -54,7 +54,7 @@ async function gateRound(testCase: Case, context: GateCheckContext, state: 'unto
       if (!patch.ok) return patch.error;
       for (const file of patch.files) await sandbox.writeFile(file.path, file.content);
     }
-    const settings = { timeScale: context.timeScale, floorMs: DEFAULTS.verifyFloorMs, terminal: testCase.terminal, logDir };
+    const settings = { timeScale: context.timeScale, floorMs: context.verifyFloorMs, terminal: testCase.terminal, logDir };
     return await new GateKeeper(testCase.gates, sandbox, trace, settings).onFinish();
   } finally {
     trace.close();

@@ -10,7 +10,7 @@ import type { CliIO } from './io.js';
 import { COMPARE_HELP } from './reports-help.js';
 
 /** The exit code of a comparison that found a regression. */
-export const REGRESSION_EXIT = 4;
+const REGRESSION_EXIT = 4;
 
 async function summaryAt(io: CliIO, given: string): Promise<ReportSummary> {
   const target = path.resolve(io.cwd, given);

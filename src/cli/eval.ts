@@ -13,7 +13,7 @@ import {
 import { renderLoopTable } from '../report/loop-table.js';
 import { writeRunReports } from '../report/write-reports.js';
 import { loadConfigFile } from '../run/config-file.js';
-import { fanOut } from '../run/reporter-hooks.js';
+import type { ReporterFailure } from '../run/reporter-hooks.js';
 import type { EvalOptionsInput } from '../run/options.js';
 import { runEval } from '../run/run-eval.js';
 import { parseShard } from '../run/shard.js';
@@ -67,12 +67,12 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
   const color = !json && shouldUseColor(io.stdout, io.env);
   const input = await evalInput(parsed, io);
   const reporters = createReporters(['progress'], { stream: io.stderr, live: isLive(io.stderr, io.env), color: shouldUseColor(io.stderr, io.env) });
-  const reporter = fanOut(reporters, (failure) => io.stderr.write(`reporter ${failure.reporter} failed in ${failure.hook}: ${String(failure.error)}\n`));
+  const onReporterError = (failure: ReporterFailure): unknown => io.stderr.write(`reporter ${failure.reporter} failed in ${failure.hook}: ${String(failure.error)}\n`);
   if (input.agent === undefined && input.variants === undefined && input.resume === undefined) {
     io.stderr.write('agent: baseline (offline, kills on the monitor\'s classification; never fixes). Other agents: --agent oracle | nop | openai | replay | exec | cli:<name>; see --help.\n');
   }
 
-  const result = await runEval(input, { reporter, shutdown: io.shutdown, afterRun: writeRunReports, onWarning: (line) => io.stderr.write(`${line}\n`) });
+  const result = await runEval(input, { reporters, onReporterError, shutdown: io.shutdown, afterRun: writeRunReports, onWarning: (line) => io.stderr.write(`${line}\n`) });
 
   for (const problem of result.problems) io.stderr.write(`invalid case: ${formatCaseProblem(problem)}\n`);
   if (json) {

@@ -1,4 +1,4 @@
-import { DEFAULTS } from '../run/options.js';
+import { DEFAULTS } from '../defaults.js';
 import { listBuiltinPrompts } from '../agents/openai/prompt-set.js';
 import { AGENT_NAMES, MODE_NAMES } from '../types/variant.js';
 
@@ -58,7 +58,7 @@ Options:
   --repeat N            attempts per case and variant (default: ${DEFAULTS.repeat}); gives pass@k, pass^k and tighter intervals
   --seed N              seed of the attempt order and the bootstrap intervals (default: ${DEFAULTS.seed})
   --time-scale F        multiply every case duration and the interval by F; fixtures scale their sleeps (default: 1)
-  --concurrency N       at most N attempts at once (default: by load — up to 16 per core; CPU-heavy cases on all cores but one)
+  --concurrency N       at most N attempts at once (default: by load — up to ${DEFAULTS.idleAttemptsPerCore} per core; CPU-heavy cases on all cores but one)
   --out DIR             results folder (default: ${DEFAULTS.out})
   --run-id ID           name of the run folder (default: a timestamp)
   --max-turns N         stop an agent after N actions (default: ${DEFAULTS.maxTurns})
@@ -115,7 +115,7 @@ traces and logs go to <out>/check-<run-id>/<case>/.
 Options:
   --time-scale F        multiply every case duration and the tick interval by F (default: 0.1 — a CI gate, not a
                         benchmark; relative timing is kept, verify timeouts keep a floor of ${DEFAULTS.verifyFloorMs / 1000}s)
-  --concurrency N       cases checked at once (default: ${DEFAULTS.concurrency})
+  --concurrency N       cases checked at once (default: ${DEFAULTS.checkConcurrency})
   --out DIR             results folder (default: ${DEFAULTS.out})
   --run-id ID           name of the check's folder (default: check-<timestamp>)
   --json                print the result as JSON on stdout (progress still goes to stderr)

@@ -34,7 +34,7 @@ export interface Verdict {
 }
 
 /** Over 1 MiB per second of interval is more than anyone reads. */
-export const FLOOD_BYTES_PER_SECOND = 1024 * 1024;
+const FLOOD_BYTES_PER_SECOND = 1024 * 1024;
 /** A slower stream still floods when nearly every line repeats the previous one. */
 const REPEAT_FLOOD_BYTES_PER_SECOND = 16 * 1024;
 const REPEAT_FLOOD_MIN_LINES = 20;

@@ -6,8 +6,8 @@ import type { OnsetMatcher, OutputStream } from './onset.js';
 import { OutputWindow, type WindowLimits } from './output-window.js';
 
 /** How much of the whole output `tail()` can return, whatever the volume. */
-export const TAIL_CAPACITY_BYTES = 64 * 1024;
-export const DEFAULT_TAIL_BYTES = 4096;
+const TAIL_CAPACITY_BYTES = 64 * 1024;
+const DEFAULT_TAIL_BYTES = 4096;
 
 /**
  * Drains stdout and stderr from the start (an unread pipe would make a fake hang) and does only

@@ -1,4 +1,4 @@
-import type { ProcState } from '../types/process.js';
+import { PROC_STATES, type ProcState } from '../types/process.js';
 
 /** Pure parsers for the /proc files the sampler reads; each returns null on text it cannot use. */
 
@@ -17,7 +17,7 @@ export interface StatFields {
   readonly rssPages: number;
 }
 
-const STATES = new Set<string>(['R', 'S', 'D', 'T', 't', 'Z', 'X', 'I', 'W', 'P']);
+const STATES = new Set<string>(PROC_STATES);
 
 export function parseStat(text: string): StatFields | null {
   // comm may contain spaces and parentheses, so split after the last ')'.

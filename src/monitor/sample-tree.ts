@@ -136,7 +136,9 @@ export function sampleTree(
  * wait channel, syscall, fds, I/O counters and command line are its own doing. Its stat line (parent, state, RSS) is
  * read every time, since those change from outside (re-parenting, a stop, reclaim).
  */
-function unchanged(kept: { ranNs: string; state: string; details: ProcDetails } | undefined, ranNs: string, stat: StatFields): kept is { ranNs: string; state: string; details: ProcDetails } {
+type Kept = { ranNs: string; state: string; details: ProcDetails };
+
+function unchanged(kept: Kept | undefined, ranNs: string, stat: StatFields): kept is Kept {
   return kept !== undefined && ranNs !== '' && kept.ranNs === ranNs && kept.state === stat.state;
 }
 

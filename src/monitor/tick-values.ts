@@ -48,7 +48,7 @@ function sinceOutput(tick: Tick): string {
   return tick.sinceOutputMs >= 1000 ? `no output for ${seconds(tick.sinceOutputMs)}` : `last output ${seconds(tick.sinceOutputMs)} ago`;
 }
 
-export function outputBlock(output: TickOutput): string {
+function outputBlock(output: TickOutput): string {
   const { text, bytes, cutBytes, foldedLines, partialLine } = output;
   if (bytes === 0) {
     // The window repeats a pending unfinished line (a prompt) even when nothing new came.
@@ -63,7 +63,7 @@ export function outputBlock(output: TickOutput): string {
 }
 
 /** Parents before their children, indented, so the tree reads as one. */
-export function processTree(processes: readonly ProcessSample[]): string {
+function processTree(processes: readonly ProcessSample[]): string {
   if (processes.length === 0) return 'processes: none left';
   const depths = depthsOf(processes);
   const ordered = treeOrder(processes);

@@ -26,7 +26,7 @@ const STDIN_READ_CALLS = syscalls('read', 'readv', 'pread64');
 const CHILD_WAIT_CALLS = syscalls('wait4', 'waitid');
 
 /** A process at or above this CPU % over the interval counts as busy. */
-export const BUSY_CPU_PERCENT = 50;
+const BUSY_CPU_PERCENT = 50;
 /** On a loaded machine a spinning process gets less than its core; running now and above this counts too. */
 const BUSY_RUNNING_CPU_PERCENT = 20;
 

@@ -1,8 +1,8 @@
-import { mean } from '../scorers/stats.js';
+import { mean } from '../stats/index.js';
 import type { AttemptScores } from '../types/scores.js';
 
 /** How much slower a change must be, on top of being beyond the noise, to count: 10 % of the base's mean latency. */
-export const LATENCY_FLOOR = 0.1;
+const LATENCY_FLOOR = 0.1;
 
 export interface LatencyShift {
   /** cases with an interrupt latency in both runs. */

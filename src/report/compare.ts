@@ -110,7 +110,8 @@ function pairedRate(pairs: ReturnType<typeof pairUp>, name: (typeof RATES)[numbe
   }
   const interval = newcombePaired(counts);
   if (!interval) return null;
-  return { pairs: counts.both + counts.aOnly + counts.bOnly + counts.neither, baseOnly: counts.bOnly, newOnly: counts.aOnly, ...interval, p: mcnemarExact(counts.aOnly, counts.bOnly).p };
+  const pairCount = counts.both + counts.aOnly + counts.bOnly + counts.neither;
+  return { pairs: pairCount, baseOnly: counts.bOnly, newOnly: counts.aOnly, ...interval, p: mcnemarExact(counts.aOnly, counts.bOnly).p };
 }
 
 function pairedLatency(pairs: ReturnType<typeof pairUp>, variant: string): VariantDelta['latencyPaired'] {

@@ -67,7 +67,9 @@ export async function mergeRuns(dirs: readonly string[], outDir: string): Promis
     interrupted: false,
     options,
   });
-  const shards = [...runs].sort((a, b) => a.shard.index - b.shard.index).map((run) => ({ index: run.shard.index, count: run.shard.count, runId: run.meta.runId, startedAt: run.meta.startedAt, attempts: run.summary.attempts.length }));
+  const shards = [...runs]
+    .sort((a, b) => a.shard.index - b.shard.index)
+    .map((run) => ({ index: run.shard.index, count: run.shard.count, runId: run.meta.runId, startedAt: run.meta.startedAt, attempts: run.summary.attempts.length }));
   await writeJsonAtomic(path.join(outDir, 'meta.json'), { ...first.meta, runId, startedAt, options: { ...options, runId }, interrupted: false, mergedFrom: shards });
   await writeJsonAtomic(path.join(outDir, 'summary.json'), summary);
   await writeRunReports(outDir);

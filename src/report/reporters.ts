@@ -1,34 +1,16 @@
 import { HangbenchError } from '../types/errors.js';
 import type { Reporter } from '../run/reporter-hooks.js';
 import { createProgressReporter } from './progress.js';
+import type { ReporterContext, ReporterFactory } from './reporter-context.js';
 
 export type { AttemptInfo, Reporter, ReporterFailure, ReporterHook, RunInfo, TickEvent } from '../run/reporter-hooks.js';
-
-/** The stream a reporter writes to: stderr in practice, a fake in tests. */
-export interface ReportStream {
-  write(chunk: string): unknown;
-  readonly isTTY?: boolean;
-  readonly columns?: number;
-}
-
-export interface ReporterContext {
-  /** progress goes here, never to stdout (stdout is for results). */
-  readonly stream: ReportStream;
-  /** rewrite a live status line in place; false in CI and when the stream is not a terminal. */
-  readonly live: boolean;
-  readonly color: boolean;
-  /** ms clock for elapsed time; Date.now by default. */
-  readonly now?: () => number;
-}
-
-export type ReporterFactory = (context: ReporterContext) => Reporter;
+export type { ReporterContext, ReporterFactory, ReportStream } from './reporter-context.js';
 
 /** Whether the progress line should be live: a TTY, and not CI. */
 export function isLive(stream: { readonly isTTY?: boolean }, env: Readonly<Record<string, string | undefined>>): boolean {
   const ci = env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0';
   return stream.isTTY === true && !ci;
 }
-
 
 const registry = new Map<string, ReporterFactory>([['progress', createProgressReporter]]);
 

@@ -5,7 +5,8 @@ import { readTrace, scoreAttempt } from '../scorers/index.js';
 import { HangbenchError } from '../types/errors.js';
 import type { TraceEvent } from '../types/events.js';
 import type { AttemptScores } from '../types/scores.js';
-import { attemptKey, buildTimeline, type AttemptTimeline } from './html/timeline-model.js';
+import { attemptKey } from '../types/attempt-key.js';
+import { buildTimeline, type AttemptTimeline } from './html/timeline-model.js';
 import type { ReportSummary } from './stats-view.js';
 import { readRunSummary } from '../summary/read.js';
 
@@ -62,13 +63,20 @@ export interface TracedAttempt {
   readonly scores: AttemptScores;
 }
 
-/** Every attempt's trace, read and scored (a trace still being written scores as an error and draws as running). */
-export async function readTracedAttempts(runDir: string): Promise<TracedAttempt[]> {
+/**
+ * Every attempt's trace, read, with its scores: those the run already recorded (`scored`, e.g. summary.json's) are
+ * taken as they are, and only the rest are scored from the trace (a trace still being written scores as an error
+ * and draws as running). `hangbench score` passes none, to score every trace afresh.
+ */
+export async function readTracedAttempts(runDir: string, scored: readonly AttemptScores[] = []): Promise<TracedAttempt[]> {
   const traces = await findTraces(runDir);
+  const recorded = new Map(scored.map((scores) => [attemptKey(scores), scores]));
   return Promise.all(
     traces.map(async (trace) => {
       const events = await readTrace(path.join(runDir, trace));
-      return { dir: path.dirname(trace), events, scores: scoreAttempt(events) };
+      const start = events.find((event) => event.type === 'attempt.start');
+      const known = start === undefined ? undefined : recorded.get(attemptKey(start));
+      return { dir: path.dirname(trace), events, scores: known ?? scoreAttempt(events) };
     }),
   );
 }
@@ -99,13 +107,13 @@ export function toReportAttempt(traced: TracedAttempt): ReportAttempt {
 }
 
 /** Attempts in the summary's order; attempts with a trace the summary does not list yet (running) follow. */
-export function orderLike(summary: ReportSummary, attempts: readonly ReportAttempt[]): ReportAttempt[] {
+function orderLike(summary: ReportSummary, attempts: readonly ReportAttempt[]): ReportAttempt[] {
   const order = new Map(summary.attempts.map((scores, index) => [attemptKey(scores), index]));
   return [...attempts].sort((a, b) => (order.get(a.timeline.key) ?? Number.MAX_SAFE_INTEGER) - (order.get(b.timeline.key) ?? Number.MAX_SAFE_INTEGER));
 }
 
 /** A run's report from its summary and its traces; attempts the summary does not list yet are drawn as they stand. */
 export async function loadRunReport(runDir: string, summary: ReportSummary): Promise<RunReport> {
-  const traced = await readTracedAttempts(runDir);
+  const traced = await readTracedAttempts(runDir, summary.attempts);
   return { runDir, summary, attempts: orderLike(summary, traced.map(toReportAttempt)) };
 }

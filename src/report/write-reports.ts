@@ -6,7 +6,7 @@ import { renderMarkdown } from './markdown.js';
 import { byRunOrder, loadRunReport, readMetaSpine, readSummaryFile, readTracedAttempts, type RunReport } from './run-folder.js';
 import type { ReportSummary } from './stats-view.js';
 import { summarize } from '../summary/summarize.js';
-import { attemptKey } from './html/timeline-model.js';
+import { attemptKey } from '../types/attempt-key.js';
 import { HangbenchError } from '../types/errors.js';
 import { writeFileAtomic, writeJsonAtomic } from '../trace/atomic-write.js';
 

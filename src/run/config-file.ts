@@ -135,7 +135,7 @@ export async function loadConfigFile(file: string, cwd: string): Promise<LoadedC
 function toVariantSpec(variant: ConfigVariant, shared: Budgets | undefined, base: string): VariantSpec {
   const agent = agentSpecOf(variant, base);
   const monitor = monitorOf(variant);
-  const hints = variant.hints ?? true;
+  const hints = variant.hints ?? DEFAULTS.hints;
   const budgets = { ...shared, ...variant.budgets };
   const overrides = {
     ...(budgets.tokens === undefined ? {} : { tokens: budgets.tokens }),

@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../defaults.js';
 import type { Case } from '../types/case.js';
 import { caseClass } from '../types/case.js';
 
@@ -29,8 +30,6 @@ const CPU_WEIGHTS: ReadonlyMap<string, number> = new Map([
 
 /** Sandbox set-up, process start-up, leak scan and disposal: not scaled by --time-scale. */
 export const FIXED_OVERHEAD_MS = 1_500;
-const DEFAULT_HUNG_TICKS = 2;
-const DEFAULT_INTERVAL_MS = 10_000;
 
 export function historyKey(caseId: string, variantName: string): string {
   return `${caseId}\u0000${variantName}`;
@@ -52,7 +51,7 @@ export function expectedDurationMs(testCase: Case, variant: DurationVariant, tim
   if (learned && learned.length > 0) return median(learned) * timeScale + FIXED_OVERHEAD_MS;
   const agent = typeof variant.agent === 'string' ? variant.agent : variant.agent.agent;
   const wallMs = (variant.budgets?.wallMs ?? testCase.budgets.wall) * timeScale;
-  const verifyMs = testCase.verify.map((step) => Math.max(3_000, step.timeout * timeScale));
+  const verifyMs = testCase.verify.map((step) => Math.max(DEFAULTS.verifyFloorMs, step.timeout * timeScale));
   const firstVerifyMs = verifyMs[0] ?? 0;
   const allVerifyMs = verifyMs.reduce((sum, ms) => sum + ms, 0);
   if (testCase.kind === 'control') {
@@ -66,13 +65,13 @@ export function expectedDurationMs(testCase: Case, variant: DurationVariant, tim
 }
 
 function hungTicksOf(variant: DurationVariant): number {
-  return typeof variant.agent === 'string' ? DEFAULT_HUNG_TICKS : (variant.agent.hungTicks ?? DEFAULT_HUNG_TICKS);
+  return typeof variant.agent === 'string' ? DEFAULTS.hungTicks : (variant.agent.hungTicks ?? DEFAULTS.hungTicks);
 }
 
 /** The unscaled ms between ticks; modes without regular ticks count as one tick at their first deadline. */
 function tickMs(variant: DurationVariant): number {
   const monitor = variant.monitor;
-  return monitor?.everyMs ?? monitor?.afterMs ?? monitor?.firstMs ?? variant.intervalMs ?? DEFAULT_INTERVAL_MS;
+  return monitor?.everyMs ?? monitor?.afterMs ?? monitor?.firstMs ?? variant.intervalMs ?? DEFAULTS.intervalMs;
 }
 
 function median(values: readonly number[]): number {

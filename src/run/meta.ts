@@ -10,7 +10,7 @@ import { VariantSpecSchema } from '../types/variant.js';
 export const META_VERSION = 2;
 
 /** The resolved options as meta.json keeps them: what `resume`, `merge`, `compare` and `score` rely on. */
-export const RecordedOptionsSchema = z.strictObject({
+const RecordedOptionsSchema = z.strictObject({
   caseInputs: z.array(z.string()),
   variants: z.array(VariantSpecSchema).min(1),
   timeScale: z.number().positive(),

@@ -1,9 +1,7 @@
-import type { BudgetOverrides, VariantSpec } from '../types/variant.js';
+import type { VariantSpec } from '../types/variant.js';
 import { DEFAULTS } from '../defaults.js';
-import { expandVariants } from './variants.js';
+import { expandVariants, type VariantAxes } from './variants.js';
 import type { Shard } from './shard.js';
-
-export { DEFAULTS };
 
 export interface EvalOptions {
   readonly caseInputs: readonly string[];
@@ -29,29 +27,15 @@ export interface EvalOptions {
   readonly shard?: Shard;
 }
 
-export type OneOrMany<T> = T | readonly T[];
+export type { OneOrMany } from './variants.js';
 
 /**
- * What a caller may give: every axis of the variant cross product as one value or a list (the CLI's comma lists),
- * or ready variants (from a config file or a resumed run). `resume`: a run folder to finish with its recorded options.
+ * What a caller may give: every axis of the variant cross product (VariantAxes), or ready variants (from a config
+ * file or a resumed run). `resume`: a run folder to finish with its recorded options.
  */
-export interface EvalOptionsInput {
+export interface EvalOptionsInput extends VariantAxes {
   readonly caseInputs?: readonly string[];
   readonly variants?: readonly VariantSpec[];
-  readonly agent?: OneOrMany<string>;
-  readonly mode?: OneOrMany<string>;
-  readonly intervalMs?: OneOrMany<number>;
-  readonly prompt?: OneOrMany<string>;
-  readonly hungTicks?: OneOrMany<number>;
-  readonly hints?: OneOrMany<boolean>;
-  readonly model?: string;
-  readonly baseUrl?: string;
-  readonly cache?: string;
-  readonly from?: string;
-  readonly cmd?: string;
-  /** installed agents' settings as axes: `--set NAME=V1,V2` → { NAME: [V1, V2] }. */
-  readonly settings?: Readonly<Record<string, readonly string[]>>;
-  readonly budgets?: BudgetOverrides;
   readonly timeScale?: number;
   readonly concurrency?: number;
   readonly repeat?: number;

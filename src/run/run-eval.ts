@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createAgentFactory } from '../agents/registry.js';
 import { loadTokenizer } from '../agents/tokens.js';
 import { summarize } from '../summary/summarize.js';
-import { fanOut, type Reporter } from './reporter-hooks.js';
+import { fanOut, type Reporter, type ReporterFailure } from './reporter-hooks.js';
 import type { RunSummary } from '../summary/schema.js';
 import { probeHost } from '../sandbox/index.js';
 import type { HostCapabilities } from '../sandbox/types.js';
@@ -17,7 +17,8 @@ import { loadCases } from '../cases/load-cases.js';
 import { gitSha, hangbenchVersion, META_VERSION, RunMetaSchema, type RunMeta } from './meta.js';
 import { resolveOptions, type EvalOptions, type EvalOptionsInput } from './options.js';
 import { checkResumable, finishedScores, resumeRun, type ResumedRun } from './resume.js';
-import { attemptDir, runAttempt, type Attempt } from '../attempt/run-attempt.js';
+import { attemptDir, coordinatesOf, runAttempt, type Attempt } from '../attempt/run-attempt.js';
+import { attemptKey } from '../types/attempt-key.js';
 import { loadDurationHistory } from './duration-history.js';
 import { admissionLimits, runScheduled } from './scheduler.js';
 import { planAttempts } from './scheduler-order.js';
@@ -37,7 +38,10 @@ export interface RunResult {
 }
 
 export interface RunHooks {
-  readonly reporter?: Required<Reporter>;
+  /** called in order on every hook; the run fans them out (once, here). */
+  readonly reporters?: readonly Reporter[];
+  /** a reporter's hook threw or rejected: it is in errors.log, and told here too (the CLI prints it). */
+  readonly onReporterError?: (failure: ReporterFailure) => void;
   /** abort to shut the run down: every sandbox is killed, finished results are kept. */
   readonly shutdown?: AbortSignal;
   /** once summary.json and meta.json are written: the CLI renders report.md, junit.xml and report.html here. */
@@ -62,7 +66,8 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
   const capabilities = await probeHost();
   stopIfAborted(shutdown);
   // One factory per variant, made once: a bad agent setting fails here, before any attempt starts.
-  const factories = new Map(options.variants.map((variant) => [variant.name, createAgentFactory(variant.agent, { cwd: options.cwd, timeScale: options.timeScale, agentEnv: options.agentEnv, agentAllowHosts: options.agentAllowHosts })]));
+  const factorySettings = { cwd: options.cwd, timeScale: options.timeScale, agentEnv: options.agentEnv, agentAllowHosts: options.agentAllowHosts };
+  const factories = new Map(options.variants.map((variant) => [variant.name, createAgentFactory(variant.agent, factorySettings)]));
   // Installed agents: adapters validated and packages installed once, before any attempt, so a failure is one clear error.
   for (const factory of factories.values()) await factory.installed?.prepare();
   const runDir = resumed?.runDir ?? path.resolve(options.cwd, options.out, options.runId);
@@ -89,15 +94,19 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
   const plan = planAttempts(pending, options.seed, options.timeScale, await loadDurationHistory(path.resolve(options.cwd, options.out), runDir));
   const order = plan.map((planned) => attemptInfo(planned.attempt).attemptId);
   const meta = resumed ? resumedMeta(resumed) : await buildMeta(options, cases, startedAt, version, capabilities, order);
-  await writeRunFile(writeJson(path.join(runDir, 'meta.json'), meta), runDir, finished.length);
+  await writeRunFile(writeJsonAtomic(path.join(runDir, 'meta.json'), meta), runDir, finished.length);
 
   // Every delivered tick's token count is recorded: load the tokenizer (≈ 70 MB) now, not inside the first attempt's
   // first tick — unless no variant can receive a tick (nop finishes at once).
   if (pending.length > 0 && options.variants.some((variant) => variant.agent.agent !== 'nop')) loadTokenizer();
-  // A reporter that throws is recorded and the run goes on, whoever built it (the CLI passes a fan-out already).
-  const reporter = hooks.reporter
-    ? fanOut([hooks.reporter], (failure) => appendFileSync(path.join(runDir, 'errors.log'), `reporter ${failure.reporter} failed in ${failure.hook}: ${String(failure.error)}\n`))
-    : undefined;
+  // A reporter that throws is recorded and the run goes on.
+  const reporter =
+    hooks.reporters && hooks.reporters.length > 0
+      ? fanOut(hooks.reporters, (failure) => {
+          appendFileSync(path.join(runDir, 'errors.log'), `reporter ${failure.reporter} failed in ${failure.hook}: ${String(failure.error)}\n`);
+          hooks.onReporterError?.(failure);
+        })
+      : undefined;
   await reporter?.onRunStart({ runId: options.runId, startedAt, attempts: pending.length });
   const limits = admissionLimits(options.concurrency);
   // The first fault of the results folder stops every attempt as a shutdown would: none of them could be recorded.
@@ -145,7 +154,7 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
 
   const interrupted = stopAttempts.aborted;
   const caseOrder = new Map(attempts.map((attempt, index) => [attemptInfo(attempt).attemptId, index]));
-  finished.sort((a, b) => (caseOrder.get(keyOf(a)) ?? 0) - (caseOrder.get(keyOf(b)) ?? 0));
+  finished.sort((a, b) => (caseOrder.get(attemptKey(a)) ?? 0) - (caseOrder.get(attemptKey(b)) ?? 0));
   const summary = summarize(finished, {
     runId: options.runId,
     startedAt,
@@ -157,12 +166,12 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
   });
   if (fault !== null) {
     // Each file by rename: what the disk still takes is whole, what it refuses is absent; resume needs neither.
-    await writeJson(path.join(runDir, 'summary.json'), summary).catch(() => undefined);
-    await writeJson(path.join(runDir, 'meta.json'), { ...meta, interrupted }).catch(() => undefined);
+    await writeJsonAtomic(path.join(runDir, 'summary.json'), summary).catch(() => undefined);
+    await writeJsonAtomic(path.join(runDir, 'meta.json'), { ...meta, interrupted }).catch(() => undefined);
     throw new HangbenchError('RESULTS', resultsFaultLine(fault, runDir, finished.length));
   }
-  await writeRunFile(writeJson(path.join(runDir, 'summary.json'), summary), runDir, finished.length);
-  await writeRunFile(writeJson(path.join(runDir, 'meta.json'), { ...meta, interrupted }), runDir, finished.length);
+  await writeRunFile(writeJsonAtomic(path.join(runDir, 'summary.json'), summary), runDir, finished.length);
+  await writeRunFile(writeJsonAtomic(path.join(runDir, 'meta.json'), { ...meta, interrupted }), runDir, finished.length);
   // The reports are a view of the results: one that fails to render is recorded, the results stand. A run told to
   // stop skips them (they take seconds on a big run; `hangbench report DIR` renders them later).
   if (hooks.afterRun && !shutdown.aborted) {
@@ -180,7 +189,7 @@ function resumedMeta({ meta }: ResumedRun): RunMeta {
 }
 
 /** Attempts = case × variant × repeat. */
-export function expand(cases: readonly Case[], options: EvalOptions): Attempt[] {
+function expand(cases: readonly Case[], options: EvalOptions): Attempt[] {
   return cases.flatMap((testCase) =>
     options.variants.flatMap((variant) => Array.from({ length: options.repeat }, (_, index) => ({ testCase, variant, repeat: index + 1 }))),
   );
@@ -189,7 +198,7 @@ export function expand(cases: readonly Case[], options: EvalOptions): Attempt[] 
 function attemptInfo(attempt: Attempt) {
   const { testCase, variant, repeat } = attempt;
   return {
-    attemptId: `${testCase.id}/${variant.name}/${repeat}`,
+    attemptId: attemptKey(coordinatesOf(attempt)),
     caseId: testCase.id,
     kind: testCase.kind,
     class: caseClass(testCase),
@@ -252,10 +261,6 @@ async function harnessErrorScores(attempt: Attempt, error: unknown, logFile: str
   };
 }
 
-function keyOf(scores: AttemptScores): string {
-  return `${scores.caseId}/${scores.variant}/${scores.repeat}`;
-}
-
 function publicOptions(options: EvalOptions): Record<string, unknown> {
   const { cwd: _cwd, ...rest } = options;
   return rest;
@@ -273,8 +278,4 @@ async function buildMeta(options: EvalOptions, cases: readonly Case[], startedAt
     host,
     order,
   });
-}
-
-async function writeJson(file: string, value: unknown): Promise<void> {
-  await writeJsonAtomic(file, value);
 }

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { DEFAULTS } from '../defaults.js';
 import type { PlannedAttempt, SchedulableAttempt } from './scheduler-order.js';
 
 /**
@@ -13,10 +14,6 @@ export interface AdmissionLimits {
   readonly startGapMs: number;
 }
 
-/** Idle attempts per core: at 16 a 2-core host runs 32 at once, the load `npm run bench` checks tick lateness at. */
-const IDLE_PER_CORE = 16;
-const START_GAP_MS = 100;
-
 /**
  * The default limits, or with `--concurrency N` at most N at once. Busy attempts fill at most cores − 1: with every
  * core taken by busy loops (at 2 cores, a ts 0.5 run) idle attempts' start-up and compute starved — R at 0 % CPU for
@@ -24,8 +21,9 @@ const START_GAP_MS = 100;
  */
 export function admissionLimits(concurrency?: number, cores = availableParallelism()): AdmissionLimits {
   const cpuSlots = Math.max(1, cores - 1);
-  if (concurrency !== undefined) return { maxRunning: concurrency, cpuSlots: Math.min(concurrency, cpuSlots), startGapMs: concurrency > 1 ? START_GAP_MS : 0 };
-  return { maxRunning: IDLE_PER_CORE * cores, cpuSlots, startGapMs: START_GAP_MS };
+  if (concurrency !== undefined) return { maxRunning: concurrency, cpuSlots: Math.min(concurrency, cpuSlots), startGapMs: concurrency > 1 ? DEFAULTS.startGapMs : 0 };
+  // At 16 a core, a 2-core host runs 32 at once: the load `npm run bench` checks tick lateness at.
+  return { maxRunning: DEFAULTS.idleAttemptsPerCore * cores, cpuSlots, startGapMs: DEFAULTS.startGapMs };
 }
 
 /**

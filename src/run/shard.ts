@@ -1,4 +1,5 @@
 import { HangbenchError } from '../types/errors.js';
+import { attemptKey } from '../types/attempt-key.js';
 
 /** Slice `index` (1-based) of `count`: `--shard 2/3`. */
 export interface Shard {
@@ -37,5 +38,5 @@ export function shardOf<T>(items: readonly T[], shard: Shard, weight: (item: T) 
 }
 
 export function attemptShardKey(attempt: { readonly testCase: { readonly id: string }; readonly variant: { readonly name: string }; readonly repeat: number }): string {
-  return `${attempt.testCase.id}/${attempt.variant.name}/${attempt.repeat}`;
+  return attemptKey({ caseId: attempt.testCase.id, variant: attempt.variant.name, repeat: attempt.repeat });
 }

@@ -2,19 +2,52 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { formatDuration } from '../types/duration.js';
 import { HangbenchError } from '../types/errors.js';
-import { AGENT_NAMES, MODE_NAMES, type AgentName, type AgentSpec, type ModeName, type MonitorMode, type VariantSpec } from '../types/variant.js';
+import {
+  AGENT_NAMES,
+  MODE_NAMES,
+  type AgentName,
+  type AgentSpec,
+  type BudgetOverrides,
+  type ModeName,
+  type MonitorMode,
+  type VariantSpec,
+} from '../types/variant.js';
 import { DEFAULTS } from '../defaults.js';
-import type { EvalOptionsInput, OneOrMany } from './options.js';
+
+export type OneOrMany<T> = T | readonly T[];
+
+/**
+ * The axes of the variant cross product, each one value or a list (the CLI's comma lists), and the agent settings
+ * that are not axes. `EvalOptionsInput` extends it; expandVariants needs nothing else.
+ */
+export interface VariantAxes {
+  readonly agent?: OneOrMany<string>;
+  readonly mode?: OneOrMany<string>;
+  readonly intervalMs?: OneOrMany<number>;
+  readonly prompt?: OneOrMany<string>;
+  readonly hungTicks?: OneOrMany<number>;
+  readonly hints?: OneOrMany<boolean>;
+  readonly model?: string;
+  readonly baseUrl?: string;
+  readonly cache?: string;
+  readonly from?: string;
+  readonly cmd?: string;
+  /** installed agents' settings as axes: `--set NAME=V1,V2` → { NAME: [V1, V2] }. */
+  readonly settings?: Readonly<Record<string, readonly string[]>>;
+  readonly budgets?: BudgetOverrides;
+  /** where a module agent's relative path (`--agent ./my-agent.mjs`) is resolved from. */
+  readonly cwd?: string;
+}
 
 /**
  * The cross product of the axes given (`--agent a,b --mode m,n --interval 2s,5s …`). A setting multiplies only
  * the agents that take it: `--agent baseline,oracle --hung-ticks 1,2` is three variants, not four.
  */
-export function expandVariants(input: EvalOptionsInput): VariantSpec[] {
+export function expandVariants(input: VariantAxes): VariantSpec[] {
   const requested = listOf(input.agent) ?? [DEFAULTS.agent];
   const modes = checked(listOf(input.mode) ?? [DEFAULTS.mode], MODE_NAMES, 'mode');
   const periods = listOf(input.intervalMs) ?? [DEFAULTS.intervalMs];
-  const hintSettings = listOf(input.hints) ?? [true];
+  const hintSettings = listOf(input.hints) ?? [DEFAULTS.hints];
   const monitors = dedupe(modes.flatMap((mode) => (modeTakesPeriod(mode) ? periods.map((period) => monitorMode(mode, period)) : [monitorMode(mode, DEFAULTS.intervalMs)])));
   const adapters = requested.filter((agent) => agent.startsWith('cli:')).map((agent) => agent.slice('cli:'.length));
   let cliExpanded = false;
@@ -42,7 +75,7 @@ export function expandVariants(input: EvalOptionsInput): VariantSpec[] {
   return assertUniqueNames(variants);
 }
 
-function agentSpecsOf(agent: AgentName, input: EvalOptionsInput): AgentSpec[] {
+function agentSpecsOf(agent: AgentName, input: VariantAxes): AgentSpec[] {
   switch (agent) {
     case 'baseline':
       return (listOf(input.hungTicks) ?? [DEFAULTS.hungTicks]).map((hungTicks) => ({ agent, hungTicks }));
@@ -86,7 +119,7 @@ function moduleSpec(word: string, cwd: string | undefined): AgentSpec {
 }
 
 /** `--agent cli:codex,cli:opencode --set shell_timeout=10,30`: every adapter × every combination of the settings. */
-function cliSpecsOf(adapters: readonly string[], input: EvalOptionsInput): AgentSpec[] {
+function cliSpecsOf(adapters: readonly string[], input: VariantAxes): AgentSpec[] {
   if (adapters.some((name) => !/^[a-z0-9][a-z0-9-]*$/.test(name))) {
     throw new HangbenchError('USAGE', `--agent cli:<name> names an adapter file under agents/ (lower-case letters, digits, -); got ${adapters.join(', ')}`);
   }
@@ -150,7 +183,7 @@ function agentLabel(agent: AgentSpec): string {
   }
 }
 
-export function modeLabel(monitor: MonitorMode): string {
+function modeLabel(monitor: MonitorMode): string {
   const d = (ms: number) => formatDuration(ms);
   switch (monitor.mode) {
     case 'interval':

@@ -24,7 +24,14 @@ export function sandboxOwner(): Owner | null {
  * Starts the bubblewrap sandbox of an attempt: `from`'s workspace, home and tmp appear read-write at `at`'s paths (the
  * same for the agent; verify's copy appears where the agent's workspace was), the toolchains read-only, nothing else.
  */
-export async function startJail(attemptId: string, network: boolean, at: AttemptDirs, from: AttemptDirs, hide: readonly string[], extra: readonly Bind[] = []): Promise<AttemptJail> {
+export async function startJail(
+  attemptId: string,
+  network: boolean,
+  at: AttemptDirs,
+  from: AttemptDirs,
+  hide: readonly string[],
+  extra: readonly Bind[] = [],
+): Promise<AttemptJail> {
   const hidden = hiddenRoots();
   tools ??= toolBinds(process.env, hidden);
   const own = (['workspace', 'home', 'tmp'] as const).map((dir) => ({ from: from[dir], to: at[dir], writable: true }));

@@ -1,5 +1,5 @@
 /** Names copied from the harness environment; everything else is dropped. */
-export const ENV_ALLOWLIST: readonly (string | RegExp)[] = [
+const ENV_ALLOWLIST: readonly (string | RegExp)[] = [
   'PATH',
   'LANG',
   /^LC_[A-Z_]+$/,

@@ -12,10 +12,10 @@ import type { HostCapabilities, Isolation } from './types.js';
 const run = promisify(execFile);
 
 /** What a run without bubblewrap lacks, in one line: printed as the fallback's warning and kept in the notes. */
-export const FALLBACK_GAP =
+const FALLBACK_GAP =
   'commands run as the harness user on the host filesystem: they can read the project, cases/, fixtures/ (answer keys) and results/, and see and signal the harness';
 
-export const INSTALL_HINT = 'install bubblewrap (`apt-get install bubblewrap`) for a sandbox the agent cannot see out of';
+const INSTALL_HINT = 'install bubblewrap (`apt-get install bubblewrap`) for a sandbox the agent cannot see out of';
 
 /** The tools a jail needs besides bwrap; all three come with util-linux. */
 async function missingTool(): Promise<string | null> {

@@ -58,7 +58,7 @@ export function toolBinds(env: Readonly<Record<string, string | undefined>>, hid
 }
 
 /** bwrap arguments that recreate the read-only system: real directories bound, merged-/usr symlinks recreated. */
-export function systemArgs(): string[] {
+function systemArgs(): string[] {
   const args: string[] = [];
   for (const dir of SYSTEM_DIRS) {
     let info;

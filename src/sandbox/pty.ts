@@ -9,8 +9,8 @@ import type { ProcessTree } from './tree.js';
  * controlling terminal, so the line discipline turns a typed ^C into SIGINT for the foreground process group.
  */
 
-export const PTY_ROWS = 24;
-export const PTY_COLUMNS = 80;
+const PTY_ROWS = 24;
+const PTY_COLUMNS = 80;
 
 /**
  * Run by bash as script's child, on the slave: size the terminal (a pipe-fed script leaves it 0×0, and pagers and
@@ -33,7 +33,7 @@ export function ptyLaunchEnv(): Record<string, string> {
  * The terminal's foreground process group, read from any member of the tree that has the pty as controlling
  * terminal; null before script(1) forked, after the session ended, or when that group is not ours.
  */
-export function foregroundGroup(pids: readonly number[], rootPid: number): number | null {
+function foregroundGroup(pids: readonly number[], rootPid: number): number | null {
   const stats = pids.filter((pid) => pid !== rootPid).map((pid) => readStat(pid));
   const member = stats.find((stat) => stat !== null && stat.ttyNr !== 0 && stat.tpgid > 0);
   const group = member?.tpgid ?? null;

@@ -77,14 +77,14 @@ class AttemptSandbox implements Sandbox {
     return bridge;
   }
 
-  async forVerify(hiddenDir: string): Promise<CommandRunner> {
+  async forVerify(...hiddenDirs: string[]): Promise<CommandRunner> {
     const { jail, dirs } = this.#setup;
     if (jail === null) {
-      await this.overlay(hiddenDir);
+      for (const hiddenDir of hiddenDirs) await this.overlay(hiddenDir);
       return this;
     }
     const copy = await verifyDirs(dirs);
-    await overlayDir(copy.workspace, hiddenDir);
+    for (const hiddenDir of hiddenDirs) await overlayDir(copy.workspace, hiddenDir);
     await chownTree(copy.root, jail.owner);
     // Seen at the agent's paths, so every path a check prints or expects is the same as in the agent's sandbox.
     const verifyJail = await startJail(this.attemptId, this.#setup.isolateNetwork, dirs, copy, this.#setup.hide);

@@ -1,6 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Bridge, BridgeOptions, BridgeTarget } from './bridge.js';
-import type { ExitInfo, KillDecider, KillMechanism, KillRecord, SignalName } from '../types/process.js';
+import type { ExitInfo, Isolation, KillDecider, KillMechanism, KillRecord, SignalName } from '../types/process.js';
+
+export type { Isolation } from '../types/process.js';
 
 /** What the host offers, probed once per run and recorded in the run's metadata. */
 export interface HostCapabilities {
@@ -30,8 +32,6 @@ export interface HostCapabilities {
   readonly cgroupLimits: CgroupLimits;
   readonly notes: readonly string[];
 }
-
-export type Isolation = 'bubblewrap' | 'host-user';
 
 export interface CgroupLimits {
   /** pids.max */
@@ -124,11 +124,11 @@ export interface Sandbox {
   readonly capabilities: HostCapabilities;
   spawn(command: string, options: SpawnOptions): SandboxProcess;
   /**
-   * Where verify runs, with `hiddenDir` copied over the agent's final workspace. Under bubblewrap a fresh sandbox of its
+   * Where verify runs, with `hiddenDirs` copied over the agent's final workspace, in order (a later one wins). Under bubblewrap a fresh sandbox of its
    * own (a copy of the workspace, new HOME, /tmp and namespaces): the agent's sandbox never contains hidden/, and what
    * the agent left running cannot touch the checks. In the fallback, the agent's own workspace with hidden/ overlaid.
    */
-  forVerify(hiddenDir: string): Promise<CommandRunner>;
+  forVerify(...hiddenDirs: string[]): Promise<CommandRunner>;
   /**
    * A TCP endpoint on 127.0.0.1 inside the attempt's sandbox (its network namespace) that the harness forwards to a
    * host Unix socket or loopback port: how a sandboxed program reaches a host-side proxy by base URL. Closed by

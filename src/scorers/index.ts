@@ -20,7 +20,6 @@ export type { InterruptScore } from './interrupted.js';
 export type { GateScore } from './gates.js';
 export type { HintScore } from './hints.js';
 export { parseTrace, readTrace } from '../trace/read.js';
-export { mean, percentile, wilson, type WilsonInterval } from './stats.js';
 
 /**
  * Every score of one attempt, from its trace alone.

@@ -33,7 +33,7 @@ export function happenedBefore(a: TraceEvent, b: TraceEvent): boolean {
 }
 
 /** Every `command.start` in a trace is a command the agent started (verify runs are not commands). */
-export function agentCommandIds(events: readonly TraceEvent[]): Set<number> {
+function agentCommandIds(events: readonly TraceEvent[]): Set<number> {
   return new Set(ofType(events, 'command.start').map((start) => start.commandId));
 }
 

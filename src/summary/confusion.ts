@@ -4,7 +4,7 @@ import { rate } from './rates.js';
 import type { Confusion, ConfusionRow } from './schema.js';
 
 /** The column of attempts whose command had no tick before the kill or exit (or never ran). */
-export const NO_TICK = 'none';
+const NO_TICK = 'none';
 
 /**
  * How well the monitor's classification tells the cases apart: the true class of each case against the monitor's

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AttemptScores } from '../types/scores.js';
+import { OUTCOMES, type AttemptScores } from '../types/scores.js';
 import { RateSchema } from './schema-rate.js';
 import { MetricComparisonSchema, SweepSchema } from './schema-comparisons.js';
 
@@ -24,7 +24,7 @@ export const AttemptScoresSchema = z.strictObject({
   variant: z.string(),
   agent: z.string(),
   repeat: z.number().int(),
-  outcome: z.enum(['completed', 'limit', 'error']),
+  outcome: z.enum(OUTCOMES),
   scores: z.strictObject({
     reproduced: z.boolean().nullable(),
     interrupted: z.boolean().nullable(),

@@ -95,7 +95,11 @@ function markPareto(points: SweepPoint[]): void {
   const kills = (p: SweepPoint): number => p.false_kill.rate ?? 0;
   for (const candidate of points) {
     candidate.pareto = !points.some(
-      (other) => other !== candidate && latency(other) <= latency(candidate) && kills(other) <= kills(candidate) && (latency(other) < latency(candidate) || kills(other) < kills(candidate)),
+      (other) =>
+        other !== candidate &&
+        latency(other) <= latency(candidate) &&
+        kills(other) <= kills(candidate) &&
+        (latency(other) < latency(candidate) || kills(other) < kills(candidate)),
     );
   }
 }

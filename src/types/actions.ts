@@ -60,7 +60,7 @@ const KeySchema = z.string().refine(isKeyName, {
 const CommandId = z.number().int().positive().describe('the command id that run returned (#N); default: the foreground command, else the newest');
 const Seconds = z.number().positive().max(86_400);
 
-/** The agent actions of DESIGN.md. zod because external agents send them as JSON. */
+/** The agent actions (docs/agent-protocol.md describes them for agent authors). zod because external agents send them as JSON. */
 export const ActionSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('run'), command: z.string().min(1), background: z.boolean().optional() }),
   z.strictObject({

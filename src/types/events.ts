@@ -1,37 +1,19 @@
 import { z } from 'zod';
 import { ActionSchema } from './actions.js';
 import { CulpritSchema } from './culprit.js';
-import { CLASSIFICATIONS } from './process.js';
+import { CLASSIFICATIONS, ISOLATIONS, KILL_DECIDERS, KILL_MECHANISMS, ProcessSampleSchema } from './process.js';
+import { OUTCOMES } from './scores.js';
 import { MonitorModeSchema, VariantSpecSchema } from './variant.js';
 
 /** 2: variants (attempt.start has the variant spec), ticks recorded as delivered, tick.dropped, no tick.prompt. */
 export const TRACE_SCHEMA_VERSION = 2;
 
-const KillDeciderSchema = z.enum(['agent', 'timeout', 'budget', 'harness', 'verify-timeout', 'leak-scan']);
-const MechanismSchema = z.enum(['cgroup-v2', 'pid-namespace', 'process-group+scan']);
+const KillDeciderSchema = z.enum(KILL_DECIDERS);
+const MechanismSchema = z.enum(KILL_MECHANISMS);
 
-const ProcessSampleSchema = z.object({
-  pid: z.number(),
-  innerPid: z.number().optional(),
-  ppid: z.number(),
-  pgid: z.number(),
-  sid: z.number(),
-  command: z.string(),
-  args: z.string(),
-  state: z.string(),
-  wchan: z.string(),
-  threadWchans: z.array(z.string()),
-  threads: z.number(),
-  cpuPercent: z.number(),
-  demandPercent: z.number().optional(),
-  rssKb: z.number(),
-  readBytes: z.number(),
-  writeBytes: z.number(),
-  syscall: z.object({ nr: z.number(), arg0: z.number() }).nullable(),
-  fds: z.object({ pipes: z.number(), sockets: z.number(), total: z.number() }),
-  stdinIsHarnessPipe: z.boolean(),
-  children: z.array(z.number()),
-});
+/** What an agent's note is about: a retry, a cache hit, a replay divergence, or the agent's own remark. */
+export const AGENT_NOTE_KINDS = ['retry', 'cache', 'divergence', 'agent'] as const;
+export type AgentNoteKind = (typeof AGENT_NOTE_KINDS)[number];
 
 const ProcessRefSchema = z.object({ pid: z.number(), command: z.string(), state: z.string(), orphan: z.boolean(), doing: z.string() });
 
@@ -85,7 +67,7 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     culprit: CulpritSchema.optional(),
     mechanism: MechanismSchema,
     /** how the attempt's commands were isolated: a bubblewrap jail, or the harness's own user (the fallback). */
-    isolation: z.enum(['bubblewrap', 'host-user']),
+    isolation: z.enum(ISOLATIONS),
     startedAt: z.string(),
   }),
   z.object({ ...base, type: z.literal('agent.request'), turn: z.number().int(), messages: z.number().int() }),
@@ -152,7 +134,7 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
   }),
   /** ticks that fired but never reached the agent: the command exited (or was killed) before the agent asked again. */
   z.object({ ...base, type: z.literal('tick.dropped'), commandId: z.number().int(), tickSeqs: z.array(z.number().int()), classification: z.enum(CLASSIFICATIONS) }),
-  z.object({ ...base, type: z.literal('agent.note'), kind: z.enum(['retry', 'cache', 'divergence', 'agent']), message: z.string() }),
+  z.object({ ...base, type: z.literal('agent.note'), kind: z.enum(AGENT_NOTE_KINDS), message: z.string() }),
   /** one request of a sandboxed agent process through the egress proxy (no bodies). */
   z.object({ ...base, type: z.literal('egress'), host: z.string(), port: z.number().int(), method: z.string(), status: z.number().int(), allowed: z.boolean(), bytes: z.number().int(), durationMs: z.number() }),
   z.object({
@@ -287,7 +269,7 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     ...base,
     type: z.literal('attempt.end'),
     /** completed: the agent finished; limit: a budget stopped it; error: the harness or endpoint broke (not an agent FAIL). */
-    outcome: z.enum(['completed', 'limit', 'error']),
+    outcome: z.enum(OUTCOMES),
     clean: z.boolean(),
     wallMs: z.number(),
     agentWallMs: z.number(),

@@ -1,9 +1,20 @@
+import { z } from 'zod';
+
 /** Shared shapes of what the sandbox runs and what the monitor sees of it. */
 
-export type KillMechanism = 'cgroup-v2' | 'pid-namespace' | 'process-group+scan';
+export const KILL_MECHANISMS = ['cgroup-v2', 'pid-namespace', 'process-group+scan'] as const;
+export type KillMechanism = (typeof KILL_MECHANISMS)[number];
 
 /** Who decided a kill: the agent, the `timeout` mode's deadline, a budget, the harness shutting down, verify, or the post-attempt leak scan. */
-export type KillDecider = 'agent' | 'timeout' | 'budget' | 'harness' | 'verify-timeout' | 'leak-scan';
+export const KILL_DECIDERS = ['agent', 'timeout', 'budget', 'harness', 'verify-timeout', 'leak-scan'] as const;
+export type KillDecider = (typeof KILL_DECIDERS)[number];
+
+/**
+ * How an attempt's commands are isolated. 'bubblewrap': a bwrap sandbox (own PID, mount, network namespaces; the
+ * project, cases and results invisible; an unprivileged user). 'host-user': the fallback, the harness's own user.
+ */
+export const ISOLATIONS = ['bubblewrap', 'host-user'] as const;
+export type Isolation = (typeof ISOLATIONS)[number];
 
 export type SignalName = 'SIGINT' | 'SIGTERM' | 'SIGCONT' | 'SIGKILL' | 'SIGHUP' | 'SIGQUIT';
 
@@ -34,40 +45,45 @@ export interface ExitInfo {
   readonly durationMs: number;
 }
 
-export type ProcState = 'R' | 'S' | 'D' | 'T' | 't' | 'Z' | 'X' | 'I' | 'W' | 'P' | '?';
+export const PROC_STATES = ['R', 'S', 'D', 'T', 't', 'Z', 'X', 'I', 'W', 'P', '?'] as const;
+export type ProcState = (typeof PROC_STATES)[number];
 
-export interface ProcessSample {
-  /** the host pid: what the harness samples and kills. */
-  readonly pid: number;
-  /** the pid as the command itself sees it, inside the sandbox's PID namespace; absent when it is the same. */
-  readonly innerPid?: number;
-  readonly ppid: number;
-  readonly pgid: number;
-  readonly sid: number;
-  /** `comm`: the short executable name. */
-  readonly command: string;
-  /** cmdline joined with spaces, truncated. */
-  readonly args: string;
-  readonly state: ProcState;
-  /** kernel wait channel of the main thread (`pipe_write`, `futex_wait_queue`, `do_epoll_wait`, …); '' when running. */
-  readonly wchan: string;
-  /** wait channels of the other threads, when there are any. */
-  readonly threadWchans: readonly string[];
-  readonly threads: number;
-  /** CPU % over the sampling interval (100 = one core). */
-  readonly cpuPercent: number;
-  /** % of the interval the main thread ran or waited runnable (schedstat): high for a spinning process on a loaded machine. */
-  readonly demandPercent?: number;
-  readonly rssKb: number;
-  readonly readBytes: number;
-  readonly writeBytes: number;
-  /** syscall number the main thread is blocked in, and its first argument (fd for read/write), when readable. */
-  readonly syscall: { readonly nr: number; readonly arg0: number } | null;
-  readonly fds: { readonly pipes: number; readonly sockets: number; readonly total: number };
-  /** true when fd 0 is the pipe the harness writes stdin to. */
-  readonly stdinIsHarnessPipe: boolean;
-  readonly children: readonly number[];
-}
+/** One process of a sampled tree, as the monitor saw it and as traces record it. */
+export const ProcessSampleSchema = z
+  .object({
+    /** the host pid: what the harness samples and kills. */
+    pid: z.number(),
+    /** the pid as the command itself sees it, inside the sandbox's PID namespace; absent when it is the same. */
+    innerPid: z.number().optional(),
+    ppid: z.number(),
+    pgid: z.number(),
+    sid: z.number(),
+    /** `comm`: the short executable name. */
+    command: z.string(),
+    /** cmdline joined with spaces, truncated. */
+    args: z.string(),
+    state: z.enum(PROC_STATES),
+    /** kernel wait channel of the main thread (`pipe_write`, `futex_wait_queue`, `do_epoll_wait`, …); '' when running. */
+    wchan: z.string(),
+    /** wait channels of the other threads, when there are any. */
+    threadWchans: z.array(z.string()).readonly(),
+    threads: z.number(),
+    /** CPU % over the sampling interval (100 = one core). */
+    cpuPercent: z.number(),
+    /** % of the interval the main thread ran or waited runnable (schedstat): high for a spinning process on a loaded machine. */
+    demandPercent: z.number().optional(),
+    rssKb: z.number(),
+    readBytes: z.number(),
+    writeBytes: z.number(),
+    /** syscall number the main thread is blocked in, and its first argument (fd for read/write), when readable. */
+    syscall: z.object({ nr: z.number(), arg0: z.number() }).readonly().nullable(),
+    fds: z.object({ pipes: z.number(), sockets: z.number(), total: z.number() }).readonly(),
+    /** true when fd 0 is the pipe the harness writes stdin to. */
+    stdinIsHarnessPipe: z.boolean(),
+    children: z.array(z.number()).readonly(),
+  })
+  .readonly();
+export type ProcessSample = z.infer<typeof ProcessSampleSchema>;
 
 export interface TreeSnapshot {
   /** how the tree was sampled; 'unavailable' off Linux. */

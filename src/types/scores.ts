@@ -1,4 +1,8 @@
-/** Score names are the ones DESIGN.md uses; they are the public JSON keys. */
+/** completed: the agent finished; limit: a budget stopped it; error: the harness or endpoint broke (not an agent FAIL). */
+export const OUTCOMES = ['completed', 'limit', 'error'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** Score names are the public JSON keys of score.json and summary.json. */
 export interface AttemptScores {
   readonly caseId: string;
   readonly kind: 'hang' | 'control';
@@ -6,8 +10,8 @@ export interface AttemptScores {
   readonly variant: string;
   readonly agent: string;
   readonly repeat: number;
-  /** completed | limit | error — error is a harness/endpoint ERROR, never an agent FAIL. */
-  readonly outcome: 'completed' | 'limit' | 'error';
+  /** error is a harness/endpoint ERROR, never an agent FAIL. */
+  readonly outcome: Outcome;
   readonly scores: {
     /** hang: onset happened in a command the agent started, before its first edit. null for controls. */
     readonly reproduced: boolean | null;

@@ -163,7 +163,8 @@ describe('--agent openai end to end (local fake endpoint, py-pipe-deadlock at ti
 
     const { hint_to_action: recordedHintToAction } = recorded.attempt.scores;
     // Latencies are timings of the fresh run; every other score must match.
-    expect(replayed?.scores).toMatchObject({ ...recorded.attempt.scores, interrupt_latency: expect.any(Number), hint_to_action: recordedHintToAction === null ? null : expect.any(Number) });
+    const hintToAction = recordedHintToAction === null ? null : expect.any(Number);
+    expect(replayed?.scores).toMatchObject({ ...recorded.attempt.scores, interrupt_latency: expect.any(Number), hint_to_action: hintToAction });
     expect(replayed?.tokens).toBe(recorded.attempt.tokens);
     expect(replayed?.outcome).toBe('completed');
   });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkGates, type GateCheckContext } from '../../src/check/check-gates.js';
 import { loadCases } from '../../src/cases/load-cases.js';
+import { DEFAULTS } from '../../src/defaults.js';
 import { probeHost } from '../../src/sandbox/index.js';
 import type { Case } from '../../src/types/case.js';
 import { attemptMarkerProcesses } from '../support/proc-scan.js';
@@ -19,7 +20,7 @@ describe.skipIf(process.platform !== 'linux')('the gates check of check-cases', 
     expect(loaded.problems).toEqual([]);
     cases = new Map(loaded.cases.map((testCase) => [testCase.id, testCase]));
     const runDir = await mkdtemp(path.join(tmpdir(), 'hangbench-check-gates-'));
-    context = { runDir, timeScale: 1, capabilities: await probeHost(), attemptId: (check) => `${prefix}-${check}` };
+    context = { runDir, timeScale: 1, verifyFloorMs: DEFAULTS.verifyFloorMs, capabilities: await probeHost(), attemptId: (check) => `${prefix}-${check}` };
   });
   const check = (id: string) => {
     const testCase = cases.get(id);

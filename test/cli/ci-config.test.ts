@@ -14,7 +14,9 @@ interface ManifestDoc {
   readonly spec: {
     readonly completionMode?: string;
     readonly completions?: number;
-    readonly template: { readonly spec: { readonly containers: ReadonlyArray<{ readonly env?: ReadonlyArray<{ readonly name: string; readonly value: string }>; readonly args: readonly string[] }> } };
+    readonly template: {
+      readonly spec: { readonly containers: ReadonlyArray<{ readonly env?: ReadonlyArray<{ readonly name: string; readonly value: string }>; readonly args: readonly string[] }> };
+    };
   };
 }
 const manifest = async (file: string): Promise<ManifestDoc[]> => parseAllDocuments(await readFile(path.join(root, file), 'utf8')).map((doc) => doc.toJS() as ManifestDoc);

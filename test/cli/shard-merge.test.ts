@@ -13,7 +13,10 @@ function withoutTimings(summary: RunSummary) {
   return {
     ...rest,
     groups: rest.groups.map(({ interruptLatencyMs: _l, wallMsPerAttempt: _w, ticksPerAttempt: _t, tokensPerAttempt: _k, ...group }) => group),
-    attempts: rest.attempts.map(({ wallMs: _w, ticks: _t, tokens: _k, classificationAtEnd: _c, scores: { interrupt_latency: _l, ...scores }, ...attempt }) => ({ ...attempt, scores })),
+    attempts: rest.attempts.map(({ wallMs: _w, ticks: _t, tokens: _k, classificationAtEnd: _c, scores: { interrupt_latency: _l, ...scores }, ...attempt }) => ({
+      ...attempt,
+      scores,
+    })),
   };
 }
 

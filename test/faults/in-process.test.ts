@@ -168,7 +168,7 @@ describe('budgets hold whatever else fails', () => {
     const counting: Required<Reporter> = { ...reporter, onTick: () => void (ticks += 1) };
     const run = runEval(
       { caseInputs: [STUBBORN], agent: 'baseline', hungTicks: 1_000_000, timeScale: 0.1, intervalMs: 2_000, out, runId: id, cwd: PROJECT_ROOT },
-      { reporter: fanOutOf(reporter, counting), shutdown: shutdown.signal },
+      { reporters: [reporter, counting], shutdown: shutdown.signal },
     );
     await until(() => (ticks >= 3 ? true : null), 'the attempt to tick');
     const stoppedAt = performance.now();
@@ -181,22 +181,6 @@ describe('budgets hold whatever else fails', () => {
     await allGone(id);
   });
 });
-
-/** Two reporters as the CLI would pass them: the broken one first. */
-function fanOutOf(...reporters: Array<Required<Reporter>>): Required<Reporter> {
-  const each =
-    <H extends keyof Omit<Reporter, 'name'>>(hook: H) =>
-    (...args: Parameters<NonNullable<Reporter[H]>>) => {
-      for (const reporter of reporters) {
-        try {
-          void (reporter[hook] as (...a: unknown[]) => unknown)(...args);
-        } catch {
-          // the run's own fan-out records it; here only the count matters
-        }
-      }
-    };
-  return { name: 'both', onRunStart: each('onRunStart'), onAttemptStart: each('onAttemptStart'), onTick: each('onTick'), onAttemptEnd: each('onAttemptEnd'), onRunEnd: each('onRunEnd') };
-}
 
 /** The attempt's cgroup folders in every hierarchy (named after the attempt id), deepest first. */
 function cgroupDirsOf(id: string): string[] {

@@ -139,7 +139,7 @@ describe('a reporter that throws', () => {
     };
     const result = await runEval(
       { caseInputs: [path.join(fixtures, 'cases/canary.yaml')], agent: 'baseline', timeScale: 0.1, intervalMs: 10_000, out, runId: 'reporter', cwd: projectRoot },
-      { reporter: thrower },
+      { reporters: [thrower] },
     );
     expect(result.summary.attempts.map((attempt) => [attempt.caseId, attempt.outcome, attempt.scores.completed])).toEqual([['canary', 'completed', true]]);
     const log = await readFile(path.join(result.runDir, 'errors.log'), 'utf8');

@@ -14,7 +14,13 @@ const fetchText = async (url: string) => {
 };
 
 /** Reads a server-sent event stream with a plain HTTP client, collecting the `attempt` events. */
-function subscribe(url: string): Promise<{ readonly events: TraceChange[]; readonly response: IncomingMessage; next(predicate: (change: TraceChange) => boolean): Promise<TraceChange> }> {
+interface Subscription {
+  readonly events: TraceChange[];
+  readonly response: IncomingMessage;
+  next(predicate: (change: TraceChange) => boolean): Promise<TraceChange>;
+}
+
+function subscribe(url: string): Promise<Subscription> {
   return new Promise((resolve, reject) => {
     get(url, (response) => {
       expect(response.headers['content-type']).toBe('text/event-stream');

@@ -72,7 +72,9 @@ describe('planAttempts', () => {
     expect(names(42)).toEqual(names(42));
     expect(names(42)).not.toEqual(names(43));
     const firstOfCase = new Map<string, string>();
-    for (const planned of planAttempts(attempts, 42, 1)) if (!firstOfCase.has(planned.attempt.testCase.id)) firstOfCase.set(planned.attempt.testCase.id, planned.attempt.variant.name);
+    for (const planned of planAttempts(attempts, 42, 1)) {
+      if (!firstOfCase.has(planned.attempt.testCase.id)) firstOfCase.set(planned.attempt.testCase.id, planned.attempt.variant.name);
+    }
     const aFirst = [...firstOfCase.values()].filter((name) => name === 'a').length;
     expect(aFirst).toBeGreaterThan(10);
     expect(aFirst).toBeLessThan(cases.length - 10);

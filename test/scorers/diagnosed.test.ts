@@ -3,13 +3,13 @@ import { diagnosed } from '../../src/scorers/diagnosed.js';
 import { CaseFileSchema } from '../../src/types/case.js';
 import { matchesCulprit, type Culprit } from '../../src/types/culprit.js';
 import type { TraceEvent } from '../../src/types/events.js';
-import type { Classification } from '../../src/types/process.js';
+import type { Classification, ProcessSample } from '../../src/types/process.js';
 import { hangTrace, TraceBuilder } from './trace-builder.js';
 
 const PARENT = { pid: 501, command: 'python3', args: '/usr/bin/python3 build.py' };
 const WRITER = { pid: 502, command: 'python3', args: '/usr/bin/python3 toolchain/gzcc.py -O2 src/a.c' };
 
-function process(sample: { pid: number; command: string; args: string }) {
+function process(sample: { pid: number; command: string; args: string }): ProcessSample {
   return {
     ...sample, ppid: 1, pgid: 1, sid: 1, state: 'S', wchan: 'anon_pipe_write', threadWchans: [], threads: 1, cpuPercent: 0, rssKb: 1,
     readBytes: 0, writeBytes: 0, syscall: null, fds: { pipes: 1, sockets: 0, total: 3 }, stdinIsHarnessPipe: false, children: [],

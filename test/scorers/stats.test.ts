@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mean, percentile, wilson } from '../../src/scorers/stats.js';
+import { mean, percentile, wilson } from '../../src/stats/index.js';
 
 describe('wilson', () => {
   it('matches known 95 % intervals', () => {

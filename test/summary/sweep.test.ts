@@ -12,7 +12,12 @@ const spec = (mode: 'interval' | 'no-output' | 'poll', seconds: number, hungTick
 /** Each variant: two hangs killed `latency` after onset (or not at all), and two controls, `kills` of them killed. */
 function attemptsOf(variant: VariantSpec, latency: number | null, kills: number): AttemptScores[] {
   return [
-    ...[1, 2].map((repeat) => hangAttempt({ variant: variant.name, repeat }, { interrupted: latency !== null, interrupt_latency: latency === null ? null : latency + repeat * 100, solved: latency !== null })),
+    ...[1, 2].map((repeat) =>
+      hangAttempt(
+        { variant: variant.name, repeat },
+        { interrupted: latency !== null, interrupt_latency: latency === null ? null : latency + repeat * 100, solved: latency !== null },
+      ),
+    ),
     ...[1, 2].map((repeat) => controlAttempt({ variant: variant.name, repeat }, repeat <= kills ? { false_kill: true, completed: false, solved: false } : {})),
   ];
 }

@@ -86,6 +86,8 @@ export function agentContext(overrides: Partial<AgentContext> = {}): AgentContex
     signal: new AbortController().signal,
     repeat: 1,
     budgets: { tokens: 60_000, wallMs: 90_000, interruptMs: 45_000 },
+    monitor: { mode: 'interval', everyMs: 10_000 },
+    timeScale: 1,
     reporter: {
       request: (turn, messages) => report.requests.push({ turn, messages }),
       response: (turn, usage, latencyMs) => report.responses.push({ turn, usage, latencyMs }),

@@ -1,20 +1,11 @@
 import { HangbenchError } from '../../types/errors.js';
 import type { AgentFactory } from '../protocol.js';
-import { loadAdapter, resolveSettings, type Adapter } from './adapter.js';
-import { installAdapter, type InstalledPackage } from './install.js';
+import type { InstalledAgent } from './installed.js';
+import { loadAdapter, resolveSettings } from './adapter.js';
+import { installAdapter } from './install.js';
 
 /** An installed agent CLI of a variant, ready to run in an attempt's sandbox (src/attempt/installed-agent.ts runs it). */
-export interface InstalledAgent {
-  readonly adapterName: string;
-  /** the adapter with the variant's settings resolved, and its package installed (null: a command on PATH). */
-  prepare(): Promise<{ readonly adapter: Adapter; readonly settings: Readonly<Record<string, string>>; readonly installed: InstalledPackage | null }>;
-  readonly model: string;
-  /** the real endpoint and key: the model proxy's, never the agent's. */
-  readonly upstream: string;
-  readonly apiKey: string | undefined;
-  /** `generic`'s command (--cmd). */
-  readonly cmd?: string;
-}
+export type { InstalledAgent } from './installed.js';
 
 export interface CliSettings {
   readonly adapter: string;

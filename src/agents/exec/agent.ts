@@ -79,7 +79,7 @@ class ExecSession implements AgentSession {
 
   /** The agent's own process, in a sandbox of its own: only the named variables, no network but the egress proxy. */
   private async start(): Promise<AgentProcess> {
-    const tags = { HANGBENCH_CASE: this.context.testCase.id, HANGBENCH_REPEAT: String(this.context.repeat ?? 1) };
+    const tags = { HANGBENCH_CASE: this.context.testCase.id, HANGBENCH_REPEAT: String(this.context.repeat) };
     if (this.settings.unjailedEnv !== undefined) return new AgentProcess(this.settings.command, this.settings.cwd, { ...this.settings.unjailedEnv, ...tags });
     const named = Object.fromEntries(this.settings.agentEnv.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name] as string]])));
     const env = { ...named, ...tags };

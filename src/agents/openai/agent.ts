@@ -10,6 +10,7 @@ import { complete, endpointLabel, type Endpoint } from './endpoint.js';
 import { TokenLedger } from './ledger.js';
 import { observationText } from './observation-text.js';
 import type { PromptSet } from './prompt-set.js';
+import { DEFAULTS } from '../../defaults.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { ACTION_TOOLS } from './tools.js';
 import { usageOf } from './usage.js';
@@ -35,7 +36,7 @@ const NUDGE = 'Reply with exactly one tool call (run, wait, poll, kill, input, r
 /** A tool-calling loop over chat completions: tools are the actions, ticks are tool results (or user messages). */
 export function openAIAgent(config: OpenAIAgentConfig): AgentFactory {
   const endpoint: Endpoint = {
-    client: new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0, timeout: config.requestTimeoutMs ?? 120_000 }),
+    client: new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0, timeout: config.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs }),
     label: endpointLabel(config.baseURL ?? process.env.OPENAI_BASE_URL),
     apiKey: config.apiKey,
     retry: { ...DEFAULT_RETRY, ...config.retry },
@@ -132,7 +133,7 @@ class OpenAISession implements AgentSession {
   /** From the cache when --cache is on and has it (its recorded usage counts again, so budgets behave the same), else from the endpoint. */
   private async respond(body: ChatCompletionCreateParamsNonStreaming): Promise<{ response: ChatCompletion; cached: boolean }> {
     const { cache } = this.config;
-    const repeat = this.context.repeat ?? 1;
+    const repeat = this.context.repeat;
     const key = cache?.key(body, repeat);
     const hit = cache && key ? await cache.get(key) : null;
     if (hit) {

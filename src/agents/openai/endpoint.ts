@@ -55,7 +55,7 @@ function serverMessage(error: unknown): string {
   return message.length > 300 ? `${message.slice(0, 300)}…` : message;
 }
 
-export function redact(text: string, apiKey: string): string {
+function redact(text: string, apiKey: string): string {
   let out = apiKey.length >= 4 ? text.split(apiKey).join('[redacted]') : text;
   out = out.replace(/\b(sk|key|token)-[A-Za-z0-9_*.-]{4,}/gi, '[redacted]');
   return out.replace(/(authorization|api[-_]?key)\s*[:=]\s*\S+/gi, '$1: [redacted]');

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULTS } from '../../defaults.js';
 import { HangbenchError } from '../../types/errors.js';
 import type { AgentFactory } from '../protocol.js';
 import { openAIAgent } from './agent.js';
@@ -26,7 +27,7 @@ export function openAIAgentFromSettings(settings: OpenAISettings, env: NodeJS.Pr
     model: settings.model,
     baseURL: settings.baseUrl ?? env.OPENAI_BASE_URL,
     apiKey,
-    prompt: loadPromptSet(settings.prompt ?? 'minimal', cwd),
+    prompt: loadPromptSet(settings.prompt ?? DEFAULTS.prompt, cwd),
     ...(settings.cache ? { cache: new ResponseCache(path.resolve(cwd, settings.cache)) } : {}),
   });
 }

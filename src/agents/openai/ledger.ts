@@ -41,7 +41,7 @@ export class TokenLedger {
   }
 }
 
-export function messagesTokens(messages: readonly ChatCompletionMessageParam[]): number {
+function messagesTokens(messages: readonly ChatCompletionMessageParam[]): number {
   return messages.reduce((sum, message) => sum + MESSAGE_OVERHEAD + countTokens(messageText(message)), 0);
 }
 

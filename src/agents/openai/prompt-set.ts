@@ -7,9 +7,9 @@ import { compileTemplate, type Template } from '../../types/template.js';
 import { TICK_PLACEHOLDERS } from '../../monitor/tick-values.js';
 
 /** prompts/ of this package: three levels up from src/agents/openai and from dist/agents/openai alike. */
-export const BUILTIN_PROMPTS_DIR = fileURLToPath(new URL('../../../prompts/', import.meta.url));
+const BUILTIN_PROMPTS_DIR = fileURLToPath(new URL('../../../prompts/', import.meta.url));
 
-export const TASK_PLACEHOLDERS = ['issue', 'repro', 'files'] as const;
+const TASK_PLACEHOLDERS = ['issue', 'repro', 'files'] as const;
 
 const PromptConfigSchema = z.strictObject({
   description: z.string().default(''),

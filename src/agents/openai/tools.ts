@@ -17,7 +17,7 @@ const DESCRIPTIONS: Record<ActionType, string> = {
 const ACTION_TYPES = ActionSchema.options.map((option) => option.shape.type.value);
 
 /** JSON Schema of one action's arguments (the action without its `type`), derived from ActionSchema. */
-export function argumentsSchema(type: ActionType): Record<string, unknown> {
+function argumentsSchema(type: ActionType): Record<string, unknown> {
   const option = ActionSchema.options.find((candidate) => candidate.shape.type.value === type);
   if (!option) throw new Error(`no action ${type}`);
   const { $schema: _schema, properties, required, ...rest } = z.toJSONSchema(option, { io: 'input' }) as {

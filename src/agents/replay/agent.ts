@@ -32,7 +32,7 @@ class ReplaySession implements AgentSession {
   }
 
   async next(observation: Observation): Promise<Action> {
-    const recording = (this.recording ??= await loadRecording(await findRecording(this.from, this.context.testCase.id, this.context.repeat ?? 1)));
+    const recording = (this.recording ??= await loadRecording(await findRecording(this.from, this.context.testCase.id, this.context.repeat)));
     this.compare(observation);
     const step = recording.steps[this.index];
     if (!step) return this.afterLastStep(recording, observation);

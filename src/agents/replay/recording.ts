@@ -56,7 +56,7 @@ export async function loadRecording(file: string): Promise<Recording> {
   return parseRecording(await readTrace(file), file);
 }
 
-export function parseRecording(events: readonly TraceEvent[], file: string): Recording {
+function parseRecording(events: readonly TraceEvent[], file: string): Recording {
   const steps: Array<Omit<ReplayStep, 'followedBy'>> = [];
   const followUps: FollowUp[] = [];
   let responses: RecordedCall[] = [];

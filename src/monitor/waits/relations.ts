@@ -103,7 +103,8 @@ function lockRelations(
     const path = openers[0]?.path ?? null;
     const holderPid = held && held.pid > 0 ? held.pid : null;
     // The pid that took a flock may be gone while a child that inherited the descriptor keeps it: look for that one.
-    const holder = (holderPid !== null ? byPid.get(holderPid) : undefined) ?? openers.map((o) => byPid.get(o.pid)).find((p) => p && p.pid !== waiter.pid && !LOCK_WAIT.test(p.wchan));
+    const byHolderPid = holderPid !== null ? byPid.get(holderPid) : undefined;
+    const holder = byHolderPid ?? openers.map((o) => byPid.get(o.pid)).find((p) => p && p.pid !== waiter.pid && !LOCK_WAIT.test(p.wchan));
     out.push({ kind: 'lock', pid: waiter.pid, lock: waiter.lock, file: waiter.file, path, holderPid, holder: holder ? ref(holder) : null });
   }
   return out;

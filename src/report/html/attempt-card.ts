@@ -28,7 +28,16 @@ function why(attempt: ReportAttempt, outcome: AttemptOutcome): string {
 export function renderAttemptCard(attempt: ReportAttempt): string {
   const { scores, timeline } = attempt;
   const outcome = outcomeOf(attempt);
-  const ticks = timeline.ticks.map(({ t, commandId, tickSeq, classification, reason, text, prompt, decision }) => ({ t, commandId, tickSeq, classification, reason, text, prompt, decision }));
+  const ticks = timeline.ticks.map(({ t, commandId, tickSeq, classification, reason, text, prompt, decision }) => ({
+    t,
+    commandId,
+    tickSeq,
+    classification,
+    reason,
+    text,
+    prompt,
+    decision,
+  }));
   const transcript = timeline.transcript
     .map((line) => `<li class="ev-${esc(line.type.replace(/\./g, '-'))}"><span class="t">${shortTime(line.t)}</span> <span class="ty">${esc(line.type)}</span> ${esc(line.text)}</li>`)
     .join('');

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { readTrace, scoreAttempt } from '../../scorers/index.js';
 import { loadRunReport, readMetaSpine, readSummaryFile, readTracedAttempts, toReportAttempt, type ReportAttempt, type RunReport } from '../run-folder.js';
 import { summarize } from '../../summary/summarize.js';
-import { attemptKey } from './timeline-model.js';
+import { attemptKey } from '../../types/attempt-key.js';
 
 /**
  * A run's report as it stands: its summary.json when the run has finished, else one summarised from the attempts

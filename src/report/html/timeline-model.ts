@@ -1,5 +1,4 @@
 import type { EventOf, TraceEvent } from '../../types/events.js';
-import type { AttemptScores } from '../../types/scores.js';
 import { transcriptLine, type TranscriptLine } from './transcript.js';
 
 /** What one attempt's timeline shows, taken from its trace alone (times in ms since the attempt started). */
@@ -57,8 +56,6 @@ export interface AttemptTimeline {
   readonly verify: readonly TimelineMark[];
   readonly transcript: readonly TranscriptLine[];
 }
-
-export const attemptKey = (scores: Pick<AttemptScores, 'caseId' | 'variant' | 'repeat'>): string => `${scores.caseId}/${scores.variant}/${scores.repeat}`;
 
 function decisionsByTick(events: readonly TraceEvent[]): Map<string, string> {
   const decisions = new Map<string, string>();

@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readTrace } from '../../scorers/index.js';
 import { findTraces } from '../run-folder.js';
-import { attemptKey } from './timeline-model.js';
+import { attemptKey } from '../../types/attempt-key.js';
 
 /** A trace that grew: which run and attempt, how many events it has, and whether the attempt is still going. */
 export interface TraceChange {
@@ -18,7 +18,8 @@ export async function listRuns(root: string): Promise<Array<{ readonly id: strin
   const isRun = (dir: string) => stat(path.join(dir, 'meta.json')).then(() => true, () => false);
   if (await isRun(root)) return [{ id: '.', dir: root }];
   const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
-  const runs = await Promise.all(entries.filter((entry) => entry.isDirectory()).map(async (entry) => ({ id: entry.name, dir: path.join(root, entry.name), run: await isRun(path.join(root, entry.name)) })));
+  const folders = entries.filter((entry) => entry.isDirectory());
+  const runs = await Promise.all(folders.map(async (entry) => ({ id: entry.name, dir: path.join(root, entry.name), run: await isRun(path.join(root, entry.name)) })));
   return runs.filter((run) => run.run).map(({ id, dir }) => ({ id, dir }));
 }
 

@@ -39,7 +39,9 @@ interface Ran {
   readonly dir: string;
 }
 
-async function run(runId: string, caseFile: string, steps: readonly ModelStep[], extra: { mode?: string; tokens?: number } = {}): Promise<Ran & { model: Awaited<ReturnType<typeof startScriptedModel>> }> {
+type RanWithModel = Ran & { model: Awaited<ReturnType<typeof startScriptedModel>> };
+
+async function run(runId: string, caseFile: string, steps: readonly ModelStep[], extra: { mode?: string; tokens?: number } = {}): Promise<RanWithModel> {
   const model = await startScriptedModel(steps);
   try {
     const result = await runEval({
