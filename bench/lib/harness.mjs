@@ -113,3 +113,18 @@ export async function traceEvents(runDir) {
   }
   return events;
 }
+
+/** A trace's `tick` event as the Tick that tickValues() renders (the fields the monitor produced). */
+export function tickOfEvent(event) {
+  return {
+    commandId: event.commandId,
+    seq: event.tickSeq,
+    elapsedMs: event.elapsedMs,
+    sinceOutputMs: event.sinceOutputMs,
+    totalOutputBytes: event.totalOutputBytes,
+    output: event.output,
+    snapshot: event.snapshot,
+    classification: event.classification,
+    reason: event.reason,
+  };
+}

@@ -7,24 +7,10 @@ import { countTokens } from '../../dist/agents/tokens.js';
 import { TICK_PLACEHOLDERS, tickValues } from '../../dist/monitor/index.js';
 import { diagnosed } from '../../dist/scorers/index.js';
 import { compileTemplate } from '../../dist/types/template.js';
-import { libraryCases, projectRoot, runHarness, scratchDir, traceEvents } from '../lib/harness.mjs';
+import { libraryCases, projectRoot, runHarness, scratchDir, tickOfEvent, traceEvents } from '../lib/harness.mjs';
 import { markdownTable, mean, quantile } from '../lib/stats.mjs';
 
 const SOURCE_TIME_SCALE = 0.1;
-
-function asTick(event) {
-  return {
-    commandId: event.commandId,
-    seq: event.tickSeq,
-    elapsedMs: event.elapsedMs,
-    sinceOutputMs: event.sinceOutputMs,
-    totalOutputBytes: event.totalOutputBytes,
-    output: event.output,
-    snapshot: event.snapshot,
-    classification: event.classification,
-    reason: event.reason,
-  };
-}
 
 export default async function diagnosis() {
   let runDir = process.env.BENCH_TRACES;
@@ -39,7 +25,7 @@ export default async function diagnosis() {
   const reasons = [];
   for (const events of attempts) {
     for (const event of events.filter((candidate) => candidate.type === 'tick')) {
-      const tokens = countTokens(template.render(tickValues(asTick(event))));
+      const tokens = countTokens(template.render(tickValues(tickOfEvent(event))));
       all.push(tokens);
       reasons.push(countTokens(event.reason));
       if ((event.snapshot.waits?.relations ?? []).length > 0) withRelation.push(tokens);

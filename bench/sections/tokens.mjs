@@ -3,7 +3,7 @@
 import { countTokens } from '../../dist/agents/tokens.js';
 import { listBuiltinPrompts, loadPromptSet } from '../../dist/agents/openai/prompt-set.js';
 import { tickValues } from '../../dist/monitor/tick-values.js';
-import { libraryCases, projectRoot, runHarness, scratchDir, traceEvents } from '../lib/harness.mjs';
+import { libraryCases, projectRoot, runHarness, scratchDir, tickOfEvent, traceEvents } from '../lib/harness.mjs';
 import { markdownTable, mean, quantile } from '../lib/stats.mjs';
 
 const SOURCE_TIME_SCALE = 0.1;
@@ -13,17 +13,7 @@ function ticksOf(events) {
   return events
     .filter((event) => event.type === 'tick')
     .map((event) => ({
-      tick: {
-        commandId: event.commandId,
-        seq: event.tickSeq,
-        elapsedMs: event.elapsedMs,
-        sinceOutputMs: event.sinceOutputMs,
-        totalOutputBytes: event.totalOutputBytes,
-        output: event.output,
-        snapshot: event.snapshot,
-        classification: event.classification,
-        reason: event.reason,
-      },
+      tick: tickOfEvent(event),
       renderedTokens: event.renderedTokens,
     }));
 }
