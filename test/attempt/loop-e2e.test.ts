@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { GATE_COMMAND_BASE } from '../../src/attempt/gates.js';
@@ -12,6 +11,7 @@ import type { EventOf, TraceEvent } from '../../src/types/events.js';
 import type { AttemptScores } from '../../src/types/scores.js';
 import { startFakeOpenAI, type ChatRequestBody, type RecordedRequest, type ScriptedReply } from '../support/fake-openai-server.js';
 import { TEST_KEY } from '../agents/openai-helpers.js';
+import { collector } from '../support/collector.js';
 
 /** Gates and hints through whole attempts (runEval), on a deploy script that waits for a confirmation nobody gives. */
 
@@ -71,17 +71,6 @@ function expectHintsAtTriggers(events: readonly TraceEvent[]): void {
   }
   const decisionsBefore = decisions.filter((decision) => decision.seq < (hints[1]?.seq ?? 0));
   expect(decisionsBefore).toHaveLength(1);
-}
-
-function collector(): Writable & { text: string } {
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      stream.text += chunk.toString();
-      done();
-    },
-  }) as Writable & { text: string };
-  stream.text = '';
-  return stream;
 }
 
 describe.skipIf(process.platform !== 'linux')('gates and hints in whole attempts', () => {

@@ -1,25 +1,14 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderCheckCases } from '../../src/cli/check-cases.js';
 import { main } from '../../src/cli/main.js';
 import { checkCases, type CheckCasesResult } from '../../src/check/check-cases.js';
 import { attemptMarkerProcesses } from '../support/proc-scan.js';
+import { collector } from '../support/collector.js';
 
 const CASES = path.resolve(import.meta.dirname, '../fixtures/check-cases/cases');
-
-function collector(): Writable & { text: string } {
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      stream.text += chunk.toString();
-      done();
-    },
-  }) as Writable & { text: string };
-  stream.text = '';
-  return stream;
-}
 
 describe.skipIf(process.platform !== 'linux')('check-cases', () => {
   let out: string;
