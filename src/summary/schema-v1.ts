@@ -1,16 +1,21 @@
 import { z } from 'zod';
-import { ClassSummarySchema, ConfusionSchema, RateSchema } from './schema.js';
+import { GroupSummarySchema, RateSchema, RunSummarySchema } from './schema.js';
 import { AttemptScoresV2Schema } from './schema-v2.js';
 
 /** summary.json as version 1 wrote it (before variants were compared): read only, to re-summarize its attempts. */
 
-const GroupSummaryV1Schema = z.strictObject({
-  agent: z.string(),
-  variant: z.string(),
-  attempts: z.number().int().nonnegative(),
-  hangAttempts: z.number().int().nonnegative(),
-  controlAttempts: z.number().int().nonnegative(),
-  errors: z.number().int().nonnegative(),
+/** A version 1 group: the counts and per-attempt means of version 3, plain rates, latency without intervals. */
+const GroupSummaryV1Schema = GroupSummarySchema.pick({
+  agent: true,
+  variant: true,
+  attempts: true,
+  hangAttempts: true,
+  controlAttempts: true,
+  errors: true,
+  ticksPerAttempt: true,
+  tokensPerAttempt: true,
+  wallMsPerAttempt: true,
+}).extend({
   solved: RateSchema,
   reproduced: RateSchema,
   interrupted: RateSchema,
@@ -19,32 +24,22 @@ const GroupSummaryV1Schema = z.strictObject({
   fixed: RateSchema,
   clean: RateSchema,
   within_budget: RateSchema,
-  interruptLatencyMs: z.strictObject({
-    count: z.number().int().nonnegative(),
-    p50: z.number().nullable(),
-    p90: z.number().nullable(),
-  }),
-  ticksPerAttempt: z.number().nullable(),
-  tokensPerAttempt: z.number().nullable(),
-  wallMsPerAttempt: z.number().nullable(),
+  interruptLatencyMs: GroupSummarySchema.shape.interruptLatencyMs.pick({ count: true, p50: true, p90: true }),
 });
 
-export const RunSummaryV1Schema = z.strictObject({
+export const RunSummaryV1Schema = RunSummarySchema.pick({
+  runId: true,
+  startedAt: true,
+  finishedAt: true,
+  hangbenchVersion: true,
+  interrupted: true,
+  options: true,
+  totals: true,
+  classes: true,
+  confusion: true,
+}).extend({
   summaryVersion: z.literal(1),
-  runId: z.string(),
-  startedAt: z.string(),
-  finishedAt: z.string().nullable(),
-  hangbenchVersion: z.string().nullable(),
-  interrupted: z.boolean().default(false),
-  options: z.record(z.string(), z.unknown()),
-  totals: z.strictObject({
-    attempts: z.number().int().nonnegative(),
-    solved: z.number().int().nonnegative(),
-    errors: z.number().int().nonnegative(),
-  }),
   groups: z.array(GroupSummaryV1Schema),
-  classes: z.array(ClassSummarySchema),
-  confusion: z.array(ConfusionSchema).optional(),
   attempts: z.array(AttemptScoresV2Schema),
 });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AttemptScores } from '../types/scores.js';
-import { AttemptScoresSchema } from './schema.js';
+import { AttemptScoresSchema, RunSummarySchema } from './schema.js';
 
 /**
  * An attempt's scores as summary versions 1 and 2 wrote them: `fixed` was every verify passing, for controls too, and
@@ -11,18 +11,12 @@ export const AttemptScoresV2Schema = AttemptScoresSchema.extend({
 });
 
 /**
- * summary.json as version 2 wrote it, read for what version 3 is derived from: the run's facts and its attempts.
- * Every other section is recomputed from the attempts, so it is not checked here.
+ * summary.json as version 2 wrote it, read for what version 3 is derived from: the run's facts (as version 3 has
+ * them) and its attempts. Every other section is recomputed from the attempts, so it is not checked here.
  */
 export const RunSummaryV2Schema = z.object({
   summaryVersion: z.literal(2),
-  runId: z.string(),
-  startedAt: z.string(),
-  finishedAt: z.string().nullable(),
-  hangbenchVersion: z.string().nullable(),
-  interrupted: z.boolean().default(false),
-  options: z.record(z.string(), z.unknown()),
-  statistics: z.strictObject({ seed: z.number().int(), resamples: z.number().int().positive() }),
+  ...RunSummarySchema.pick({ runId: true, startedAt: true, finishedAt: true, hangbenchVersion: true, interrupted: true, options: true, statistics: true }).shape,
   attempts: z.array(AttemptScoresV2Schema),
 });
 

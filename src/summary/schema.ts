@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { OUTCOMES, type AttemptScores } from '../types/scores.js';
 import { RateSchema } from './schema-rate.js';
-import { MetricComparisonSchema, SweepSchema } from './schema-comparisons.js';
+import { MetricComparisonSchema, OverSchema, SweepSchema } from './schema-comparisons.js';
 
 export { RateSchema };
 
@@ -15,7 +15,7 @@ export { RateSchema };
 export const SUMMARY_VERSION = 3;
 
 /** A variant's rate, and which attempts it counts over. */
-export const GroupRateSchema = RateSchema.extend({ over: z.enum(['all', 'hangs', 'controls', 'hangs-with-culprit']) });
+export const GroupRateSchema = RateSchema.extend({ over: OverSchema });
 
 export const AttemptScoresSchema = z.strictObject({
   caseId: z.string(),
