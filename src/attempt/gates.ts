@@ -5,7 +5,7 @@ import { stripTerminalControls } from '../monitor/terminal-text.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { Gate } from '../types/case.js';
 import type { TraceWriter } from '../trace/writer.js';
-import { collect, matches } from './verify.js';
+import { collect, unmetExpectation } from './verify.js';
 
 export type { GateFailure } from '../agents/protocol.js';
 
@@ -105,13 +105,7 @@ export class GateKeeper {
         ? 'the attempt stopped while the gate ran'
         : timedOut
           ? `timed out after ${Math.round(timeoutMs)}ms (killed: it was still running)`
-          : exit.exitCode !== gate.exit
-            ? `exit code ${exit.exitCode ?? exit.signal} (expected ${gate.exit})`
-            : gate.stdout !== undefined && !matches(out, gate.stdout)
-              ? `stdout does not match ${gate.stdout}`
-              : gate.stderr !== undefined && !matches(err, gate.stderr)
-                ? `stderr does not match ${gate.stderr}`
-                : '';
+          : unmetExpectation(gate, exit, out, err);
     return {
       passed: reason === '',
       exitCode: exit.exitCode,

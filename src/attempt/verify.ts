@@ -3,6 +3,7 @@ import path from 'node:path';
 import { stripTerminalControls } from '../monitor/terminal-text.js';
 import type { CommandRunner } from '../sandbox/types.js';
 import type { VerifyStep } from '../types/case.js';
+import type { ExitInfo } from '../types/process.js';
 import type { TraceWriter } from '../trace/writer.js';
 
 const COLLECT_LIMIT = 1024 * 1024;
@@ -59,15 +60,7 @@ async function runStep(sandbox: CommandRunner, step: VerifyStep, index: number, 
   // On a pty everything the terminal shows arrives on stdout; patterns match its text (\n line ends, no escapes).
   const out = settings.terminal === 'pty' ? stripTerminalControls(stdout.text()) : stdout.text();
   const err = stderr.text();
-  const reason = timedOut
-    ? `timed out after ${Math.round(timeoutMs)}ms (still running: the hang is not fixed)`
-    : exit.exitCode !== step.exit
-      ? `exit code ${exit.exitCode ?? exit.signal} (expected ${step.exit})`
-      : step.stdout !== undefined && !matches(out, step.stdout)
-        ? `stdout does not match ${step.stdout}`
-        : step.stderr !== undefined && !matches(err, step.stderr)
-          ? `stderr does not match ${step.stderr}`
-          : '';
+  const reason = timedOut ? `timed out after ${Math.round(timeoutMs)}ms (still running: the hang is not fixed)` : unmetExpectation(step, exit, out, err);
   trace.write({
     type: 'verify',
     step: index,
@@ -80,6 +73,14 @@ async function runStep(sandbox: CommandRunner, step: VerifyStep, index: number, 
     outputTail: (out + err).slice(-TAIL_BYTES),
   });
   return reason === '';
+}
+
+/** What a finished step (or gate) got wrong against what it expects — exit code, then stdout, then stderr — or ''. */
+export function unmetExpectation(step: Pick<VerifyStep, 'exit' | 'stdout' | 'stderr'>, exit: ExitInfo, out: string, err: string): string {
+  if (exit.exitCode !== step.exit) return `exit code ${exit.exitCode ?? exit.signal} (expected ${step.exit})`;
+  if (step.stdout !== undefined && !matches(out, step.stdout)) return `stdout does not match ${step.stdout}`;
+  if (step.stderr !== undefined && !matches(err, step.stderr)) return `stderr does not match ${step.stderr}`;
+  return '';
 }
 
 /** `/regex/flags` is a regular expression; anything else a literal substring. */

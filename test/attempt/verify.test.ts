@@ -1,0 +1,45 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runVerify } from '../../src/attempt/verify.js';
+import { TraceWriter } from '../../src/trace/writer.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import type { VerifyStep } from '../../src/types/case.js';
+import { makeSandbox } from '../sandbox/helpers.js';
+
+const step = (run: string, fields: Partial<VerifyStep> = {}): VerifyStep => ({ run, timeout: 20_000, exit: 0, ...fields });
+
+const open: Sandbox[] = [];
+afterEach(async () => {
+  for (const sandbox of open.splice(0)) await sandbox.dispose();
+});
+
+async function verify(steps: readonly VerifyStep[]) {
+  const sandbox = await makeSandbox('verify');
+  open.push(sandbox);
+  const trace = new TraceWriter(path.join(await mkdtemp(path.join(tmpdir(), 'hangbench-verify-')), 'trace.jsonl'));
+  const passed = await runVerify(sandbox, steps, trace, { timeScale: 1, floorMs: 0 });
+  const reasons = trace.events.flatMap((event) => (event.type === 'verify' ? [event.reason] : []));
+  return { passed, reasons };
+}
+
+describe.skipIf(process.platform !== 'linux')('runVerify', () => {
+  it('passes when every step exits as expected and its output matches (a /regex/ or a substring)', async () => {
+    await expect(verify([step('echo "ok: 3 tests"', { stdout: '/ok: \\d+ tests/' }), step('echo warn >&2; exit 4', { exit: 4, stderr: 'warn' })])).resolves.toEqual({
+      passed: true,
+      reasons: ['', ''],
+    });
+  });
+
+  it('says what each failing step got wrong: exit code first, then stdout, then stderr', async () => {
+    const { passed, reasons } = await verify([
+      step('echo fine; exit 2', { stdout: 'nope' }),
+      step('echo fine', { stdout: 'nope', stderr: 'also nope' }),
+      step('echo fine', { stderr: '/^err$/' }),
+      step('kill -TERM $$'),
+    ]);
+    expect(passed).toBe(false);
+    expect(reasons).toEqual(['exit code 2 (expected 0)', 'stdout does not match nope', 'stderr does not match /^err$/', 'exit code SIGTERM (expected 0)']);
+  });
+});
