@@ -19,17 +19,24 @@ export function readProcFile(path: string, encoding: BufferEncoding = 'latin1'):
     return null;
   }
   try {
+    return readProcFd(fd, encoding);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** An open proc file's text from offset 0 (each read regenerates it, so a kept descriptor reads it afresh), or null. */
+export function readProcFd(fd: number, encoding: BufferEncoding = 'latin1'): string | null {
+  try {
     let length = 0;
     while (length < buffer.length) {
-      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      const read = readSync(fd, buffer, length, buffer.length - length, length);
       if (read === 0) break;
       length += read;
     }
     return buffer.toString(encoding, 0, length);
   } catch {
     return null;
-  } finally {
-    closeSync(fd);
   }
 }
 

@@ -1,10 +1,9 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
+import { readProcFd, readProcFile } from './proc-files.js';
 
 /** The per-process files a tick reads (RSS comes from stat; schedstat says whether the process ran since the last read). */
 export type ProcFileName = 'stat' | 'schedstat' | 'io' | 'wchan' | 'syscall' | 'cmdline';
 
-// Big enough for every file above; cmdline beyond it is cut (the sampler shows 200 characters).
-const buffer = Buffer.allocUnsafe(16 * 1024);
 /** Past this many processes in one tree (a fork loop) the rest are read by path: descriptors stay bounded. */
 const MAX_CACHED_PIDS = 256;
 /** A set whose command stopped being sampled (it exited, or its monitor stopped) is closed this long after. */
@@ -34,14 +33,14 @@ export class ProcHandles {
   read(pid: number, file: ProcFileName, encoding: BufferEncoding = 'latin1'): string | null {
     this.lastUsed = performance.now();
     const entry = this.entry(pid);
-    if (!entry) return readOnce(`/proc/${pid}/${file}`, encoding);
+    if (!entry) return readProcFile(`/proc/${pid}/${file}`, encoding);
     let fd = entry.fds.get(file) ?? null;
     if (fd === null) {
       fd = openOrNull(`/proc/${pid}/${file}`);
       if (fd === null) return null;
       entry.fds.set(file, fd);
     }
-    const text = preadAll(fd, encoding);
+    const text = readProcFd(fd, encoding);
     if (text === null) this.drop(pid);
     return text;
   }
@@ -86,30 +85,6 @@ export class ProcHandles {
 /** Closes sets nobody sampled for a minute, so a monitor that ends without closing its set leaks nothing for long. */
 function sweepIdle(now: number): void {
   for (const set of everySet) if (now - set.idleSince() > IDLE_CLOSE_MS) set.close();
-}
-
-function preadAll(fd: number, encoding: BufferEncoding): string | null {
-  try {
-    let length = 0;
-    while (length < buffer.length) {
-      const read = readSync(fd, buffer, length, buffer.length - length, length);
-      if (read === 0) break;
-      length += read;
-    }
-    return buffer.toString(encoding, 0, length);
-  } catch {
-    return null;
-  }
-}
-
-function readOnce(path: string, encoding: BufferEncoding): string | null {
-  const fd = openOrNull(path);
-  if (fd === null) return null;
-  try {
-    return preadAll(fd, encoding);
-  } finally {
-    closeQuietly(fd);
-  }
 }
 
 function openOrNull(path: string): number | null {
