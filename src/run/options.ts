@@ -30,25 +30,10 @@ export interface EvalOptions {
 export type { OneOrMany } from './variants.js';
 
 /**
- * What a caller may give: every axis of the variant cross product (VariantAxes), or ready variants (from a config
- * file or a resumed run). `resume`: a run folder to finish with its recorded options.
+ * What a caller may give: any of the resolved options, every axis of the variant cross product (VariantAxes), or
+ * ready variants (from a config file or a resumed run). `resume`: a run folder to finish with its recorded options.
  */
-export interface EvalOptionsInput extends VariantAxes {
-  readonly caseInputs?: readonly string[];
-  readonly variants?: readonly VariantSpec[];
-  readonly timeScale?: number;
-  readonly concurrency?: number;
-  readonly repeat?: number;
-  readonly seed?: number;
-  readonly out?: string;
-  readonly maxTurns?: number;
-  readonly verifyFloorMs?: number;
-  readonly cwd?: string;
-  readonly agentEnv?: readonly string[];
-  readonly agentAllowHosts?: readonly string[];
-  readonly runId?: string;
-  readonly config?: string;
-  readonly shard?: Shard;
+export interface EvalOptionsInput extends VariantAxes, Partial<EvalOptions> {
   readonly resume?: string;
 }
 
