@@ -12,45 +12,30 @@ import {
 } from '../report/index.js';
 import { renderLoopTable } from '../report/loop-table.js';
 import { writeRunReports } from '../report/write-reports.js';
-import { loadConfigFile } from '../run/config-file.js';
 import type { ReporterFailure } from '../run/reporter-hooks.js';
 import type { EvalOptionsInput } from '../run/options.js';
 import { runEval } from '../run/run-eval.js';
 import { parseShard } from '../run/shard.js';
-import { formatCaseProblem, HangbenchError } from '../types/errors.js';
-import { durationList, listFlag, numberFlag, numberList, parse, rateFlag, type ParsedArgs } from './args.js';
+import { formatCaseProblem } from '../types/errors.js';
+import { listFlag, numberFlag, parse, rateFlag, type ParsedArgs } from './args.js';
 import { EVAL_HELP } from './help.js';
 import { checkIsolation } from './isolation.js';
 import type { CliIO } from './io.js';
-
-/** Flags that make variants; a config file's variants and these do not mix. */
-const VARIANT_FLAGS = ['agent', 'mode', 'interval', 'prompt', 'hung-ticks', 'hints', 'model', 'base-url', 'cache', 'from', 'cmd', 'set'] as const;
+import { VARIANT_OPTIONS, variantInput } from './variant-flags.js';
 
 export async function evalCommand(args: readonly string[], io: CliIO): Promise<number> {
   const parsed = parse(args, {
-    agent: { type: 'string' },
-    mode: { type: 'string' },
-    interval: { type: 'string' },
-    hints: { type: 'string' },
-    config: { type: 'string' },
+    ...VARIANT_OPTIONS,
     seed: { type: 'string' },
     'time-scale': { type: 'string' },
     concurrency: { type: 'string' },
     repeat: { type: 'string' },
     out: { type: 'string' },
     'run-id': { type: 'string' },
-    'hung-ticks': { type: 'string' },
     'max-turns': { type: 'string' },
     'fail-under': { type: 'string' },
     json: { type: 'boolean' },
     resume: { type: 'string' },
-    model: { type: 'string' },
-    'base-url': { type: 'string' },
-    prompt: { type: 'string' },
-    cache: { type: 'string' },
-    from: { type: 'string' },
-    cmd: { type: 'string' },
-    set: { type: 'string', multiple: true },
     'agent-env': { type: 'string' },
     'agent-allow-host': { type: 'string' },
     isolation: { type: 'string' },
@@ -112,30 +97,11 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
   return 0;
 }
 
-/** Command line (and --config) to runEval's input. Comma lists are the axes of the variant cross product. */
+/** Command line (and --config) to runEval's input: the cases and variants, then the run's own options. */
 async function evalInput(parsed: ParsedArgs, io: CliIO): Promise<EvalOptionsInput> {
-  const configFile = parsed.string('config');
-  const config = configFile === undefined ? undefined : await loadConfigFile(configFile, io.cwd);
-  if (config) {
-    const mixed = VARIANT_FLAGS.filter((flag) => parsed.string(flag) !== undefined);
-    if (mixed.length > 0) throw new HangbenchError('USAGE', `--config ${configFile} defines the variants; leave out ${mixed.map((flag) => `--${flag}`).join(', ')} or drop --config`);
-  }
-  const caseInputs = parsed.positionals.length > 0 ? parsed.positionals : config?.caseInputs;
+  const { config, input } = await variantInput(parsed, io);
   return {
-    caseInputs,
-    ...(config ? { variants: config.variants, config: configFile } : {}),
-    agent: listFlag('agent', parsed.string('agent')),
-    mode: listFlag('mode', parsed.string('mode')),
-    intervalMs: durationList('interval', parsed.string('interval')),
-    prompt: listFlag('prompt', parsed.string('prompt')),
-    hungTicks: numberList('hung-ticks', parsed.string('hung-ticks'), { integer: true }),
-    hints: hintsFlag(parsed.string('hints')),
-    model: parsed.string('model'),
-    baseUrl: parsed.string('base-url'),
-    cache: parsed.string('cache'),
-    from: parsed.string('from'),
-    cmd: parsed.string('cmd'),
-    settings: settingsFlag(parsed.strings('set')),
+    ...input,
     agentEnv: listFlag('agent-env', parsed.string('agent-env')),
     agentAllowHosts: listFlag('agent-allow-host', parsed.string('agent-allow-host')),
     timeScale: numberFlag('time-scale', parsed.string('time-scale')) ?? config?.timeScale,
@@ -145,29 +111,7 @@ async function evalInput(parsed: ParsedArgs, io: CliIO): Promise<EvalOptionsInpu
     out: parsed.string('out'),
     runId: parsed.string('run-id'),
     maxTurns: numberFlag('max-turns', parsed.string('max-turns'), { integer: true }),
-    cwd: io.cwd,
     resume: parsed.string('resume'),
     shard: parsed.string('shard') === undefined ? undefined : parseShard(parsed.string('shard') ?? ''),
   };
-}
-
-/** `--set shell_timeout=10,30 --set yield=1` → { shell_timeout: ['10', '30'], yield: ['1'] }: installed agents' settings axes. */
-function settingsFlag(values: readonly string[]): Record<string, string[]> | undefined {
-  if (values.length === 0) return undefined;
-  const settings: Record<string, string[]> = {};
-  for (const value of values) {
-    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.+)$/.exec(value);
-    if (!match) throw new HangbenchError('USAGE', `--set takes NAME=V1,V2 (a setting of the installed agent's adapter); got "${value}"`);
-    settings[match[1]!] = match[2]!.split(',');
-  }
-  return settings;
-}
-
-function hintsFlag(value: string | undefined): boolean[] | undefined {
-  const words = listFlag('hints', value);
-  return words?.map((word) => {
-    if (word === 'on') return true;
-    if (word === 'off') return false;
-    throw new HangbenchError('USAGE', `--hints takes on, off or on,off; got "${word}"`);
-  });
 }

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { loadCases } from '../cases/load-cases.js';
 import { newTable, tableToString } from '../report/table-style.js';
-import { loadConfigFile } from '../run/config-file.js';
 import { resolveOptions } from '../run/options.js';
 import { caseClass } from '../types/case.js';
-import { formatCaseProblem, HangbenchError } from '../types/errors.js';
-import { durationList, listFlag, numberFlag, numberList, parse } from './args.js';
+import { formatCaseProblem } from '../types/errors.js';
+import { numberFlag, parse } from './args.js';
 import { LIST_HELP } from './help.js';
 import type { CliIO } from './io.js';
+import { VARIANT_OPTIONS, variantInput } from './variant-flags.js';
 
 const ORIGIN_WORDS = {
   given: 'the paths given',
@@ -17,44 +17,13 @@ const ORIGIN_WORDS = {
 
 /** What `hangbench eval` with the same arguments would run: the cases and where they come from, the variants, the attempts. */
 export async function listCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const parsed = parse(args, {
-    config: { type: 'string' },
-    agent: { type: 'string' },
-    mode: { type: 'string' },
-    interval: { type: 'string' },
-    'hung-ticks': { type: 'string' },
-    prompt: { type: 'string' },
-    model: { type: 'string' },
-    cmd: { type: 'string' },
-    from: { type: 'string' },
-    repeat: { type: 'string' },
-    json: { type: 'boolean' },
-  });
+  const parsed = parse(args, { ...VARIANT_OPTIONS, repeat: { type: 'string' }, json: { type: 'boolean' } });
   if (parsed.help) {
     io.stdout.write(`${LIST_HELP}\n`);
     return 0;
   }
-  const configFile = parsed.string('config');
-  const config = configFile === undefined ? undefined : await loadConfigFile(configFile, io.cwd);
-  if (config && ['agent', 'mode', 'interval', 'hung-ticks', 'prompt', 'model', 'cmd', 'from'].some((flag) => parsed.string(flag) !== undefined)) {
-    throw new HangbenchError('USAGE', `--config ${configFile} defines the variants; leave out the variant flags or drop --config`);
-  }
-  const caseInputs = parsed.positionals.length > 0 ? parsed.positionals : (config?.caseInputs ?? []);
-  const options = resolveOptions({
-    caseInputs,
-    ...(config ? { variants: config.variants } : {}),
-    agent: listFlag('agent', parsed.string('agent')),
-    mode: listFlag('mode', parsed.string('mode')),
-    intervalMs: durationList('interval', parsed.string('interval')),
-    hungTicks: numberList('hung-ticks', parsed.string('hung-ticks'), { integer: true }),
-    prompt: listFlag('prompt', parsed.string('prompt')),
-    model: parsed.string('model'),
-    cmd: parsed.string('cmd'),
-    from: parsed.string('from'),
-    repeat: numberFlag('repeat', parsed.string('repeat'), { integer: true }) ?? config?.repeat,
-    cwd: io.cwd,
-    runId: 'list',
-  });
+  const { config, input } = await variantInput(parsed, io);
+  const options = resolveOptions({ ...input, repeat: numberFlag('repeat', parsed.string('repeat'), { integer: true }) ?? config?.repeat, runId: 'list' });
   const loaded = await loadCases(options.caseInputs, io.cwd);
   const attempts = loaded.cases.length * options.variants.length * options.repeat;
   if (parsed.flag('json')) {
@@ -68,7 +37,7 @@ export async function listCommand(args: readonly string[], io: CliIO): Promise<n
   }
   io.stdout.write(`cases: ${ORIGIN_WORDS[loaded.origin]}\n${tableToString(table)}\n`);
   for (const problem of loaded.problems) io.stdout.write(`✗ ${formatCaseProblem(problem)}\n`);
-  io.stdout.write(`variants: ${options.variants.map((variant) => variant.name).join(', ')}${config ? ` (from ${configFile})` : ''}\n`);
+  io.stdout.write(`variants: ${options.variants.map((variant) => variant.name).join(', ')}${options.config === undefined ? '' : ` (from ${options.config})`}\n`);
   io.stdout.write(`${loaded.cases.length} case(s) × ${options.variants.length} variant(s) × ${options.repeat} repeat(s) = ${attempts} attempt(s)\n`);
   return loaded.problems.length > 0 ? 2 : 0;
 }
