@@ -4,7 +4,7 @@ import type { ExitInfo, KillDecider, KillRecord, SignalName } from '../types/pro
 import { DEFAULT_GRACES } from './defaults.js';
 import { escalate } from './escalate.js';
 import { isLive, readStat } from './proc.js';
-import { sendSignal } from './signals.js';
+import { signalEach } from './signals.js';
 import type { ProcessTree } from './tree.js';
 import type { KillGraces, SandboxProcess } from './types.js';
 
@@ -59,9 +59,6 @@ function observedTree(root: number, outputFile: string): ProcessTree {
     }
   };
   const pids = (): number[] => descendants(root).filter((pid) => !helper(pid));
-  const signalEach = (list: readonly number[], signal: SignalName): void => {
-    for (const pid of list) sendSignal(pid, signal);
-  };
   return {
     mechanism: 'process-group+scan',
     pids,

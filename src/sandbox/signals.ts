@@ -10,6 +10,11 @@ export function sendSignal(pid: number, signal: SignalName): boolean {
   }
 }
 
+/** Sends `signal` to each of `pids` (a tree's TERM, CONT and KILL passes). */
+export function signalEach(pids: readonly number[], signal: SignalName): void {
+  for (const pid of pids) sendSignal(pid, signal);
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

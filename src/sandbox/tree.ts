@@ -1,7 +1,7 @@
 import type { KillMechanism, SignalName } from '../types/process.js';
 import { cgroupKill, liveCgroupProcs } from './cgroup.js';
 import { groupMembers, isLive, markerEntries, readStat, scanForMarker } from './proc.js';
-import { sendSignal } from './signals.js';
+import { sendSignal, signalEach } from './signals.js';
 
 /** The process the harness spawned; alive until Node has reaped it (an unreaped pid cannot be reused). */
 export interface TreeRoot {
@@ -40,10 +40,6 @@ function withRoot(root: TreeRoot, proc: boolean, pids: number[]): number[] {
  */
 function ownGroup(root: TreeRoot, proc: boolean): boolean {
   return !root.reaped() || (proc ? readStat(root.pid) === null : true);
-}
-
-function signalEach(pids: readonly number[], signal: SignalName): void {
-  for (const pid of pids) sendSignal(pid, signal);
 }
 
 /** cgroup v2: membership is exact and race-free; cgroup.kill takes processes forked mid-kill too. */
@@ -85,7 +81,7 @@ export function scanTree(attemptId: string, commandId: number, root: TreeRoot, p
     signalEach,
     killAll: () => {
       if (ownGroup(root, proc)) sendSignal(-root.pid, 'SIGKILL');
-      for (const pid of pids()) sendSignal(pid, 'SIGKILL');
+      signalEach(pids(), 'SIGKILL');
     },
     shownRoot: () => root.pid,
     shownPids: pids,

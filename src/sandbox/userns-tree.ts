@@ -1,6 +1,6 @@
 import { closeSync, openSync, readFileSync, readlinkSync } from 'node:fs';
 import { allPids, isLive, readStat } from './proc.js';
-import { sendSignal } from './signals.js';
+import { sendSignal, signalEach } from './signals.js';
 import type { ProcessTree, TreeRoot } from './tree.js';
 
 /**
@@ -84,12 +84,8 @@ export class AttemptNamespaces {
       signalGroup: (signal) => {
         if (!root.reaped()) sendSignal(-root.pid, signal);
       },
-      signalEach: (list, signal) => {
-        for (const pid of list) sendSignal(pid, signal);
-      },
-      killAll: () => {
-        for (const pid of pids()) sendSignal(pid, 'SIGKILL');
-      },
+      signalEach,
+      killAll: () => signalEach(pids(), 'SIGKILL'),
       shownRoot: () => root.pid,
       shownPids: pids,
     };
