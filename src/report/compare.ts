@@ -1,4 +1,4 @@
-import { DEFAULT_BOOTSTRAP, hashString, mcnemarExact, medianDifference, newcombePaired } from '../stats/index.js';
+import { DEFAULT_BOOTSTRAP, hashString, mcnemarExact, medianDifference, newcombePaired, pairedCounts } from '../stats/index.js';
 import { HangbenchError } from '../types/errors.js';
 import type { AttemptScores } from '../types/scores.js';
 import { latencyShift, type LatencyShift } from './compare-latency.js';
@@ -99,15 +99,7 @@ function pairUp(base: readonly AttemptScores[], next: readonly AttemptScores[]):
 }
 
 function pairedRate(pairs: ReturnType<typeof pairUp>, name: (typeof RATES)[number]['name']): PairedRateChange | null {
-  const counts = { both: 0, aOnly: 0, bOnly: 0, neither: 0 };
-  for (const [before, after] of pairs) {
-    const [x, y] = [after.scores[name], before.scores[name]];
-    if (typeof x !== 'boolean' || typeof y !== 'boolean') continue;
-    if (x && y) counts.both += 1;
-    else if (x) counts.aOnly += 1;
-    else if (y) counts.bOnly += 1;
-    else counts.neither += 1;
-  }
+  const counts = pairedCounts(pairs.map(([before, after]) => [after.scores[name], before.scores[name]] as const));
   const interval = newcombePaired(counts);
   if (!interval) return null;
   const pairCount = counts.both + counts.aOnly + counts.bOnly + counts.neither;

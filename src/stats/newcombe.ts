@@ -9,6 +9,19 @@ export interface PairedCounts {
   readonly neither: number;
 }
 
+/** The 2 × 2 table of paired yes/no outcomes `[a, b]`; a pair where either side has no value is left out. */
+export function pairedCounts(pairs: Iterable<readonly [boolean | null, boolean | null]>): PairedCounts {
+  const counts = { both: 0, aOnly: 0, bOnly: 0, neither: 0 };
+  for (const [x, y] of pairs) {
+    if (x === null || y === null) continue;
+    if (x && y) counts.both += 1;
+    else if (x) counts.aOnly += 1;
+    else if (y) counts.bOnly += 1;
+    else counts.neither += 1;
+  }
+  return counts;
+}
+
 export interface PairedDifference {
   /** rate of a − rate of b over the pairs: (aOnly − bOnly) / pairs */
   readonly difference: number;

@@ -1,4 +1,4 @@
-import { hashString, holm, mcnemarExact, medianDifference, newcombePaired, wilcoxonSignedRank, type BootstrapOptions } from '../stats/index.js';
+import { hashString, holm, mcnemarExact, medianDifference, newcombePaired, pairedCounts, wilcoxonSignedRank, type BootstrapOptions } from '../stats/index.js';
 import type { AttemptScores } from '../types/scores.js';
 import { COMPARED_METRICS, type ComparedRate, type ComparedShift } from './compared-metrics.js';
 import type { MetricComparison, RateEffect, ShiftEffect } from './schema-comparisons.js';
@@ -67,17 +67,8 @@ function shiftFavoursA(row: ShiftEffect): boolean | null {
 }
 
 function rateEffect(metric: ComparedRate, { a, b, pairs }: { a: string; b: string; pairs: Pair[] }): RateEffect {
-  const counts = { both: 0, aOnly: 0, bOnly: 0, neither: 0 };
-  let paired = 0;
-  for (const [left, right] of pairs) {
-    const [x, y] = [metric.value(left), metric.value(right)];
-    if (x === null || y === null) continue;
-    paired += 1;
-    if (x && y) counts.both += 1;
-    else if (x) counts.aOnly += 1;
-    else if (y) counts.bOnly += 1;
-    else counts.neither += 1;
-  }
+  const counts = pairedCounts(pairs.map(([left, right]) => [metric.value(left), metric.value(right)] as const));
+  const paired = counts.both + counts.aOnly + counts.bOnly + counts.neither;
   const interval = newcombePaired(counts);
   return {
     a,

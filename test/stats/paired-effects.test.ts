@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { binomialHalfCdf, medianDifference, newcombePaired } from '../../src/stats/index.js';
+import { binomialHalfCdf, medianDifference, newcombePaired, pairedCounts } from '../../src/stats/index.js';
 
 describe('newcombePaired (Newcombe 1998, method 10)', () => {
   it('matches the published worked example: complete response before and after consolidation therapy', () => {
@@ -57,6 +57,14 @@ function choose(n: number, k: number): number {
   for (let i = 1; i <= k; i += 1) value = (value * (n - k + i)) / i;
   return value;
 }
+
+describe('pairedCounts', () => {
+  it('fills the 2 × 2 table from [a, b] pairs, leaving out a pair where either side has no value', () => {
+    const pairs = [[true, true], [true, false], [true, false], [false, true], [false, false], [null, true], [false, null]] as const;
+    expect(pairedCounts(pairs)).toEqual({ both: 1, aOnly: 2, bOnly: 1, neither: 1 });
+    expect(pairedCounts([])).toEqual({ both: 0, aOnly: 0, bOnly: 0, neither: 0 });
+  });
+});
 
 describe('medianDifference (percentile bootstrap over pairs)', () => {
   // 11 differences: the exact bootstrap CDF of the median has no step within 0.017 of 0.025 or 0.975 (16 standard
