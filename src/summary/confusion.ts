@@ -1,5 +1,6 @@
 import { CLASSIFICATIONS, looksHung, type Classification } from '../types/process.js';
 import type { AttemptScores } from '../types/scores.js';
+import { groupBy } from './group-by.js';
 import { rate } from './rates.js';
 import type { Confusion, ConfusionRow } from './schema.js';
 
@@ -12,12 +13,7 @@ const NO_TICK = 'none';
  * healthy control was killed. A baseline run makes this the monitor's own confusion matrix.
  */
 export function summarizeConfusion(attempts: readonly AttemptScores[]): Confusion[] {
-  const groups = new Map<string, AttemptScores[]>();
-  for (const attempt of attempts) {
-    const key = JSON.stringify([attempt.agent, attempt.variant]);
-    groups.set(key, [...(groups.get(key) ?? []), attempt]);
-  }
-  return [...groups.values()].map((group) => {
+  return groupBy(attempts, (attempt) => JSON.stringify([attempt.agent, attempt.variant])).map((group) => {
     const [first] = group as [AttemptScores];
     const rows = new Map<string, { class: string; kind: AttemptScores['kind']; attempts: number; looksHung: number; counts: Record<string, number> }>();
     for (const attempt of group) {

@@ -1,18 +1,14 @@
 import { mean, percentile } from '../stats/index.js';
 import type { AttemptScores } from '../types/scores.js';
+import { groupBy } from './group-by.js';
 import { rate } from './rates.js';
 import type { LoopSummary } from './schema.js';
 
 
 /** One row per agent/variant that ran a gated or hinted case, in order of first appearance; [] when none did. */
 export function summarizeLoop(attempts: readonly AttemptScores[]): LoopSummary[] {
-  const groups = new Map<string, AttemptScores[]>();
-  for (const attempt of attempts) {
-    if (attempt.scores.gates_passed === null && attempt.scores.hint_given === null) continue;
-    const key = JSON.stringify([attempt.agent, attempt.variant]);
-    groups.set(key, [...(groups.get(key) ?? []), attempt]);
-  }
-  return [...groups.values()].map((group) => {
+  const looped = attempts.filter((attempt) => attempt.scores.gates_passed !== null || attempt.scores.hint_given !== null);
+  return groupBy(looped, (attempt) => JSON.stringify([attempt.agent, attempt.variant])).map((group) => {
     const [first] = group as [AttemptScores];
     const gated = group.filter((attempt) => attempt.scores.gate_rounds !== null);
     const hinted = group.filter((attempt) => attempt.scores.hint_given !== null);
