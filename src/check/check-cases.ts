@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createAgentFactory } from '../agents/registry.js';
 import { loadTokenizer } from '../agents/tokens.js';
 import { missedScores } from '../scorers/missed.js';
-import { createSandbox, probeHost } from '../sandbox/index.js';
+import { probeHost } from '../sandbox/index.js';
 import type { HostCapabilities } from '../sandbox/types.js';
 import type { Case } from '../types/case.js';
 import { caseClass } from '../types/case.js';
@@ -11,14 +11,13 @@ import { formatDuration } from '../types/duration.js';
 import type { CaseProblem } from '../types/errors.js';
 import type { AttemptScores } from '../types/scores.js';
 import { checkGates } from './check-gates.js';
+import { inFixtureSandbox } from './fixture-sandbox.js';
 import { checkRepro, type CheckOutcome } from './check-repro.js';
 import { loadCases } from '../cases/load-cases.js';
 import { DEFAULTS } from '../defaults.js';
 import { resolveOptions } from '../run/options.js';
-import { applySolutionPatch } from '../attempt/patch.js';
 import { runPool } from '../run/pool.js';
 import { runAttempt } from '../attempt/run-attempt.js';
-import { TraceWriter } from '../trace/writer.js';
 import { hiddenLayers, runVerify } from '../attempt/verify.js';
 import { makeDirs } from '../trace/make-dirs.js';
 
@@ -169,20 +168,9 @@ async function checkCase(testCase: Case, context: CheckContext): Promise<CaseSou
 
 /** The hidden verify on the untouched workspace must fail (the hang is real); after solution.patch it must pass. */
 async function checkVerify(testCase: Case, context: CheckContext, state: 'untouched' | 'patched'): Promise<CheckOutcome> {
-  const sandbox = await createSandbox({
-    attemptId: attemptIdOf(context, testCase, `verify-${state}`),
-    workspaceSource: path.join(testCase.fixtureDir, 'workspace'),
-    timeScale: context.timeScale,
-    capabilities: context.capabilities,
-  });
-  const trace = new TraceWriter(path.join(context.runDir, testCase.id, `verify-${state}.jsonl`));
-  try {
-    if (state === 'patched') {
-      const patch = await applySolutionPatch(testCase.fixtureDir);
-      if (!patch.ok) return { ok: false, reason: patch.error };
-      if (patch.files.length === 0) return { ok: false, reason: 'solution.patch is empty: write the fix as a unified diff against workspace/ (git diff --no-index)' };
-      for (const file of patch.files) await sandbox.writeFile(file.path, file.content);
-    }
+  const check = { attemptId: attemptIdOf(context, testCase, `verify-${state}`), name: `verify-${state}`, state };
+  const outcome = await inFixtureSandbox(testCase, context, check, async ({ sandbox, trace, patched }): Promise<CheckOutcome> => {
+    if (state === 'patched' && patched.length === 0) return { ok: false, reason: 'solution.patch is empty: write the fix as a unified diff against workspace/ (git diff --no-index)' };
     // As eval does: verify in a fresh sandbox with hidden/ laid over a copy of the workspace.
     const verifier = await sandbox.forVerify(...hiddenLayers(testCase.fixtureDir));
     const settings = { timeScale: context.timeScale, floorMs: context.verifyFloorMs, terminal: testCase.terminal };
@@ -194,11 +182,8 @@ async function checkVerify(testCase: Case, context: CheckContext, state: 'untouc
       return failed ? { ok: true, reason: `fails: step ${failed.step + 1} ${failed.reason}` } : { ok: false, reason: `passes without the fix (${count})` };
     }
     return passed ? { ok: true, reason: `passes (${count})` } : { ok: false, reason: `step ${(failed?.step ?? 0) + 1} ${failed?.reason ?? 'failed'}` };
-  } finally {
-    trace.close();
-    await sandbox.leakScan();
-    await sandbox.dispose();
-  }
+  });
+  return 'patchError' in outcome ? { ok: false, reason: outcome.patchError } : outcome;
 }
 
 /** A whole attempt through runAttempt, as `eval --agent oracle|nop` would run it. */

@@ -1,12 +1,8 @@
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { createSandbox } from '../sandbox/index.js';
 import type { HostCapabilities } from '../sandbox/types.js';
 import type { Case } from '../types/case.js';
 import type { CheckOutcome } from './check-repro.js';
 import { GateKeeper, type GateVerdict } from '../attempt/gates.js';
-import { applySolutionPatch } from '../attempt/patch.js';
-import { TraceWriter } from '../trace/writer.js';
+import { inFixtureSandbox } from './fixture-sandbox.js';
 
 export interface GateCheckContext {
   readonly runDir: string;
@@ -39,26 +35,10 @@ function failureText(verdict: Exclude<GateVerdict, { kind: 'passed' }>): string 
 
 /** One round of gates in a fresh sandbox; a string when the patch does not apply. */
 async function gateRound(testCase: Case, context: GateCheckContext, state: 'untouched' | 'patched'): Promise<GateVerdict | string> {
-  const logDir = path.join(context.runDir, testCase.id);
-  await mkdir(logDir, { recursive: true });
-  const sandbox = await createSandbox({
-    attemptId: context.attemptId(`gates-${state}`),
-    workspaceSource: path.join(testCase.fixtureDir, 'workspace'),
-    timeScale: context.timeScale,
-    capabilities: context.capabilities,
-  });
-  const trace = new TraceWriter(path.join(logDir, `gates-${state}.jsonl`));
-  try {
-    if (state === 'patched') {
-      const patch = await applySolutionPatch(testCase.fixtureDir);
-      if (!patch.ok) return patch.error;
-      for (const file of patch.files) await sandbox.writeFile(file.path, file.content);
-    }
+  const check = { attemptId: context.attemptId(`gates-${state}`), name: `gates-${state}`, state };
+  const verdict = await inFixtureSandbox(testCase, context, check, ({ sandbox, trace, logDir }) => {
     const settings = { timeScale: context.timeScale, floorMs: context.verifyFloorMs, terminal: testCase.terminal, logDir };
-    return await new GateKeeper(testCase.gates, sandbox, trace, settings).onFinish();
-  } finally {
-    trace.close();
-    await sandbox.leakScan();
-    await sandbox.dispose();
-  }
+    return new GateKeeper(testCase.gates, sandbox, trace, settings).onFinish();
+  });
+  return 'patchError' in verdict ? verdict.patchError : verdict;
 }

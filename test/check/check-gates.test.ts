@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { cp, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -39,6 +39,15 @@ describe.skipIf(process.platform !== 'linux')('the gates check of check-cases', 
 
   it('is unsound when the fix cannot pass a gate', async () => {
     await expect(check('fails-patched')).resolves.toEqual({ ok: false, reason: 'patched: gate 1 fails' });
+  });
+
+  it('is unsound, with the patch\'s own error, when solution.patch does not apply to the workspace', async () => {
+    const fixtureDir = path.join(await mkdtemp(path.join(tmpdir(), 'hangbench-stale-patch-')), 'confirm');
+    await cp(path.resolve(DIR, '../check-cases/confirm'), fixtureDir, { recursive: true });
+    await writeFile(path.join(fixtureDir, 'solution.patch'), '--- a/deploy.sh\n+++ b/deploy.sh\n@@ -1,2 +1,2 @@\n echo "not this line"\n-read -r other\n+other=y\n');
+    const outcome = await checkGates({ ...cases.get('gated')!, fixtureDir }, context);
+    expect(outcome).toMatchObject({ ok: false, reason: expect.stringContaining(`${path.join(fixtureDir, 'solution.patch')} does not apply to workspace/`) });
+    expect(attemptMarkerProcesses(prefix)).toEqual([]);
   });
 
   it('does not apply to a case without gates', async () => {
