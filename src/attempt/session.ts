@@ -8,7 +8,7 @@ import type { Action } from '../types/actions.js';
 import type { Case, Onset } from '../types/case.js';
 import { HangbenchError } from '../types/errors.js';
 import type { KillDecider, SignalName, Tick } from '../types/process.js';
-import type { MonitorMode } from '../types/variant.js';
+import type { MonitorMode } from '../monitor/modes/index.js';
 import { formatDuration } from '../types/duration.js';
 import { exitNotice, waitFor, type CommandEntry } from './command-entry.js';
 import { fileAction } from './file-actions.js';
