@@ -93,8 +93,9 @@ describe('a sweep run (--mode interval,no-output --interval 1s,2s,4s, real proce
       }
       for (const row of family.rows.filter((entry) => entry.pairs > 0)) {
         const detail = 'aOnly' in row ? `${row.aOnly} / ${row.bOnly}` : String(row.statistic);
-        const amount = family.test === 'mcnemar-exact' ? '[−+]?\\d+ pt' : '[−+]?[\\d.]+m?s';
-        expect(markdown).toMatch(new RegExp(`\\| ${row.a} \\| ${row.b} \\| ${row.pairs} \\| ${detail} \\| ${amount} \\[${amount}, ${amount}\\] \\| [^|]+ \\| (\\*\\*baseline[^|]+\\*\\*|no difference shown) \\|`));
+        // a rate: `−58 pt [−80, −25]` (points once, after the difference); a shift: `+490ms [−80ms, +620ms]`
+        const effect = family.test === 'mcnemar-exact' ? '[−+]?\\d+ pt \\[[−+]?\\d+, [−+]?\\d+\\]' : '[−+]?[\\d.]+m?s \\[[−+]?[\\d.]+m?s, [−+]?[\\d.]+m?s\\]';
+        expect(markdown).toMatch(new RegExp(`\\| ${row.a} \\| ${row.b} \\| ${row.pairs} \\| ${detail} \\| ${effect} \\| [^|]+ \\| (\\*\\*baseline[^|]+\\*\\*|no difference shown) \\|`));
         rows += 1;
       }
     }
