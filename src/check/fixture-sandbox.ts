@@ -6,14 +6,14 @@ import type { HostCapabilities, Sandbox } from '../sandbox/types.js';
 import { TraceWriter } from '../trace/writer.js';
 import type { Case } from '../types/case.js';
 
-export interface FixtureSandboxContext {
+interface FixtureSandboxContext {
   readonly runDir: string;
   readonly timeScale: number;
   readonly capabilities: HostCapabilities;
 }
 
 /** What a check runs in: the case's workspace, as the fixture has it or with solution.patch written over it. */
-export interface FixtureSandbox {
+interface FixtureSandbox {
   readonly sandbox: Sandbox;
   /** `<runDir>/<case>/<name>.jsonl`. */
   readonly trace: TraceWriter;

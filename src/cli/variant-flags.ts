@@ -25,7 +25,7 @@ export const VARIANT_OPTIONS = {
 /** Flags that make variants; a config file's variants and these do not mix. */
 const VARIANT_FLAGS = Object.keys(VARIANT_OPTIONS).filter((flag) => flag !== 'config');
 
-export interface VariantInput {
+interface VariantInput {
   /** the loaded --config, for the options it may also set (repeat, time scale, …). */
   readonly config: LoadedConfig | undefined;
   readonly input: EvalOptionsInput;
