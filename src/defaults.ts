@@ -1,10 +1,9 @@
 import { availableParallelism } from 'node:os';
-import type { AgentName, ModeName } from './types/variant.js';
 
 /** Every default in one place; options are resolved once from all-optional to readonly. */
 export const DEFAULTS = {
-  agent: 'baseline' as AgentName,
-  mode: 'interval' as ModeName,
+  agent: 'baseline' as const,
+  mode: 'interval' as const,
   /** the period of every mode that has one: interval's every, no-output's after, backoff's first, timeout's after. */
   intervalMs: 10_000,
   /** backoff: each gap is this many times the one before, up to maxMs. */

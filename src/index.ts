@@ -21,6 +21,7 @@ export { ActionSchema, type Action, type ActionType } from './types/actions.js';
 export { TraceEventSchema, TRACE_SCHEMA_VERSION, type TraceEvent, type TraceEventType, type EventOf } from './types/events.js';
 export type { AttemptScores } from './types/scores.js';
 export { CaseFileSchema, type Case, type CaseFile } from './types/case.js';
-export type { VariantSpec, AgentSpec, MonitorMode } from './types/variant.js';
+export type { VariantSpec, AgentSpec } from './types/variant.js';
+export type { MonitorMode } from './monitor/modes/index.js';
 export type { Tick, ExitInfo, KillRecord } from './types/process.js';
 export { HangbenchError, type HangbenchErrorCode } from './types/errors.js';

@@ -15,6 +15,18 @@ interface Import {
 /** src/index.ts re-exports the library API from every stage (docs/api.md): it is the top, not a layer. */
 const PUBLIC_API = 'index.ts';
 
+/**
+ * monitor/modes/ holds one definition per monitor mode (schema, label, scaling, period, schedule): plain data and
+ * arithmetic that the variant schema in types/ is built from, so it is a unit of its own below types/, not part of the
+ * monitor that samples processes.
+ */
+const MODES = path.join('monitor', 'modes');
+
+function unitOf(module: string): string {
+  if (module.startsWith(MODES + path.sep)) return MODES;
+  return module.includes(path.sep) ? module.split(path.sep)[0]! : '.';
+}
+
 /** Every `from '…'` (values and types alike) of every file under src/<folder>; `.` is src/'s own top-level files. */
 async function importsOf(folder: string): Promise<Import[]> {
   const files =
@@ -27,7 +39,7 @@ async function importsOf(folder: string): Promise<Import[]> {
     const text = await readFile(full, 'utf8');
     for (const match of text.matchAll(/from '(\.[^']+)'/g)) {
       const module = path.relative(SRC, path.resolve(path.dirname(full), match[1]!));
-      found.push({ file, module, target: module.includes(path.sep) ? module.split(path.sep)[0]! : '.' });
+      found.push({ file, module, target: unitOf(module) });
     }
   }
   return found;
@@ -62,6 +74,8 @@ const MAY_NOT_IMPORT: Record<string, readonly string[]> = {
   /** src/'s top-level files but index.ts: defaults.ts sits just above types/. */
   '.': ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary', 'trace', 'stats'],
 };
+/** the mode definitions: zod, each other, durations from types/ and the defaults, nothing else. */
+const MODES_MAY_NOT_IMPORT = ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary', 'trace', 'stats', 'capture'];
 
 describe('the direction of imports', () => {
   it('has a rule for every folder of src/', async () => {
@@ -74,6 +88,12 @@ describe('the direction of imports', () => {
       expect(wrong).toEqual([]);
     });
   }
+
+  it(`src/${MODES} imports nothing from ${MODES_MAY_NOT_IMPORT.join(', ')}`, async () => {
+    const imports = (await importsOf('monitor')).filter((entry) => entry.file.startsWith(MODES + path.sep));
+    expect(imports.length).toBeGreaterThan(0);
+    expect(imports.filter((entry) => MODES_MAY_NOT_IMPORT.includes(entry.target))).toEqual([]);
+  });
 
   it('has no import circle between files (a type import back counts too)', async () => {
     const graph = new Map<string, string[]>();

@@ -14,6 +14,8 @@ export interface CommandEntry {
   /** set when a kill is decided, before the tree is gone, so the exit it causes is marked killed. */
   killing: boolean;
   kill: KillRecord | null;
+  /** settles once the kill decided is recorded in `kill`: the exit it causes can come first, and must wait for it. */
+  killRecorded: Promise<void> | null;
   /** the command is over, but the agent may not have been told yet (it exited while the agent was deciding). */
   exited: boolean;
   exit: ExitInfo | null;

@@ -17,7 +17,8 @@ import { applySolutionPatch } from './patch.js';
 import { AttemptSession } from './session.js';
 import { TraceWriter } from '../trace/writer.js';
 import { renderTick } from '../monitor/render.js';
-import { scaleMode, type VariantSpec } from '../types/variant.js';
+import { scaleMode } from '../monitor/modes/index.js';
+import type { VariantSpec } from '../types/variant.js';
 import { hiddenLayers, runVerify } from './verify.js';
 import { listWorkspace } from './workspace-files.js';
 import { LoopFeatures } from './loop-features.js';
@@ -62,6 +63,40 @@ export function coordinatesOf(attempt: Attempt): AttemptCoordinates {
 }
 
 /**
+ * The event an attempt's trace begins with: who it is, its budgets and monitor mode after --time-scale, its case's
+ * gates, hints and culprit, and how it is isolated. It is all a score needs of an attempt that never got further.
+ */
+export function attemptStartEvent(attempt: Attempt, scale: number, capabilities: HostCapabilities): Omit<EventOf<'attempt.start'>, 'seq' | 't'> {
+  const { testCase, variant } = attempt;
+  const override = variant.budgets ?? {};
+  return {
+    type: 'attempt.start',
+    schemaVersion: TRACE_SCHEMA_VERSION,
+    attemptId: attemptKey(coordinatesOf(attempt)),
+    caseId: testCase.id,
+    kind: testCase.kind,
+    class: caseClass(testCase),
+    variant: variant.name,
+    repeat: attempt.repeat,
+    agent: variant.agent.agent,
+    timeScale: scale,
+    variantSpec: variant,
+    monitor: scaleMode(variant.monitor, scale),
+    budgets: {
+      tokens: override.tokens ?? testCase.budgets.tokens,
+      wallMs: (override.wallMs ?? testCase.budgets.wall) * scale,
+      interruptMs: (override.interruptMs ?? testCase.budgets.interrupt) * scale,
+    },
+    gates: testCase.gates.length,
+    hints: testCase.hints.length,
+    ...(testCase.kind === 'hang' && testCase.hang.culprit ? { culprit: testCase.hang.culprit } : {}),
+    mechanism: capabilities.mechanism,
+    isolation: capabilities.isolation,
+    startedAt: new Date().toISOString(),
+  };
+}
+
+/**
  * One attempt: fresh sandbox, agent loop under budgets, verify, leak scan, scores. Never throws for agent or case faults.
  * Resolves to null when the harness shut down first: the trace is kept, but no score.json, so `eval --resume` re-runs it.
  * When the results folder refuses a write (full, read-only, removed) the attempt stops at once and its scores carry the
@@ -74,13 +109,8 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
   await makeDirs(dir, context.runDir);
   const trace = new TraceWriter(path.join(dir, 'trace.jsonl'));
   const scale = options.timeScale;
-  const override = variant.budgets ?? {};
-  const budgets = {
-    tokens: override.tokens ?? testCase.budgets.tokens,
-    wallMs: (override.wallMs ?? testCase.budgets.wall) * scale,
-    interruptMs: (override.interruptMs ?? testCase.budgets.interrupt) * scale,
-  };
-  const mode = scaleMode(variant.monitor, scale);
+  const start = attemptStartEvent(attempt, scale, context.capabilities);
+  const { budgets, monitor: mode } = start;
   const stop = new AbortController();
   trace.onFault((error) => stop.abort({ kind: 'fault', ...(resultsFaultOf(error) ?? { code: error.code ?? 'EIO', message: error.message }) } satisfies StopReason));
   const installed = context.agent.installed;
@@ -100,27 +130,7 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
     trace.close();
     throw error;
   }
-  trace.write({
-    type: 'attempt.start',
-    schemaVersion: TRACE_SCHEMA_VERSION,
-    attemptId: attemptKey(coordinatesOf(attempt)),
-    caseId: testCase.id,
-    kind: testCase.kind,
-    class: caseClass(testCase),
-    variant: variant.name,
-    repeat: attempt.repeat,
-    agent: variant.agent.agent,
-    timeScale: scale,
-    variantSpec: variant,
-    monitor: mode,
-    budgets,
-    gates: testCase.gates.length,
-    hints: testCase.hints.length,
-    ...(testCase.kind === 'hang' && testCase.hang.culprit ? { culprit: testCase.hang.culprit } : {}),
-    mechanism: context.capabilities.mechanism,
-    isolation: context.capabilities.isolation,
-    startedAt: new Date().toISOString(),
-  });
+  trace.write(start);
   if (context.onTick) {
     const onTick = context.onTick;
     trace.onEvent((event) => {

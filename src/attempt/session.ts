@@ -8,7 +8,7 @@ import type { Action } from '../types/actions.js';
 import type { Case, Onset } from '../types/case.js';
 import { HangbenchError } from '../types/errors.js';
 import type { KillDecider, SignalName, Tick } from '../types/process.js';
-import type { MonitorMode } from '../types/variant.js';
+import type { MonitorMode } from '../monitor/modes/index.js';
 import { formatDuration } from '../types/duration.js';
 import { exitNotice, waitFor, type CommandEntry } from './command-entry.js';
 import { fileAction } from './file-actions.js';
@@ -139,7 +139,7 @@ export class AttemptSession {
     });
     // A previous foreground command that ended unseen is superseded: its exit is in the trace.
     for (const old of [...this.commands.values()].filter((cmd) => cmd.exited && !cmd.background)) this.takeExited(old.id);
-    const entry: CommandEntry = { id, process, monitor, background, killing: false, kill: null, exited: false, exit: null, undelivered: [] };
+    const entry: CommandEntry = { id, process, monitor, background, killing: false, kill: null, killRecorded: null, exited: false, exit: null, undelivered: [] };
     monitor.on((event: MonitorEvent) => this.record(entry, event));
     this.commands.set(id, entry);
     if (background) {
@@ -221,7 +221,7 @@ export class AttemptSession {
     const isRepro = process.command.includes(this.deps.testCase.repro.trim());
     this.deps.trace.write({ type: 'command.start', commandId: id, command: process.command, pid: process.pid, background: false, isRepro });
     const monitor = createMonitor({ process, mode: this.deps.mode, onset: this.onsetFor(process.command), logFile: path.join(this.deps.logDir, `command-${id}.log`) });
-    const entry: CommandEntry = { id, process, monitor, background: false, killing: false, kill: null, exited: false, exit: null, undelivered: [] };
+    const entry: CommandEntry = { id, process, monitor, background: false, killing: false, kill: null, killRecorded: null, exited: false, exit: null, undelivered: [] };
     this.observed.set(id, inband);
     monitor.on((event: MonitorEvent) => this.record(entry, event));
     this.commands.set(id, entry);
@@ -276,16 +276,25 @@ export class AttemptSession {
   private async kill(entry: CommandEntry, by: KillDecider, reason: string, signal: SignalName = 'SIGINT'): Promise<void> {
     const decidedAt = this.deps.trace.now();
     entry.killing = true;
-    const record = await entry.process.kill(by, reason, signal);
-    entry.kill = record;
-    this.deps.trace.write({ type: 'kill', commandId: entry.id, ...record }, decidedAt);
+    const recorded = entry.process.kill(by, reason, signal).then((record) => {
+      entry.kill = record;
+      this.deps.trace.write({ type: 'kill', commandId: entry.id, ...record }, decidedAt);
+    });
+    entry.killRecorded = recorded.catch(() => undefined);
+    await recorded;
   }
 
-  /** After a kill (or an exit already seen) waits, without the attempt's abort signal, for the exit; the agent is then told. */
+  /**
+   * After a kill (or an exit already seen) waits, without the attempt's abort signal, for the exit, and for the kill
+   * that caused it to be recorded (a SIGTERM can end the tree before the kill's escalation returns); the agent is
+   * then told, with who killed it and why.
+   */
   private async awaitExit(entry: CommandEntry): Promise<ObservationBody> {
     for (;;) {
       const event = await entry.monitor.nextTickOrExit();
-      if (event.type === 'exit') return this.takeExited(entry.id) ?? failure({ type: 'wait' }, `command #${entry.id} is gone`);
+      if (event.type !== 'exit') continue;
+      await entry.killRecorded;
+      return this.takeExited(entry.id) ?? failure({ type: 'wait' }, `command #${entry.id} is gone`);
     }
   }
 

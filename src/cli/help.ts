@@ -1,6 +1,7 @@
 import { DEFAULTS } from '../defaults.js';
 import { listBuiltinPrompts } from '../agents/openai/prompt-set.js';
-import { AGENT_NAMES, MODE_NAMES } from '../types/variant.js';
+import { MODE_NAMES, modeHelp } from '../monitor/modes/index.js';
+import { AGENT_NAMES } from '../types/variant.js';
 
 export const MAIN_HELP = `hangbench — does an agent notice a hanging command, interrupt it in time, and fix the cause?
 
@@ -38,14 +39,7 @@ setting multiplies only the agents that take it. --agent baseline,oracle --mode 
 --interval 2s,5s is 2 × 2 × 2 = 8 variants, named like baseline-k2·no-output-5s.
   --agent LIST          ${AGENT_NAMES.filter((name) => name !== 'module').join(' | ')} | ./my-agent.mjs (default: ${DEFAULTS.agent}; offline, no model needed)
   --mode LIST           how the monitor tells the agent (default: ${DEFAULTS.mode}):
-                          interval   a tick every --interval while the command runs
-                          no-output  a tick once --interval passed without output, then every --interval while silent
-                          backoff    ticks at --interval, then ×${DEFAULTS.backoffFactor} each time, gaps capped at ${DEFAULTS.backoffMaxMs / 1000}s
-                          timeout    no ticks; the harness kills the command at --interval (the "no monitor" baseline)
-                          poll       run returns at once; the agent polls the status and waits with a timeout
-                          wait-pid   no ticks; the agent waits until the command exits (bounded by the wall budget)
-                          none       installed agents: ticks computed every interval, recorded, never shown
-                          inband     installed agents: each tick written into the running command's output
+${MODE_NAMES.map((name) => `${' '.repeat(26)}${name.padEnd(11)}${modeHelp(name)}`).join('\n')}
                         (${MODE_NAMES.join(', ')})
   --interval LIST       each mode's period, e.g. 10s, 500ms (default: ${DEFAULTS.intervalMs / 1000}s)
   --hung-ticks LIST     baseline: kill after K consecutive "hung" ticks (default: ${DEFAULTS.hungTicks})

@@ -1,7 +1,7 @@
 import type { SandboxProcess } from '../sandbox/types.js';
 import type { Onset } from '../types/case.js';
 import type { ExitInfo, Tick } from '../types/process.js';
-import type { MonitorMode } from '../types/variant.js';
+import type { MonitorMode } from './modes/index.js';
 import type { WindowLimits } from './output-window.js';
 
 export interface MonitorOptions {

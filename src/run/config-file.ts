@@ -5,9 +5,10 @@ import { z } from 'zod';
 import { DEFAULTS } from '../defaults.js';
 import { DurationSchema } from '../types/duration.js';
 import { formatCaseProblem, HangbenchError, type CaseProblem } from '../types/errors.js';
-import { AGENT_NAMES, MODE_NAMES, type AgentSpec, type MonitorMode, type VariantSpec } from '../types/variant.js';
+import { makeMode, MODE_FIELDS, MODE_NAMES, modeTakes, type MonitorMode } from '../monitor/modes/index.js';
+import { AGENT_NAMES, type AgentSpec, type VariantSpec } from '../types/variant.js';
 import { problemsFromIssues } from '../cases/case-problems.js';
-import { assertUniqueNames, monitorMode, variantName } from './variants.js';
+import { assertUniqueNames, variantName } from './variants.js';
 
 /** The issue's message is whole: the error report adds no "found …". */
 const COMPLETE = { complete: true };
@@ -63,9 +64,9 @@ const ConfigVariantSchema = z
     if (variant.agent === 'module' && variant.path === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: ['path'], message: 'agent module needs path: the agent module, e.g. ./my-agent.mjs' });
     if (variant.agent === 'cli' && variant.adapter === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: ['adapter'], message: 'agent cli needs adapter: the name of a file under agents/ (codex, opencode, generic)' });
     if (variant.agent === 'replay' && variant.from === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: ['from'], message: 'agent replay needs from: a results/<run> folder' });
-    const modeTakes: Record<string, readonly string[]> = { interval: ['interval', 'no-output', 'backoff', 'timeout', 'none', 'inband'], every: ['no-output'], factor: ['backoff'], max: ['backoff'] };
-    for (const [field, modes] of Object.entries(modeTakes)) {
-      if (variant[field as keyof typeof variant] !== undefined && !modes.includes(variant.mode)) {
+    for (const field of MODE_FIELDS) {
+      const modes = MODE_NAMES.filter((mode) => modeTakes(mode).includes(field));
+      if (variant[field] !== undefined && !modes.includes(variant.mode)) {
         ctx.addIssue({ code: 'custom', params: COMPLETE, path: [field], message: `${field} applies to mode ${modes.join(', ')}, not ${variant.mode}; remove it` });
       }
     }
@@ -185,8 +186,10 @@ function agentSpecOf(variant: ConfigVariant, base: string): AgentSpec {
 }
 
 function monitorOf(variant: ConfigVariant): MonitorMode {
-  const mode = monitorMode(variant.mode, variant.interval ?? DEFAULTS.intervalMs);
-  if (mode.mode === 'no-output' && variant.every !== undefined) return { ...mode, everyMs: variant.every };
-  if (mode.mode === 'backoff') return { ...mode, factor: variant.factor ?? mode.factor, maxMs: variant.max ?? mode.maxMs };
-  return mode;
+  return makeMode(variant.mode, {
+    periodMs: variant.interval ?? DEFAULTS.intervalMs,
+    ...(variant.every === undefined ? {} : { everyMs: variant.every }),
+    ...(variant.factor === undefined ? {} : { factor: variant.factor }),
+    ...(variant.max === undefined ? {} : { maxMs: variant.max }),
+  });
 }

@@ -17,7 +17,8 @@ import { loadCases } from '../cases/load-cases.js';
 import { gitSha, hangbenchVersion, META_VERSION, RunMetaSchema, type RunMeta } from './meta.js';
 import { resolveOptions, type EvalOptions, type EvalOptionsInput } from './options.js';
 import { checkResumable, finishedScores, resumeRun, type ResumedRun } from './resume.js';
-import { attemptDir, coordinatesOf, runAttempt, type Attempt } from '../attempt/run-attempt.js';
+import { attemptDir, attemptStartEvent, coordinatesOf, runAttempt, type Attempt } from '../attempt/run-attempt.js';
+import { scoreAttempt } from '../scorers/index.js';
 import { attemptKey } from '../types/attempt-key.js';
 import { loadDurationHistory } from './duration-history.js';
 import { admissionLimits, runScheduled } from './scheduler.js';
@@ -135,7 +136,7 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
       onTick: reporter ? (_, tick) => void reporter.onTick(info, tick) : undefined,
     }).catch((error: unknown) => {
       const refused = resultsFaultOf(error);
-      if (refused === null) return harnessErrorScores(attempt, error, path.join(runDir, 'errors.log'));
+      if (refused === null) return harnessErrorScores(attemptStartEvent(attempt, options.timeScale, capabilities), error, path.join(runDir, 'errors.log'));
       onFault(refused);
       return null;
     });
@@ -225,40 +226,13 @@ function stopIfAborted(shutdown: AbortSignal): void {
   if (shutdown.aborted) throw new HangbenchError('INTERRUPTED', 'stopped before the first attempt: nothing ran');
 }
 
-/** The attempt could not even be set up (sandbox): an ERROR, recorded, and the run goes on. */
-async function harnessErrorScores(attempt: Attempt, error: unknown, logFile: string): Promise<AttemptScores> {
-  const info = attemptInfo(attempt);
-  await appendFile(logFile, `${info.attemptId}: ${(error as Error).stack ?? String(error)}\n`).catch(() => undefined);
-  return {
-    caseId: info.caseId,
-    kind: info.kind,
-    class: info.class,
-    variant: info.variant,
-    agent: info.agent,
-    repeat: info.repeat,
-    outcome: 'error',
-    scores: {
-      reproduced: info.kind === 'hang' ? false : null,
-      interrupted: info.kind === 'hang' ? false : null,
-      interrupt_latency: null,
-      fixed: info.kind === 'hang' ? false : null,
-      intact: info.kind === 'control' ? false : null,
-      false_kill: info.kind === 'control' ? false : null,
-      completed: info.kind === 'control' ? false : null,
-      within_budget: false,
-      clean: false,
-      solved: false,
-      gates_passed: attempt.testCase.gates.length > 0 ? false : null,
-      gate_rounds: attempt.testCase.gates.length > 0 ? 0 : null,
-      hint_given: attempt.testCase.hints.length > 0 ? false : null,
-      hint_to_action: null,
-      diagnosed: info.kind === 'hang' && attempt.testCase.kind === 'hang' && attempt.testCase.hang.culprit ? false : null,
-    },
-    ticks: 0,
-    tokens: 0,
-    wallMs: 0,
-    classificationAtEnd: null,
-  };
+/**
+ * The attempt broke in the harness (its sandbox could not be set up, say): an ERROR, logged, and the run goes on.
+ * Scored as the trace of an attempt that began and never ended, so `hangbench score` could not say otherwise.
+ */
+async function harnessErrorScores(start: ReturnType<typeof attemptStartEvent>, error: unknown, logFile: string): Promise<AttemptScores> {
+  await appendFile(logFile, `${start.attemptId}: ${(error as Error).stack ?? String(error)}\n`).catch(() => undefined);
+  return scoreAttempt([{ ...start, seq: 0, t: 0 }]);
 }
 
 function publicOptions(options: EvalOptions): Record<string, unknown> {

@@ -1,17 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { formatDuration } from '../types/duration.js';
 import { HangbenchError } from '../types/errors.js';
-import {
-  AGENT_NAMES,
-  MODE_NAMES,
-  type AgentName,
-  type AgentSpec,
-  type BudgetOverrides,
-  type ModeName,
-  type MonitorMode,
-  type VariantSpec,
-} from '../types/variant.js';
+import { makeMode, MODE_NAMES, modeLabel, modeTakes, type MonitorMode } from '../monitor/modes/index.js';
+import { AGENT_NAMES, type AgentName, type AgentSpec, type BudgetOverrides, type VariantSpec } from '../types/variant.js';
 import { DEFAULTS } from '../defaults.js';
 
 export type OneOrMany<T> = T | readonly T[];
@@ -48,7 +39,7 @@ export function expandVariants(input: VariantAxes): VariantSpec[] {
   const modes = checked(listOf(input.mode) ?? [DEFAULTS.mode], MODE_NAMES, 'mode');
   const periods = listOf(input.intervalMs) ?? [DEFAULTS.intervalMs];
   const hintSettings = listOf(input.hints) ?? [DEFAULTS.hints];
-  const monitors = dedupe(modes.flatMap((mode) => (modeTakesPeriod(mode) ? periods.map((period) => monitorMode(mode, period)) : [monitorMode(mode, DEFAULTS.intervalMs)])));
+  const monitors = dedupe(modes.flatMap((mode) => (modeTakes(mode).includes('interval') ? periods : [DEFAULTS.intervalMs]).map((periodMs) => makeMode(mode, { periodMs }))));
   const adapters = requested.filter((agent) => agent.startsWith('cli:')).map((agent) => agent.slice('cli:'.length));
   let cliExpanded = false;
   const agentList = dedupe(
@@ -140,29 +131,6 @@ function cliSpecsOf(adapters: readonly string[], input: VariantAxes): AgentSpec[
   );
 }
 
-export function monitorMode(mode: ModeName, periodMs: number): MonitorMode {
-  switch (mode) {
-    case 'interval':
-      return { mode, everyMs: periodMs };
-    case 'no-output':
-      return { mode, afterMs: periodMs };
-    case 'backoff':
-      return { mode, firstMs: periodMs, factor: DEFAULTS.backoffFactor, maxMs: Math.max(periodMs, DEFAULTS.backoffMaxMs) };
-    case 'timeout':
-      return { mode, afterMs: periodMs };
-    case 'none':
-    case 'inband':
-      return { mode, everyMs: periodMs };
-    case 'poll':
-    case 'wait-pid':
-      return { mode };
-  }
-}
-
-function modeTakesPeriod(mode: ModeName): boolean {
-  return mode !== 'poll' && mode !== 'wait-pid';
-}
-
 /** `baseline-k2·interval-10s`, `openai-diagnostic·no-output-5s`, `oracle·poll·hints-off`: built from the spec alone, so stable across runs. */
 export function variantName(agent: AgentSpec, monitor: MonitorMode, hints = true): string {
   return [agentLabel(agent), modeLabel(monitor), ...(hints ? [] : ['hints-off'])].join('·');
@@ -180,27 +148,6 @@ function agentLabel(agent: AgentSpec): string {
       return [`cli-${agent.adapter}`, ...Object.entries(agent.settings).map(([name, value]) => safe(`${name}-${value}`))].join('-');
     default:
       return agent.agent;
-  }
-}
-
-function modeLabel(monitor: MonitorMode): string {
-  const d = (ms: number) => formatDuration(ms);
-  switch (monitor.mode) {
-    case 'interval':
-      return `interval-${d(monitor.everyMs)}`;
-    case 'no-output':
-      return monitor.everyMs === undefined || monitor.everyMs === monitor.afterMs ? `no-output-${d(monitor.afterMs)}` : `no-output-${d(monitor.afterMs)}-every-${d(monitor.everyMs)}`;
-    case 'backoff':
-      return `backoff-${d(monitor.firstMs)}-x${monitor.factor}-max-${d(monitor.maxMs)}`;
-    case 'timeout':
-      return `timeout-${d(monitor.afterMs)}`;
-    case 'none':
-      return 'none';
-    case 'inband':
-      return `inband-${d(monitor.everyMs)}`;
-    case 'poll':
-    case 'wait-pid':
-      return monitor.mode;
   }
 }
 

@@ -27,8 +27,8 @@ class SandboxCommand implements SandboxProcess {
   readonly terminal: 'pipe' | 'pty';
   /** the process the harness spawned: the launcher, then what it execs (bash, script(1), or nsenter into a jail). */
   readonly spawnedPid: number;
-  /** Date.now() when the command was spawned. */
-  readonly startedAt = Date.now();
+  /** when the command was spawned, as epoch ms: the origin of its monitor's clock and of its exit's durationMs. */
+  readonly startedAt: number;
   readonly stdin: Writable;
   readonly stdout: Readable;
   readonly stderr: Readable;
@@ -44,9 +44,12 @@ class SandboxCommand implements SandboxProcess {
     this.terminal = spec.terminal;
     this.#graces = spec.graces;
     const [file, ...args] = spec.argv;
+    // One origin for both clocks, taken before spawn() (which can take tens of ms on a loaded host): a monitor deadline
+    // at T never lands before the exit's durationMs says T passed.
+    const started = performance.now();
+    this.startedAt = performance.timeOrigin + started;
     // detached: its own session and process group, so Ctrl-C (SIGINT to the group) reaches it and not the harness.
     const child = spawn(file, args, { cwd: spec.cwd, env: spec.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
-    const started = performance.now();
     child.on('error', () => undefined);
     if (child.pid === undefined) {
       throw new HangbenchError('SANDBOX', `could not start command ${spec.commandId} (${file} failed to spawn in ${spec.cwd})`);

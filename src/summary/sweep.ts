@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { modePeriodMs, VariantSpecSchema, type MonitorMode, type VariantSpec } from '../types/variant.js';
+import { modePeriodMs, withModePeriod } from '../monitor/modes/index.js';
+import { VariantSpecSchema, type VariantSpec } from '../types/variant.js';
 import type { GroupSummary } from './schema.js';
 import type { Sweep, SweepPoint } from './schema-comparisons.js';
 
@@ -11,14 +12,8 @@ interface Axis {
   readonly rest: (variant: VariantSpec) => unknown;
 }
 
-function withoutPeriod(mode: MonitorMode): Record<string, unknown> {
-  const { everyMs: _every, afterMs: _after, firstMs: _first, ...others } = mode as Record<string, unknown>;
-  // no-output keeps its own `every`: only `after` is the period there
-  return mode.mode === 'no-output' ? { ...others, ...(mode.everyMs === undefined ? {} : { everyMs: mode.everyMs }) } : others;
-}
-
 const AXES: readonly Axis[] = [
-  { name: 'interval', unit: 'ms', value: (variant) => modePeriodMs(variant.monitor), rest: ({ name: _name, ...variant }) => ({ ...variant, monitor: withoutPeriod(variant.monitor) }) },
+  { name: 'interval', unit: 'ms', value: (variant) => modePeriodMs(variant.monitor), rest: ({ name: _name, ...variant }) => ({ ...variant, monitor: withModePeriod(variant.monitor, 0) }) },
   {
     name: 'hung-ticks',
     unit: 'ticks',

@@ -3,7 +3,8 @@ import { ActionSchema } from './actions.js';
 import { CulpritSchema } from './culprit.js';
 import { CLASSIFICATIONS, ISOLATIONS, KILL_DECIDERS, KILL_MECHANISMS, ProcessSampleSchema } from './process.js';
 import { OUTCOMES } from './scores.js';
-import { MonitorModeSchema, VariantSpecSchema } from './variant.js';
+import { MonitorModeSchema } from '../monitor/modes/index.js';
+import { VariantSpecSchema } from './variant.js';
 
 /** 2: variants (attempt.start has the variant spec), ticks recorded as delivered, tick.dropped, no tick.prompt. */
 export const TRACE_SCHEMA_VERSION = 2;

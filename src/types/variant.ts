@@ -1,21 +1,5 @@
 import { z } from 'zod';
-
-/**
- * How the monitor tells the agent about a running command (one schedule file each in src/monitor/modes/).
- * Durations are unscaled ms; the runner multiplies them by --time-scale.
- */
-export const MonitorModeSchema = z.discriminatedUnion('mode', [
-  z.strictObject({ mode: z.literal('interval'), everyMs: z.number().positive() }),
-  z.strictObject({ mode: z.literal('no-output'), afterMs: z.number().positive(), everyMs: z.number().positive().optional() }),
-  z.strictObject({ mode: z.literal('backoff'), firstMs: z.number().positive(), factor: z.number().min(1), maxMs: z.number().positive() }),
-  z.strictObject({ mode: z.literal('timeout'), afterMs: z.number().positive() }),
-  z.strictObject({ mode: z.literal('poll') }),
-  z.strictObject({ mode: z.literal('wait-pid') }),
-  /** installed agents: ticks computed on an interval, recorded as not delivered (observe only). */
-  z.strictObject({ mode: z.literal('none'), everyMs: z.number().positive() }),
-  /** installed agents: the shell shim writes each rendered tick into the running command's output stream. */
-  z.strictObject({ mode: z.literal('inband'), everyMs: z.number().positive() }),
-]);
+import { MonitorModeSchema } from '../monitor/modes/index.js';
 
 /** Which agent, with the settings that agent takes (and only those). */
 export const AgentSpecSchema = z.discriminatedUnion('agent', [
@@ -61,52 +45,9 @@ export const VariantSpecSchema = z.strictObject({
   hints: z.boolean().optional(),
 });
 
-export type MonitorMode = z.infer<typeof MonitorModeSchema>;
-export type ModeName = MonitorMode['mode'];
 export type AgentSpec = z.infer<typeof AgentSpecSchema>;
 export type AgentName = AgentSpec['agent'];
 export type BudgetOverrides = z.infer<typeof BudgetOverridesSchema>;
 export type VariantSpec = z.infer<typeof VariantSpecSchema>;
 
-export const MODE_NAMES = MonitorModeSchema.options.map((option) => option.shape.mode.value) as readonly ModeName[];
 export const AGENT_NAMES = AgentSpecSchema.options.map((option) => option.shape.agent.value) as readonly AgentName[];
-
-/** The mode's main period (the value `--interval` sets), or null for the modes that have none. */
-export function modePeriodMs(mode: MonitorMode): number | null {
-  switch (mode.mode) {
-    case 'interval':
-      return mode.everyMs;
-    case 'no-output':
-      return mode.afterMs;
-    case 'backoff':
-      return mode.firstMs;
-    case 'timeout':
-      return mode.afterMs;
-    case 'none':
-    case 'inband':
-      return mode.everyMs;
-    case 'poll':
-    case 'wait-pid':
-      return null;
-  }
-}
-
-/** Every duration of a mode multiplied by the time scale. */
-export function scaleMode(mode: MonitorMode, scale: number): MonitorMode {
-  switch (mode.mode) {
-    case 'interval':
-      return { mode: 'interval', everyMs: mode.everyMs * scale };
-    case 'no-output':
-      return { mode: 'no-output', afterMs: mode.afterMs * scale, ...(mode.everyMs === undefined ? {} : { everyMs: mode.everyMs * scale }) };
-    case 'backoff':
-      return { mode: 'backoff', firstMs: mode.firstMs * scale, factor: mode.factor, maxMs: mode.maxMs * scale };
-    case 'timeout':
-      return { mode: 'timeout', afterMs: mode.afterMs * scale };
-    case 'none':
-    case 'inband':
-      return { mode: mode.mode, everyMs: mode.everyMs * scale };
-    case 'poll':
-    case 'wait-pid':
-      return mode;
-  }
-}

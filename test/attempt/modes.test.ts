@@ -10,7 +10,7 @@ import { AttemptSession } from '../../src/attempt/session.js';
 import { TraceWriter } from '../../src/trace/writer.js';
 import { createSandbox, probeHost, type Sandbox } from '../../src/sandbox/index.js';
 import type { EventOf } from '../../src/types/events.js';
-import type { MonitorMode } from '../../src/types/variant.js';
+import type { MonitorMode } from '../../src/monitor/modes/index.js';
 
 const WORKSPACE = path.resolve(import.meta.dirname, '../fixtures/monitor');
 const CASE_FILE = path.resolve(import.meta.dirname, '../fixtures/check-cases/cases/pager.yaml');

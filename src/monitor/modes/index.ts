@@ -1,31 +1,86 @@
-import type { MonitorMode } from '../../types/variant.js';
-import { backoffSchedule } from './backoff.js';
-import { intervalSchedule } from './interval.js';
-import { noOutputSchedule } from './no-output.js';
-import { timeoutSchedule } from './timeout.js';
-import type { ModeSchedule } from './types.js';
+import { z } from 'zod';
+import { backoff } from './backoff.js';
+import { inband } from './inband.js';
+import { interval } from './interval.js';
+import { noOutput } from './no-output.js';
+import { none } from './none.js';
+import { poll } from './poll.js';
+import type { ModeDefinition, ModeField, ModeSchedule, ModeSettings } from './types.js';
+import { timeout } from './timeout.js';
+import { waitPid } from './wait-pid.js';
 
-export type { ModeSchedule } from './types.js';
+export { MODE_FIELDS, type ModeField, type ModeSchedule, type ModeSettings } from './types.js';
+
+/**
+ * How the monitor tells the agent about a running command: one definition per mode, each in its own file.
+ * Durations are unscaled ms; the attempt multiplies them by --time-scale.
+ */
+export const MonitorModeSchema = z.discriminatedUnion('mode', [
+  interval.schema,
+  noOutput.schema,
+  backoff.schema,
+  timeout.schema,
+  poll.schema,
+  waitPid.schema,
+  none.schema,
+  inband.schema,
+]);
+
+export type MonitorMode = z.infer<typeof MonitorModeSchema>;
+export type ModeName = MonitorMode['mode'];
+
+const DEFINITIONS: { readonly [Name in ModeName]: ModeDefinition<Extract<MonitorMode, { mode: Name }>> } = {
+  interval,
+  'no-output': noOutput,
+  backoff,
+  timeout,
+  poll,
+  'wait-pid': waitPid,
+  none,
+  inband,
+};
+
+export const MODE_NAMES = MonitorModeSchema.options.map((option) => option.shape.mode.value) as readonly ModeName[];
+
+/** A mode's definition, taking any mode of the union (each definition only ever sees its own). */
+function definitionOf(name: ModeName): ModeDefinition<MonitorMode> {
+  return DEFINITIONS[name] as ModeDefinition<MonitorMode>;
+}
+
+export function makeMode(name: ModeName, settings: ModeSettings): MonitorMode {
+  return definitionOf(name).make(settings);
+}
+
+export function modeLabel(mode: MonitorMode): string {
+  return definitionOf(mode.mode).label(mode);
+}
+
+/** Every duration of a mode multiplied by the time scale. */
+export function scaleMode(mode: MonitorMode, by: number): MonitorMode {
+  return definitionOf(mode.mode).scale(mode, by);
+}
+
+/** The mode's main period (the value `--interval` sets), or null for the modes that have none. */
+export function modePeriodMs(mode: MonitorMode): number | null {
+  return definitionOf(mode.mode).periodMs(mode);
+}
+
+export function withModePeriod(mode: MonitorMode, ms: number): MonitorMode {
+  return definitionOf(mode.mode).withPeriod(mode, ms);
+}
 
 /**
  * The schedule a mode pushes to the agent, or null for the modes that push nothing: `poll` (the agent pulls a status
  * when it asks) and `wait-pid` (the agent parks until the command exits).
  */
 export function scheduleFor(mode: MonitorMode): ModeSchedule | null {
-  switch (mode.mode) {
-    case 'interval':
-      return intervalSchedule(mode.everyMs);
-    case 'no-output':
-      return noOutputSchedule(mode.afterMs, mode.everyMs);
-    case 'backoff':
-      return backoffSchedule(mode.firstMs, mode.factor, mode.maxMs);
-    case 'timeout':
-      return timeoutSchedule(mode.afterMs);
-    case 'none':
-    case 'inband':
-      return intervalSchedule(mode.everyMs);
-    case 'poll':
-    case 'wait-pid':
-      return null;
-  }
+  return definitionOf(mode.mode).schedule(mode);
+}
+
+export function modeTakes(name: ModeName): readonly ModeField[] {
+  return DEFINITIONS[name].takes;
+}
+
+export function modeHelp(name: ModeName): string {
+  return DEFINITIONS[name].help;
 }
