@@ -1,5 +1,8 @@
 import { availableParallelism } from 'node:os';
 
+const GiB = 1024 ** 3;
+const MiB = 1024 ** 2;
+
 /** Every default in one place; options are resolved once from all-optional to readonly. */
 export const DEFAULTS = {
   agent: 'baseline' as const,
@@ -33,4 +36,27 @@ export const DEFAULTS = {
   verifyFloorMs: 3_000,
   /** the seed of the interleaved attempt order (and of bootstrap intervals). */
   seed: 1,
+  /**
+   * sandbox: each command's limits, generous enough for `node` and `python3` to behave normally, tight enough to stop
+   * a runaway. Measured: Node with worker threads fails to reserve its code range below ~3 GiB of address space,
+   * 8 workers need 8 GiB; plain `node -e 1` and python3 run under 1 GiB. Node's `fetch` (undici parses HTTP in
+   * WebAssembly, which reserves its guard regions up front) dies at 8 GiB and works at 16 GiB: 32 GiB leaves room
+   * for a few of those, and the attempt's memory cgroup is what bounds real memory.
+   */
+  limits: {
+    processes: 512,
+    addressSpaceBytes: 32 * GiB,
+    // address space is per process, so four processes could take 32 GiB; this bounds the attempt as a whole
+    memoryBytes: 2 * GiB,
+    fileSizeBytes: 512 * MiB,
+    // longer than any wall budget, so a busy-loop fixture hangs until someone kills it rather than dying of SIGXCPU
+    cpuSeconds: 900,
+    nice: 10,
+  },
+  /** sandbox: how long a kill waits after the first signal, after SIGTERM and after SIGKILL before it moves on. */
+  killGraces: { afterFirstMs: 300, afterTermMs: 300, afterKillMs: 2_000 },
+  /** capture: the tick interval, the hung ticks that end the watch, and how long a command is watched at most. */
+  captureIntervalMs: 2_000,
+  captureHungTicks: 2,
+  captureMaxMs: 120_000,
 } as const;

@@ -103,7 +103,7 @@ export function lastLine(tail: string): string | null {
 const INTERPRETERS = new Set(['node', 'python', 'python3', 'bash', 'sh', 'npx', 'npm', 'run', 'perl', 'ruby', 'env', 'exec', '-c']);
 
 /** `bash scripts/ask.sh --yes` → `ask-yes`: the words of the command that name it, without interpreters and extensions. */
-export function caseIdOf(argv: readonly string[]): string {
+function caseIdOf(argv: readonly string[]): string {
   const words = argv
     .flatMap((arg) => arg.split(/\s+/))
     .filter((word) => !INTERPRETERS.has(word))

@@ -36,7 +36,7 @@ export async function writeDraft(draft: Draft, root: string): Promise<WrittenDra
   return { caseFile, fixtureDir };
 }
 
-export function caseYaml(draft: Draft): string {
+function caseYaml(draft: Draft): string {
   const q = (text: string) => JSON.stringify(text);
   const onset = draft.lastLine === null ? '{ start: true }' : `{ output: ${q(draft.lastLine)} }`;
   const seen = draft.lastLine === null ? 'prints nothing' : `stops after printing ${q(draft.lastLine)}`;

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { capture } from '../capture/capture.js';
+import { DEFAULTS } from '../defaults.js';
 import { probeHost } from '../sandbox/index.js';
 import { formatDuration } from '../types/duration.js';
 import { HangbenchError } from '../types/errors.js';
@@ -34,7 +35,7 @@ export async function captureCommand(args: readonly string[], io: CliIO): Promis
   if (terminal !== 'pipe' && terminal !== 'pty') throw new HangbenchError('USAGE', `--terminal must be pipe or pty, got "${terminal}"`);
   const refused = await checkIsolation(parsed, io, 'capture');
   if (refused !== null) return refused;
-  const intervalMs = durationFlag('interval', parsed.string('interval')) ?? 2000;
+  const intervalMs = durationFlag('interval', parsed.string('interval')) ?? DEFAULTS.captureIntervalMs;
   io.stderr.write(`capture: running ${argv.join(' ')} in a sandbox, a tick every ${formatDuration(intervalMs)}; Ctrl-C drafts the case from what was seen so far\n`);
   const result = await capture({
     argv,
@@ -44,8 +45,8 @@ export async function captureCommand(args: readonly string[], io: CliIO): Promis
     ...(parsed.string('include') === undefined ? {} : { include: listFlag('include', parsed.string('include')) }),
     terminal,
     intervalMs,
-    hungTicks: numberFlag('ticks', parsed.string('ticks'), { integer: true }) ?? 2,
-    maxMs: durationFlag('max', parsed.string('max')) ?? 120_000,
+    hungTicks: numberFlag('ticks', parsed.string('ticks'), { integer: true }) ?? DEFAULTS.captureHungTicks,
+    maxMs: durationFlag('max', parsed.string('max')) ?? DEFAULTS.captureMaxMs,
     force: parsed.flag('force'),
     capabilities: await probeHost(),
     stop: io.shutdown,

@@ -1,3 +1,4 @@
+import { formatDuration } from '../types/duration.js';
 import { DEFAULTS } from '../defaults.js';
 import { listBuiltinPrompts } from '../agents/openai/prompt-set.js';
 import { MODE_NAMES, modeHelp } from '../monitor/modes/index.js';
@@ -151,9 +152,9 @@ ticks in a row (or you press Ctrl-C, or --max passes). Then it writes:
 Options:
   --id ID           the case id (default: from the command)
   --include LIST    comma list of files or folders to copy instead of the git-tracked files
-  --interval D      the monitor's tick period (default: 2s)
-  --ticks N         hung ticks in a row that end the capture (default: 2)
-  --max D           give up after this long without a hung classification (default: 2m)
+  --interval D      the monitor's tick period (default: ${formatDuration(DEFAULTS.captureIntervalMs)})
+  --ticks N         hung ticks in a row that end the capture (default: ${DEFAULTS.captureHungTicks})
+  --max D           give up after this long without a hung classification (default: ${formatDuration(DEFAULTS.captureMaxMs)})
   --terminal MODE   pipe (default) or pty, as the case's terminal
   --out DIR         where cases/ is written (default: the working folder)
   --force           overwrite a case of the same id

@@ -7,7 +7,7 @@ import { INIT_HELP } from './help.js';
 import type { CliIO } from './io.js';
 
 /** `<package>/templates/init`: hangbench.config.yaml, cases/example-confirm-prompt.yaml and its fixture. */
-export const INIT_TEMPLATE_DIR = fileURLToPath(new URL('../../templates/init', import.meta.url));
+const INIT_TEMPLATE_DIR = fileURLToPath(new URL('../../templates/init', import.meta.url));
 
 export async function initCommand(args: readonly string[], io: CliIO): Promise<number> {
   const parsed = parse(args, { force: { type: 'boolean' } });

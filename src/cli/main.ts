@@ -61,7 +61,7 @@ export function summaryJsonSchema(): unknown {
 let returned = false;
 
 /** After the first SIGINT/SIGTERM the run has this long to stop on its own before the process exits regardless. */
-export const SHUTDOWN_BOUND_MS = 1_500;
+const SHUTDOWN_BOUND_MS = 1_500;
 
 /**
  * Entry point: argv in, exit code out. Only this layer touches process signals and decides how errors look.

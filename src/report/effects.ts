@@ -4,7 +4,7 @@ import { DASH } from './format.js';
 
 /** Words shared by every renderer of the per-metric comparisons, so the terminal, report.md and report.html agree. */
 
-export const NO_DIFFERENCE = 'no difference shown';
+const NO_DIFFERENCE = 'no difference shown';
 
 const OVER: Record<Over, string> = { all: 'all attempts', hangs: 'hangs', controls: 'controls', 'hangs-with-culprit': 'hangs with a culprit' };
 const METRIC: Record<string, string> = {
@@ -16,8 +16,6 @@ const METRIC: Record<string, string> = {
   diagnosed: 'diagnosed',
   tokens: 'tokens per attempt',
 };
-
-export const overText = (over: Over): string => OVER[over];
 
 /** `interrupted (hangs)`, `interrupt latency (hangs both interrupted)`: the metric and what it counts over. */
 export function familyTitle(family: MetricComparison): string {
@@ -53,13 +51,13 @@ const signed = (value: number, text: (magnitude: number) => string): string => (
 const points = (value: number): string => signed(Math.round(value * 100), (magnitude) => `${magnitude}`);
 
 /** `−58 pt [−80, −25]`: the difference of two rates in percentage points, with its interval. */
-export function rateEffectText(row: RateEffect): string {
+function rateEffectText(row: RateEffect): string {
   if (row.difference === null || row.low === null || row.high === null) return DASH;
   return `${points(row.difference)} pt [${points(row.low)}, ${points(row.high)}]`;
 }
 
 /** `+490ms [−80ms, +620ms]` or `+120 [0, +300]` tokens. */
-export function shiftEffectText(row: ShiftEffect, unit: 'ms' | 'tokens'): string {
+function shiftEffectText(row: ShiftEffect, unit: 'ms' | 'tokens'): string {
   if (row.medianDifference === null || row.low === null || row.high === null) return DASH;
   const amount = (value: number): string => signed(value, (magnitude) => (unit === 'ms' ? formatDuration(magnitude) : String(Math.round(magnitude))));
   return `${amount(row.medianDifference)} [${amount(row.low)}, ${amount(row.high)}]`;

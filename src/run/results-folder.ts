@@ -8,7 +8,7 @@ import { resultsFaultOf, type ResultsFault } from '../trace/results-fault.js';
 import { HangbenchError } from '../types/errors.js';
 
 /** What one attempt may write at worst: a command log flooding to its cap, plus the trace and score files. */
-export const ATTEMPT_BYTES_ESTIMATE = DEFAULT_LOG_CAP_BYTES + 1024 ** 2;
+const ATTEMPT_BYTES_ESTIMATE = DEFAULT_LOG_CAP_BYTES + 1024 ** 2;
 
 /**
  * Before the first attempt: the run folder exists (made with a bounded mkdir), takes a file by rename, and the

@@ -99,7 +99,7 @@ function builtinAgent(word: string): AgentName {
 }
 
 /** `./my-agent.mjs`, `/abs/agent.ts`, `agents/x.js`: a module agent rather than a built-in name. */
-export function isModulePath(word: string): boolean {
+function isModulePath(word: string): boolean {
   return word.startsWith('.') || word.startsWith('/') || /\.[mc]?[jt]s$/.test(word);
 }
 

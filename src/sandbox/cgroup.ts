@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { POLL_MS } from './defaults.js';
+import { POLL_MS } from './poll.js';
 import { isLive } from './proc.js';
 import { readSmallFile } from './read-small.js';
 import { sleep } from './signals.js';

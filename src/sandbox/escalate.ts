@@ -1,5 +1,5 @@
 import type { KillDecider, KillRecord, SignalName, SignalStep } from '../types/process.js';
-import { POLL_MS } from './defaults.js';
+import { POLL_MS } from './poll.js';
 import type { KillGraces } from './types.js';
 import { sleep } from './signals.js';
 import type { ProcessTree } from './tree.js';

@@ -4,7 +4,6 @@ export { innerPid, isLive } from './proc.js';
 export { ObservedProcess, type ObservedExit } from './observed.js';
 export { createSandbox } from './sandbox.js';
 export { killEverySandboxNow } from './live.js';
-export { DEFAULT_GRACES, DEFAULT_LIMITS } from './defaults.js';
 export { scrubEnvironment, isSecretName } from './env.js';
 export { openBridge } from './bridge.js';
 export { startAgentSandbox, type AgentSandbox } from './agent-sandbox.js';

@@ -1,4 +1,4 @@
-import { POLL_MS } from './defaults.js';
+import { POLL_MS } from './poll.js';
 import { liveCgroupProcs } from './cgroup.js';
 import { describeProcess, inOtherAttemptCgroup, markerEntries, scanForMarker } from './proc.js';
 import { sendSignal, sleep } from './signals.js';

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { PassThrough, Writable } from 'node:stream';
 import type { ExitInfo, KillDecider, KillRecord, SignalName } from '../types/process.js';
-import { DEFAULT_GRACES } from './defaults.js';
+import { DEFAULTS } from '../defaults.js';
 import { escalate } from './escalate.js';
 import { isLive, readStat } from './proc.js';
 import { sendSignal } from './signals.js';
@@ -105,7 +105,7 @@ export class ObservedProcess implements SandboxProcess {
     this.command = options.command;
     this.shimPid = options.hostPid;
     this.#outputFile = options.outputFile;
-    this.#graces = options.graces ?? DEFAULT_GRACES;
+    this.#graces = options.graces ?? DEFAULTS.killGraces;
     this.#tree = observedTree(options.hostPid, options.insideOutputFile ?? options.outputFile);
     this.exited = new Promise((resolve) => (this.#resolve = resolve));
     this.#timer = setInterval(() => this.#drain(), TAIL_MS);

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { HangbenchError } from '../types/errors.js';
 import { AttemptCgroups } from './attempt-cgroups.js';
-import { DEFAULT_GRACES, DEFAULT_LIMITS } from './defaults.js';
+import { DEFAULTS } from '../defaults.js';
 import { scrubEnvironment } from './env.js';
 import { launcherArgv, ulimitFlags } from './launcher.js';
 import { scanAndKillLeaks } from './leak.js';
@@ -227,8 +227,8 @@ class AttemptSandbox implements Sandbox {
 }
 
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
-  const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const graces = { ...DEFAULT_GRACES, ...options.killGraces };
+  const limits = { ...DEFAULTS.limits, ...options.limits };
+  const graces = { ...DEFAULTS.killGraces, ...options.killGraces };
   const { attemptId, capabilities } = options;
   const dirs = await prepareDirs(attemptId, options.workspaceSource);
   const inodes = await OwnInodes.collect(dirs.workspace).catch(async (error: unknown) => {

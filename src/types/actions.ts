@@ -23,13 +23,13 @@ const NAMED_KEYS = {
   pagedown: '\x1b[6~',
 } as const;
 
-export const KEY_NAMES = [...Object.keys(NAMED_KEYS), 'ctrl-a … ctrl-z', 'any single character'] as const;
+const KEY_NAMES = [...Object.keys(NAMED_KEYS), 'ctrl-a … ctrl-z', 'any single character'] as const;
 
 /** Keys that a terminal in application cursor mode sends as `ESC O x` instead of `ESC [ x`. */
 const CURSOR_KEYS: ReadonlySet<string> = new Set(['up', 'down', 'right', 'left', 'home', 'end']);
 const CTRL_KEY = /^ctrl-([a-z])$/;
 
-export function isKeyName(key: string): boolean {
+function isKeyName(key: string): boolean {
   return Object.hasOwn(NAMED_KEYS, key) || CTRL_KEY.test(key) || [...key].length === 1;
 }
 

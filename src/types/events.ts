@@ -13,7 +13,7 @@ const KillDeciderSchema = z.enum(KILL_DECIDERS);
 const MechanismSchema = z.enum(KILL_MECHANISMS);
 
 /** What an agent's note is about: a retry, a cache hit, a replay divergence, or the agent's own remark. */
-export const AGENT_NOTE_KINDS = ['retry', 'cache', 'divergence', 'agent'] as const;
+const AGENT_NOTE_KINDS = ['retry', 'cache', 'divergence', 'agent'] as const;
 export type AgentNoteKind = (typeof AGENT_NOTE_KINDS)[number];
 
 const ProcessRefSchema = z.object({ pid: z.number(), command: z.string(), state: z.string(), orphan: z.boolean(), doing: z.string() });

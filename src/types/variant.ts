@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MonitorModeSchema } from '../monitor/modes/index.js';
 
 /** Which agent, with the settings that agent takes (and only those). */
-export const AgentSpecSchema = z.discriminatedUnion('agent', [
+const AgentSpecSchema = z.discriminatedUnion('agent', [
   z.strictObject({ agent: z.literal('baseline'), hungTicks: z.number().int().positive() }),
   z.strictObject({
     agent: z.literal('openai'),
@@ -29,7 +29,7 @@ export const AgentSpecSchema = z.discriminatedUnion('agent', [
 ]);
 
 /** Budget overrides of a variant, unscaled; absent fields keep the case's own budget. */
-export const BudgetOverridesSchema = z.strictObject({
+const BudgetOverridesSchema = z.strictObject({
   tokens: z.number().int().positive().optional(),
   wallMs: z.number().positive().optional(),
   interruptMs: z.number().positive().optional(),

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, isSecretName, probeHost, scrubEnvironment } from '../../src/sandbox/index.js';
+import { DEFAULTS } from '../../src/defaults.js';
+import { isSecretName, probeHost, scrubEnvironment } from '../../src/sandbox/index.js';
 import { requireCgroup } from '../support/capability.js';
 
 /** The options of the read-write cgroup2 mount that `dir` lies under, from /proc/self/mounts (not the probe's code). */
@@ -51,8 +52,8 @@ describe('probeHost', () => {
   });
 
   it('has defaults under which node and python3 run (measured in io.test.ts)', () => {
-    expect(DEFAULT_LIMITS.addressSpaceBytes).toBe(32 * 1024 ** 3);
-    expect(DEFAULT_LIMITS.nice).toBe(10);
+    expect(DEFAULTS.limits.addressSpaceBytes).toBe(32 * 1024 ** 3);
+    expect(DEFAULTS.limits.nice).toBe(10);
   });
 });
 

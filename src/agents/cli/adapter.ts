@@ -24,7 +24,7 @@ const ShellToolSchema = z.strictObject({
  * `agents/<name>.yaml`: an installed agent CLI as data. Placeholders in `command`, `files` and `env`:
  * {issue_file} {workspace} {home} {model} {base_url} {api_key} and every setting's {NAME}.
  */
-export const AdapterSchema = z.strictObject({
+const AdapterSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and - (it is the NAME of --agent cli:NAME)'),
   description: z.string().min(1),
   /** the npm package and its pinned version, installed once into the agent cache; absent for `generic`. */

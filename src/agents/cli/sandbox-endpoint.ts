@@ -1,7 +1,7 @@
 import type { Sandbox } from '../../sandbox/index.js';
 
 /** The TCP port the agent's endpoint has inside the sandbox's own network namespace (nothing else listens there). */
-export const INSIDE_PORT = 48417;
+const INSIDE_PORT = 48417;
 
 /** How an agent inside the sandbox reaches the model proxy's Unix socket: a base URL, and whatever must stop with it. */
 export interface SandboxEndpoint {

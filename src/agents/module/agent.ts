@@ -54,15 +54,7 @@ class ModuleSession implements AgentSession {
   private async start(): Promise<ModuleAgentSession> {
     const definition = await this.load();
     const { testCase, repeat, signal, budgets, monitor, timeScale, reporter } = this.context;
-    const session = await definition.create({
-      caseId: testCase.id,
-      repeat: repeat ?? 1,
-      signal,
-      budgets: budgets ?? { tokens: testCase.budgets.tokens, wallMs: testCase.budgets.wall, interruptMs: testCase.budgets.interrupt },
-      monitor: monitor ?? { mode: 'wait-pid' },
-      timeScale: timeScale ?? 1,
-      reporter,
-    });
+    const session = await definition.create({ caseId: testCase.id, repeat, signal, budgets, monitor, timeScale, reporter });
     if (session === null || typeof session !== 'object' || typeof session.next !== 'function') {
       throw new HangbenchError('AGENT', `module agent's create() returned ${typeof session}, not a session with next(observation)`);
     }

@@ -23,7 +23,7 @@ export const backoff = {
  * Exponential polling: ticks at first, first·factor, first·factor² … — with factor 2 at N, 2N, 4N — each gap
  * capped at `maxMs`, after which a tick comes every maxMs. Missed deadlines are skipped as in interval.
  */
-export function backoffSchedule(firstMs: number, factor: number, maxMs: number): ModeSchedule {
+function backoffSchedule(firstMs: number, factor: number, maxMs: number): ModeSchedule {
   if (!(firstMs > 0) || !(factor >= 1) || !(maxMs > 0)) throw new RangeError(`backoff needs first > 0, factor ≥ 1, max > 0; got ${firstMs}, ${factor}, ${maxMs}`);
   let served = 0;
   const deadlineAfter = (ms: number): number => {

@@ -24,7 +24,7 @@ export const noOutput = {
  * No tick while output flows; the first once `afterMs` passed without any, then one every `everyMs` (default:
  * afterMs) for as long as it stays silent. New output starts the wait over.
  */
-export function noOutputSchedule(afterMs: number, everyMs: number = afterMs): ModeSchedule {
+function noOutputSchedule(afterMs: number, everyMs: number = afterMs): ModeSchedule {
   if (!(afterMs > 0) || !(everyMs > 0)) throw new RangeError(`no-output needs positive durations, got after ${afterMs} every ${everyMs}`);
   let lastServed: number | null = null;
   return {

@@ -19,7 +19,7 @@ export const timeout = {
 } satisfies ModeDefinition<TimeoutMode>;
 
 /** One deadline at `afterMs`, which ends the command. */
-export function timeoutSchedule(afterMs: number): ModeSchedule {
+function timeoutSchedule(afterMs: number): ModeSchedule {
   if (!(afterMs > 0)) throw new RangeError(`timeout needs a positive duration, got ${afterMs}`);
   let done = false;
   return {

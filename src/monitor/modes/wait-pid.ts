@@ -1,18 +1,4 @@
-import { z } from 'zod';
-import type { ModeDefinition } from './types.js';
-
-const schema = z.strictObject({ mode: z.literal('wait-pid') });
-type WaitPidMode = z.infer<typeof schema>;
+import { unscheduledMode } from './shapes.js';
 
 /** Nothing pushed: the agent parks until the command exits, bounded by the wall budget. */
-export const waitPid = {
-  schema,
-  help: 'no ticks; the agent waits until the command exits (bounded by the wall budget)',
-  takes: [],
-  make: () => ({ mode: 'wait-pid' }),
-  label: () => 'wait-pid',
-  scale: (mode) => mode,
-  periodMs: () => null,
-  withPeriod: (mode) => mode,
-  schedule: () => null,
-} satisfies ModeDefinition<WaitPidMode>;
+export const waitPid = unscheduledMode('wait-pid', 'no ticks; the agent waits until the command exits (bounded by the wall budget)');

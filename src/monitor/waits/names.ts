@@ -7,7 +7,7 @@ export function nameOf(process: ProcessSample, notes: readonly string[] = []): s
   return `${programOf(process)} (pid ${process.innerPid ?? process.pid}${notes.map((note) => `, ${note}`).join('')})`;
 }
 
-export function programOf(process: ProcessSample): string {
+function programOf(process: ProcessSample): string {
   const argv = process.args.split(' ').filter(Boolean);
   const program = basename(argv[0] ?? process.command) || process.command;
   if (!INTERPRETERS.test(program)) return program;

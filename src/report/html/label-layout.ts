@@ -23,7 +23,7 @@ export function textBox(lines: readonly string[], x: number, baseline: number, a
   return { x: left, y: baseline - ASCENT, width, height: lines.length * LINE_HEIGHT };
 }
 
-export function overlaps(a: Box, b: Box): boolean {
+function overlaps(a: Box, b: Box): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
