@@ -4,6 +4,7 @@ import { HangbenchError } from '../types/errors.js';
 import { makeMode, MODE_NAMES, modeLabel, modeTakes, type MonitorMode } from '../monitor/modes/index.js';
 import { AGENT_NAMES, type AgentName, type AgentSpec, type BudgetOverrides, type VariantSpec } from '../types/variant.js';
 import { DEFAULTS } from '../defaults.js';
+import { distinct } from '../types/distinct.js';
 
 export type OneOrMany<T> = T | readonly T[];
 
@@ -39,10 +40,10 @@ export function expandVariants(input: VariantAxes): VariantSpec[] {
   const modes = checked(listOf(input.mode) ?? [DEFAULTS.mode], MODE_NAMES, 'mode');
   const periods = listOf(input.intervalMs) ?? [DEFAULTS.intervalMs];
   const hintSettings = listOf(input.hints) ?? [DEFAULTS.hints];
-  const monitors = dedupe(modes.flatMap((mode) => (modeTakes(mode).includes('interval') ? periods : [DEFAULTS.intervalMs]).map((periodMs) => makeMode(mode, { periodMs }))));
+  const monitors = distinct(modes.flatMap((mode) => (modeTakes(mode).includes('interval') ? periods : [DEFAULTS.intervalMs]).map((periodMs) => makeMode(mode, { periodMs }))));
   const adapters = requested.filter((agent) => agent.startsWith('cli:')).map((agent) => agent.slice('cli:'.length));
   let cliExpanded = false;
-  const agentList = dedupe(
+  const agentList = distinct(
     requested.flatMap((word) => {
       if (isModulePath(word)) return [moduleSpec(word, input.cwd)];
       if (!word.startsWith('cli:')) return agentSpecsOf(builtinAgent(word), input);
@@ -161,16 +162,6 @@ function checked<T extends string>(values: readonly string[], known: readonly T[
     if (!(known as readonly string[]).includes(value)) throw new HangbenchError('USAGE', `unknown ${flag} "${value}"; choose from ${choices}`);
   }
   return [...new Set(values)] as T[];
-}
-
-function dedupe<T>(items: readonly T[]): T[] {
-  const seen = new Set<string>();
-  return items.filter((item) => {
-    const key = JSON.stringify(item);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 export function assertUniqueNames(variants: readonly VariantSpec[]): VariantSpec[] {

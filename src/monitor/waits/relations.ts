@@ -6,6 +6,7 @@ import { waitKind } from '../wait-kind.js';
 import { accessMode, blockedOn } from './blocked-on.js';
 import { lockFileKey, parseLocks, type LockLine } from './proc-locks.js';
 import { socketsOf, type SocketTables } from './socket-tables.js';
+import { distinct } from '../../types/distinct.js';
 
 /** What the relations need of a sampled process beyond its ProcessSample (kept by the sampler, never traced). */
 export interface ProcExtras {
@@ -84,7 +85,8 @@ export function findRelations(processes: readonly ProcessSample[], extras: Reado
     }
   }
   if (processes.some((process) => LOCK_WAIT.test(process.wchan))) relations.push(...lockRelations(processes, extras, byPid, ref));
-  return dedupe(relations);
+  // a process polling several fds of one pipe (stdout and stderr of one child) gives one relation per pipe
+  return distinct(relations);
 }
 
 function lockRelations(
@@ -192,13 +194,3 @@ function readNamespace(pid: number): string {
   }
 }
 
-/** A process polling several fds of one pipe (stdout and stderr of one child) gives one relation per pipe. */
-function dedupe(relations: WaitRelation[]): WaitRelation[] {
-  const seen = new Set<string>();
-  return relations.filter((relation) => {
-    const key = JSON.stringify(relation);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
