@@ -32,10 +32,20 @@ export async function escalate(tree: ProcessTree, request: KillRequest): Promise
   const step = (signal: SignalStep['signal'], alive: readonly number[]): void => {
     steps.push({ signal, atMs: elapsed(), alive: shownCount(alive) });
   };
+  // The marker scan cannot see a process in the middle of exec (its environ is in flux): on that mechanism an empty
+  // tree is believed only when a second look a poll later is empty too. goneMs is still the first empty look.
+  const confirmEmpty = tree.mechanism === 'process-group+scan';
+  const empty = async (): Promise<boolean> => {
+    if (tree.pids().length > 0) return false;
+    if (!confirmEmpty) return true;
+    await sleep(POLL_MS);
+    return tree.pids().length === 0;
+  };
   const goneWithin = async (ms: number, eachPoll?: () => void): Promise<number | null> => {
     const deadline = performance.now() + ms;
     for (let poll = 0; ; poll++) {
-      if (tree.pids().length === 0) return elapsed();
+      const at = elapsed();
+      if (await empty()) return at;
       if (performance.now() >= deadline) return null;
       eachPoll?.();
       // A killed process is usually gone within 1–2 ms: look often at first, so goneMs is not rounded up to a poll.

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { probeHost, type Sandbox } from '../../src/sandbox/index.js';
 import { makeSandbox, markedProcesses, procState, run } from './helpers.js';
@@ -89,7 +90,9 @@ describe('killing a command tree', () => {
     });
     const { proc, out } = run(sandbox, `setsid bash -c 'trap "" INT TERM; echo "escaped $$"; exec sleep 1000' & echo "root $$"; wait`);
     const [root, escaped] = await Promise.all([out.pid('root'), out.pid('escaped')]);
-    // The scan skips a process caught mid-exec (running, environ in flux); it is found once `sleep` is in place.
+    // Killed mid-exec, the escaped bash would be invisible to the scan for that moment (its environ is in flux) and
+    // the kill could end before SIGKILL; this test is about a TERM-ignoring process, so it waits for `sleep`.
+    await expect.poll(() => commOf(escaped)).toBe('sleep');
     await expect.poll(() => new Set(proc.pids())).toEqual(new Set([root, escaped]));
 
     const record = await proc.kill('agent', 'fallback');
@@ -100,3 +103,11 @@ describe('killing a command tree', () => {
     await proc.exited;
   });
 });
+
+function commOf(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return null;
+  }
+}
