@@ -1,24 +1,19 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GATE_COMMAND_BASE, GateKeeper } from '../../src/attempt/gates.js';
 import { TraceWriter } from '../../src/trace/writer.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
 import type { Gate } from '../../src/types/case.js';
 import { attemptMarkerProcesses } from '../support/proc-scan.js';
-import { makeSandbox } from '../sandbox/helpers.js';
+import { sandboxPerTest } from '../sandbox/helpers.js';
 
 const gate = (run: string, fields: Partial<Gate> = {}): Gate => ({ run, timeout: 20_000, exit: 0, retries: 2, ...fields });
 
-const open: Sandbox[] = [];
-afterEach(async () => {
-  for (const sandbox of open.splice(0)) await sandbox.dispose();
-});
+const newSandbox = sandboxPerTest();
 
 async function keeper(gates: readonly Gate[]) {
-  const sandbox = await makeSandbox('gates');
-  open.push(sandbox);
+  const sandbox = await newSandbox('gates');
   const dir = await mkdtemp(path.join(tmpdir(), 'hangbench-gates-'));
   const trace = new TraceWriter(path.join(dir, 'trace.jsonl'));
   const settings = { timeScale: 1, floorMs: 0, terminal: 'pipe' as const, logDir: dir };

@@ -1,23 +1,18 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runVerify } from '../../src/attempt/verify.js';
 import { TraceWriter } from '../../src/trace/writer.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
 import type { VerifyStep } from '../../src/types/case.js';
-import { makeSandbox } from '../sandbox/helpers.js';
+import { sandboxPerTest } from '../sandbox/helpers.js';
 
 const step = (run: string, fields: Partial<VerifyStep> = {}): VerifyStep => ({ run, timeout: 20_000, exit: 0, ...fields });
 
-const open: Sandbox[] = [];
-afterEach(async () => {
-  for (const sandbox of open.splice(0)) await sandbox.dispose();
-});
+const newSandbox = sandboxPerTest();
 
 async function verify(steps: readonly VerifyStep[]) {
-  const sandbox = await makeSandbox('verify');
-  open.push(sandbox);
+  const sandbox = await newSandbox('verify');
   const trace = new TraceWriter(path.join(await mkdtemp(path.join(tmpdir(), 'hangbench-verify-')), 'trace.jsonl'));
   const passed = await runVerify(sandbox, steps, trace, { timeScale: 1, floorMs: 0 });
   const reasons = trace.events.flatMap((event) => (event.type === 'verify' ? [event.reason] : []));

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Readable } from 'node:stream';
+import { afterEach } from 'vitest';
 import { createSandbox, probeHost } from '../../src/sandbox/index.js';
 import type { HostCapabilities, Sandbox, SandboxOptions, SandboxProcess } from '../../src/sandbox/index.js';
 
@@ -24,6 +25,19 @@ export async function makeSandbox(
     ...options,
     capabilities: options.capabilities ? options.capabilities(caps) : caps,
   });
+}
+
+/** `makeSandbox` for one test file: every sandbox it makes is disposed after its test. Call it at the file's top level. */
+export function sandboxPerTest(): typeof makeSandbox {
+  const open: Sandbox[] = [];
+  afterEach(async () => {
+    for (const sandbox of open.splice(0)) await sandbox.dispose();
+  });
+  return async (label, options) => {
+    const sandbox = await makeSandbox(label, options);
+    open.push(sandbox);
+    return sandbox;
+  };
 }
 
 /** Everything a stream printed, with a way to await a line that matches. Reading also keeps the pipe drained. */
