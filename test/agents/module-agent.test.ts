@@ -20,9 +20,10 @@ async function evalWith(agent: string, runId: string) {
 
 describe('an agent as a module (--agent ./my-agent.mjs)', () => {
   it('a JavaScript module solves the init example case in-process, with the same observations and actions', async () => {
-    const { attempt, result } = await evalWith('./test/fixtures/agents/solve-example.mjs', 'js');
+    // the example the package ships (it imports defineAgent from 'hangbench': the package's own name resolves to dist/)
+    const { attempt, result } = await evalWith('./examples/module-agent.mjs', 'js');
     expect(attempt.agent).toBe('module');
-    expect(attempt.variant).toBe('module-solve-example·interval-10s');
+    expect(attempt.variant).toBe('module-module-agent·interval-10s');
     expect(attempt.outcome).toBe('completed');
     expect(attempt.scores).toMatchObject({ reproduced: true, interrupted: true, fixed: true, clean: true, solved: true });
     const trace = await readTrace(path.join(result.runDir, 'example-confirm-prompt', attempt.variant, '1', 'trace.jsonl'));

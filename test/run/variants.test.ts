@@ -93,10 +93,10 @@ describe('module agents as variants', () => {
   const root = path.resolve(import.meta.dirname, '../..');
 
   it('a path in --agent is a module agent, next to built-in agents, named after its file', () => {
-    const variants = expandVariants({ agent: ['baseline', './test/fixtures/agents/solve-example.mjs'], cwd: root });
+    const variants = expandVariants({ agent: ['baseline', './examples/module-agent.mjs'], cwd: root });
     expect(variants.map((variant) => [variant.name, variant.agent])).toEqual([
       ['baseline-k2·interval-10s', { agent: 'baseline', hungTicks: 2 }],
-      ['module-solve-example·interval-10s', { agent: 'module', path: './test/fixtures/agents/solve-example.mjs' }],
+      ['module-module-agent·interval-10s', { agent: 'module', path: './examples/module-agent.mjs' }],
     ]);
   });
 
@@ -106,14 +106,14 @@ describe('module agents as variants', () => {
   });
 
   it('a config file takes agent: module with path: relative to the config file, and refuses one without path', async () => {
-    const dir = path.join(root, 'test/fixtures/agents');
+    const dir = path.join(root, 'examples');
     const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
     const scratch = await mkdtemp(path.join(tmpdir(), 'hangbench-config-module-'));
     try {
-      await writeFile(path.join(scratch, 'ok.yaml'), `variants:\n  - agent: module\n    path: ${path.relative(scratch, path.join(dir, 'solve-example.mjs'))}\n`);
+      await writeFile(path.join(scratch, 'ok.yaml'), `variants:\n  - agent: module\n    path: ${path.relative(scratch, path.join(dir, 'module-agent.mjs'))}\n`);
       const config = await loadConfigFile(path.join(scratch, 'ok.yaml'), root);
-      expect(config.variants[0]?.agent).toEqual({ agent: 'module', path: path.join(dir, 'solve-example.mjs') });
+      expect(config.variants[0]?.agent).toEqual({ agent: 'module', path: path.join(dir, 'module-agent.mjs') });
       await writeFile(path.join(scratch, 'bad.yaml'), 'variants:\n  - agent: module\n');
       await expect(loadConfigFile(path.join(scratch, 'bad.yaml'), root)).rejects.toThrow(/agent module needs path/);
     } finally {
