@@ -1,8 +1,9 @@
-// What each installed agent's own shell tool does to a hung command: the real CLI in the sandbox, a scripted model that
-// runs the repro and then waits (Codex: polls the session with write_stdin; opencode: no timeout argument), on a
-// sleep-forever case and a pipe-deadlock case. Run: npm run build && node bench/installed-agents.mjs (minutes: the
-// tools' own timeouts). Prints the README's adapter table rows.
-import http from 'node:http';
+// What each installed agent's own shell tool does to a hung command: the real CLI in the sandbox driven by the built-in
+// probe model (`--model probe`: it runs the case's repro through the CLI's shell tool, waits as the tool allows — Codex:
+// polls the session with write_stdin; opencode: no timeout argument —, interrupts, finishes; per CLI it is the adapter's
+// `probe:` section), on a sleep-forever case and a pipe-deadlock case. Run: npm run build && node bench/installed-agents.mjs
+// (minutes: the tools' own timeouts). ADAPTERS=codex,opencode and CASES=sleep-forever,py-pipe-deadlock choose. Prints
+// the README's adapter table rows.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,52 +11,14 @@ import { runEval } from '../dist/run/run-eval.js';
 import { readTrace } from '../dist/scorers/index.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
-const CASES = [path.join(REPO, 'test/fixtures/installed/sleep-forever.yaml'), path.join(REPO, 'cases/py-pipe-deadlock.yaml')];
-const usage = { input_tokens: 100, output_tokens: 10, total_tokens: 110 };
-
-/** Responses API for codex, chat completions for opencode; `script(n, body)` answers the nth call. */
-function scriptedModel(script) {
-  let n = 0;
-  const server = http.createServer((request, response) => {
-    let text = '';
-    request.on('data', (chunk) => (text += chunk));
-    request.on('end', () => {
-      const body = JSON.parse(text || '{}');
-      const first = body.messages?.[0]?.content;
-      const title = typeof first === 'string' && first.startsWith('You are a title generator');
-      const reply = title ? { text: 'title' } : script(++n, body);
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      if ((request.url ?? '').endsWith('/responses')) {
-        const item = reply.call
-          ? { type: 'function_call', id: `fc_${n}`, call_id: `call_${n}`, name: reply.call, arguments: JSON.stringify(reply.args), status: 'completed' }
-          : { type: 'message', id: `m_${n}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: reply.text, annotations: [] }] };
-        response.write(`event: response.output_item.done\ndata: ${JSON.stringify({ type: 'response.output_item.done', output_index: 0, item })}\n\n`);
-        response.end(`event: response.completed\ndata: ${JSON.stringify({ type: 'response.completed', response: { id: `r${n}`, status: 'completed', output: [item], usage } })}\n\n`);
-      } else {
-        const delta = reply.call ? { role: 'assistant', tool_calls: [{ index: 0, id: `call_${n}`, type: 'function', function: { name: reply.call, arguments: JSON.stringify(reply.args) } }] } : { role: 'assistant', content: reply.text };
-        response.write(`data: ${JSON.stringify({ id: `c${n}`, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`);
-        response.write(`data: ${JSON.stringify({ id: `c${n}`, object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: reply.call ? 'tool_calls' : 'stop' }], usage: { prompt_tokens: 100, completion_tokens: 10 } })}\n\n`);
-        response.end('data: [DONE]\n\n');
-      }
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
-const lastOutput = (body) => JSON.stringify(body.input ?? body.messages ?? '').match(/session ID (\d+)/g)?.at(-1)?.split(' ').at(-1);
-const SCRIPTS = {
-  codex: (repro) => (n, body) => (n === 1 ? { call: 'exec_command', args: { cmd: repro } } : n === 2 ? { call: 'write_stdin', args: { session_id: Number(lastOutput(body)), chars: '' } } : { text: 'it hangs.' }),
-  opencode: (repro) => (n) => (n === 1 ? { call: 'bash', args: { command: repro, description: 'run it' } } : { text: 'it hangs.' }),
-};
+const ALL_CASES = { 'sleep-forever': path.join(REPO, 'test/fixtures/installed/sleep-forever.yaml'), 'py-pipe-deadlock': path.join(REPO, 'cases/py-pipe-deadlock.yaml') };
+const CASES = (process.env.CASES ?? Object.keys(ALL_CASES).join(',')).split(',').map((name) => ALL_CASES[/** @type {keyof typeof ALL_CASES} */ (name)]);
 
 const out = await mkdtemp(path.join(tmpdir(), 'hangbench-adapters-'));
 const rows = [];
 for (const adapter of (process.env.ADAPTERS ?? 'codex,opencode').split(',')) {
   for (const caseFile of CASES) {
-    const repro = caseFile.includes('pipe-deadlock') ? 'python3 build.py' : 'bash serve.sh';
-    const server = await scriptedModel(SCRIPTS[adapter](repro));
-    const result = await runEval({ caseInputs: [caseFile], agent: `cli:${adapter}`, model: 'scripted', baseUrl: `http://127.0.0.1:${server.address().port}/v1`, mode: 'none', intervalMs: 5000, concurrency: 1, out, runId: `${adapter}-${path.basename(caseFile, '.yaml')}`, cwd: REPO, budgets: { wallMs: 600_000, interruptMs: 600_000 } });
-    server.close();
+    const result = await runEval({ caseInputs: [caseFile], agent: `cli:${adapter}`, model: 'probe', mode: 'none', intervalMs: 5000, concurrency: 1, out, runId: `${adapter}-${path.basename(caseFile, '.yaml')}`, cwd: REPO, budgets: { wallMs: 600_000, interruptMs: 60_000 } });
     const scores = result.summary.attempts[0];
     const events = await readTrace(path.join(result.runDir, scores.caseId, scores.variant, '1', 'trace.jsonl'));
     /** @type {any} */

@@ -1,6 +1,7 @@
 // hangbench benchmarks: every figure a percentile or a ratio, measured side by side in one run; asserts nothing.
 // Run: npm run bench (builds first). BENCH_ONLY=sampling,kill runs some sections; BENCH_SMOKE=1 runs a few trials a
-// section (CI). Writes bench/results/<date>.{json,md} (a smoke run: a temporary folder). A failed section fails the run.
+// section (CI). Writes <date>.{json,md} into `--out DIR` (npm run bench -- --out DIR), else bench/results/, where the
+// measured records are committed (a smoke run: a temporary folder). A failed section fails the run.
 import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
@@ -57,13 +58,19 @@ const goalTable = ['| figure | measured | goal | met |', '|---|---|---|---|', ..
 console.log(`\n## Goals\n\n${goalTable}`);
 
 const stamp = startedAt.toISOString().replace(/[:.]/g, '-').slice(0, 19);
-const dir = SMOKE ? await mkdtemp(path.join(tmpdir(), 'hangbench-bench-smoke-')) : path.join(import.meta.dirname, 'results');
+const outFlag = process.argv.indexOf('--out');
+const outArg = outFlag === -1 ? undefined : process.argv[outFlag + 1];
+if (outFlag !== -1 && !outArg) {
+  console.error('bench: --out needs a folder: npm run bench -- --out DIR');
+  process.exit(2);
+}
+const dir = outArg ? path.resolve(outArg) : SMOKE ? await mkdtemp(path.join(tmpdir(), 'hangbench-bench-smoke-')) : path.join(import.meta.dirname, 'results');
 await mkdir(dir, { recursive: true });
 const totalSeconds = (Date.now() - startedAt.getTime()) / 1000;
 await writeFile(path.join(dir, `${stamp}.json`), `${JSON.stringify({ startedAt: startedAt.toISOString(), totalSeconds, host, sections: results, goals }, null, 2)}\n`);
 const markdown = [`# hangbench bench ${startedAt.toISOString()}`, '', `${host.cores} cores (${host.cpu}), ${host.memoryGb} GB, node ${host.node}; ${totalSeconds.toFixed(0)} s in all.`, '', '`npm run bench`', ...results.flatMap((result) => ['', `## ${result.title}`, '', result.table, '', ...result.notes]), '', '## Goals', '', goalTable, ''].join('\n');
 await writeFile(path.join(dir, `${stamp}.md`), markdown);
-const shown = SMOKE ? dir : 'bench/results';
+const shown = outArg || SMOKE ? dir : 'bench/results';
 console.log(`\nresults: ${shown}/${stamp}.json and .md (${totalSeconds.toFixed(0)} s)`);
 if (failed.length > 0) {
   console.error(`bench: ${failed.length} section(s) failed: ${failed.join(', ')}`);

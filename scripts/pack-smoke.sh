@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The package as another project gets it: npm pack, install the tarball into a fresh project, then use it there —
 # validate (the bundled library, no cases/ in the project), eval of a few bundled cases with the oracle, init +
-# check-cases, a module agent importing defineAgent from 'hangbench', and a TypeScript type check of the exports.
+# check-cases, a module agent importing defineAgent from 'hangbench', and a TypeScript type check of the exports that
+# sees only the project's node_modules (the published .d.ts name Node's types: @types/node is a dependency for that).
 # Dependencies come from the npm registry (npm's cache first). Usage: scripts/pack-smoke.sh [--keep]
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -63,7 +64,7 @@ cp node_modules/hangbench/examples/module-agent.mjs ./my-agent.mjs
 npx --no-install hangbench eval --agent ./my-agent.mjs --time-scale 0.1 --fail-under 100% --run-id module > "$work/module.txt" || { cat "$work/module.txt"; fail "module agent"; }
 grep -q 'module-my-agent' "$work/module.txt" || fail "module agent variant not in the table"
 
-step "TypeScript sees the exported types (tsc --noEmit, moduleResolution nodenext)"
+step "TypeScript sees the exported types with the project's own node_modules alone (tsc --noEmit, nodenext)"
 cat > api-check.mts <<'TS'
 import { defineAgent, loadCases, runEval, score, summarize, type AttemptScores, type RunSummary, type TraceEvent } from 'hangbench';
 const agent = defineAgent({ create: () => ({ next: () => ({ type: 'finish' as const, summary: 'done' }) }) });
@@ -71,7 +72,7 @@ const run: (input: Parameters<typeof runEval>[0]) => Promise<RunSummary> = async
 const first = (events: TraceEvent[]): AttemptScores => score(events);
 void [agent, run, first, loadCases, summarize];
 TS
-"$repo/node_modules/.bin/tsc" --noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 --skipLibCheck false --types node --typeRoots "$repo/node_modules/@types" api-check.mts \
+"$repo/node_modules/.bin/tsc" --noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 --skipLibCheck false api-check.mts \
   || fail "the package's types"
 
 step "pack-smoke: ok"

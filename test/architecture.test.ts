@@ -66,13 +66,15 @@ const MAY_NOT_IMPORT: Record<string, readonly string[]> = {
   agents: ['cli', ...RUN_STAGES, 'report', 'scorers', 'summary'],
   monitor: ['cli', ...RUN_STAGES, 'report', 'scorers', 'summary', 'agents'],
   sandbox: ['cli', ...RUN_STAGES, 'report', 'scorers', 'summary', 'agents', 'monitor'],
+  /** the one /proc layer, below the sandbox and the monitor alike. */
+  proc: ['cli', ...RUN_STAGES, 'report', 'scorers', 'summary', 'agents', 'monitor', 'sandbox', 'capture', 'trace', 'stats'],
   scorers: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'summary'],
   summary: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox'],
   trace: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary'],
   stats: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary', 'trace'],
-  types: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary', 'trace', 'stats', '.'],
-  /** src/'s top-level files but index.ts: defaults.ts sits just above types/. */
-  '.': ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary', 'trace', 'stats'],
+  types: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'proc', 'scorers', 'summary', 'trace', 'stats'],
+  /** src/'s top-level files but index.ts: defaults.ts imports nothing of src/, so every layer (types/ too) reads it. */
+  '.': ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary', 'trace', 'stats', 'types'],
 };
 /** the mode definitions: zod, each other, durations from types/ and the defaults, nothing else. */
 const MODES_MAY_NOT_IMPORT = ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary', 'trace', 'stats', 'capture'];

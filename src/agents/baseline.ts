@@ -1,14 +1,14 @@
 import { DEFAULTS } from '../defaults.js';
 import { looksHung } from '../types/process.js';
 import type { Action } from '../types/actions.js';
-import type { AgentFactory, Observation } from './protocol.js';
+import type { LoopAgentFactory, Observation } from './protocol.js';
 
 /**
  * No model: runs the repro and kills it once the monitor has called it hung for `hungTicks` consecutive
  * ticks; otherwise waits. Never edits, so it measures the monitor, not fixing. It decides from whatever the mode
  * gives it: pushed ticks, the status it polls for (`poll`), or nothing at all (`timeout`, `wait-pid`: it can only wait).
  */
-export function baselineAgent(hungTicks: number): AgentFactory {
+export function baselineAgent(hungTicks: number): LoopAgentFactory {
   return {
     name: 'baseline',
     create(context) {

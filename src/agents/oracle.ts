@@ -1,5 +1,5 @@
 import type { Action } from '../types/actions.js';
-import type { AgentFactory, Observation, OracleView } from './protocol.js';
+import type { LoopAgentFactory, Observation, OracleView } from './protocol.js';
 
 type Phase = 'start' | 'repro' | 'patch' | 'rerun' | 'done';
 
@@ -8,7 +8,7 @@ type Phase = 'start' | 'repro' | 'patch' | 'rerun' | 'done';
  * write solution.patch's files, re-run the repro to its exit, finish. Controls: let the repro finish, then patch.
  * It must score 100 %; if it does not, the case (not an agent) is broken.
  */
-export const oracleAgent: AgentFactory = {
+export const oracleAgent: LoopAgentFactory = {
   name: 'oracle',
   privileged: true,
   create(context) {

@@ -89,13 +89,24 @@ export interface AgentSession {
   close?(): Promise<void>;
 }
 
-export interface AgentFactory {
+/** An agent the attempt talks to, one observation in and one action out (agents/*: baseline, openai, exec, …). */
+export interface LoopAgentFactory {
+  readonly kind?: 'loop';
   readonly name: string;
   /** true when the agent needs the OracleView. */
   readonly privileged?: boolean;
   /** how this agent's ticks read (an openai prompt's tick.md); the default tick when absent. The session renders them. */
   readonly tickTemplate?: Template;
-  /** an installed agent CLI (`cli:<name>`): the attempt runs it in the sandbox and observes it instead of calling create(). */
-  readonly installed?: InstalledAgent;
+  /** the token budget each tick is rendered within (an openai prompt's tickTokens); absent: whole. */
+  readonly tickTokens?: number;
   create(context: AgentContext): AgentSession;
 }
+
+/** An installed agent CLI (`cli:<name>`): the attempt runs it in the sandbox and observes the commands it runs. */
+export interface InstalledAgentFactory {
+  readonly kind: 'installed';
+  readonly name: string;
+  readonly installed: InstalledAgent;
+}
+
+export type AgentFactory = LoopAgentFactory | InstalledAgentFactory;

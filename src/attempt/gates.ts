@@ -6,18 +6,21 @@ import type { Sandbox } from '../sandbox/types.js';
 import type { Gate } from '../types/case.js';
 import type { TraceWriter } from '../trace/writer.js';
 import { collect, unmetExpectation } from './verify.js';
+import { DEFAULTS } from '../defaults.js';
+import type { Terminal } from '../types/terminal.js';
+import { COMMAND_IDS } from '../types/command-ids.js';
 
 export type { GateFailure } from '../agents/protocol.js';
 
 /** gate commands get ids apart from the agent's (1…) and verify's (10000…), so traces stay unambiguous. */
-export const GATE_COMMAND_BASE = 20_000;
-const TAIL_BYTES = 2048;
+export const GATE_COMMAND_BASE = COMMAND_IDS.gate;
+const TAIL_BYTES = DEFAULTS.tailBytes;
 
 export interface GateSettings {
   readonly timeScale: number;
   /** floor of a scaled gate timeout, as for verify: process start-up must still fit. */
   readonly floorMs: number;
-  readonly terminal: 'pipe' | 'pty';
+  readonly terminal: Terminal;
   /** where each gate's full output is copied (gate-<round>-<gate>.log). */
   readonly logDir: string;
 }
@@ -87,6 +90,7 @@ export class GateKeeper {
     const monitor = createMonitor({ process, mode: { mode: 'wait-pid' }, logFile: path.join(settings.logDir, `gate-${this.round}-${index}.log`) });
     const stdout = collect(process.stdout);
     const stderr = collect(process.stderr);
+    // A gate's time is the agent's, bounded by the wall budget: a plain timeout (verify's is in CPU-available time).
     const ended = await raceExit(process.exited, timeoutMs, signal);
     if (ended !== 'exited') {
       const decidedAt = trace.now();

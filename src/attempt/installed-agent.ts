@@ -4,16 +4,22 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expand, type Adapter } from '../agents/cli/adapter.js';
 import type { InstalledAgent } from '../agents/cli/agent.js';
-import { AGENT_BASE_PATH, ModelProxy } from '../agents/cli/model-proxy.js';
+import { AGENT_BASE_PATH, type ModelProxy } from '../agents/cli/model-proxy.js';
+import { startAttemptProxy } from '../agents/cli/attempt-proxy.js';
 import { openSandboxEndpoint } from '../agents/cli/sandbox-endpoint.js';
 import { INSIDE, shellShim } from '../agents/cli/shell-shim.js';
 import { ShimWatcher } from '../agents/cli/shim-watcher.js';
 import type { InstalledPackage } from '../agents/cli/install.js';
 import type { Sandbox, SandboxOptions } from '../sandbox/types.js';
 import type { Case } from '../types/case.js';
+import { DEFAULTS } from '../defaults.js';
+import { withDeadline } from '../types/deadline.js';
+import { ToolResultLog } from './tool-result-log.js';
 import type { KillDecider } from '../types/process.js';
 import type { TraceWriter } from '../trace/writer.js';
 import type { AttemptSession } from './session.js';
+import { COMMAND_IDS } from '../types/command-ids.js';
+import { RUN_FILES } from '../types/run-files.js';
 
 /** Host side of one attempt's installed agent: the folders bound into its jail. */
 export interface InstalledAgentPlan {
@@ -24,8 +30,8 @@ export interface InstalledAgentPlan {
   readonly installed: InstalledPackage | null;
 }
 
-const AGENT_COMMAND_ID = 100_000;
-const SETUP_COMMAND_ID = 100_002;
+const AGENT_COMMAND_ID = COMMAND_IDS.installedCli;
+const SETUP_COMMAND_ID = COMMAND_IDS.installedSetup;
 
 /** The sandbox user (a root harness drops commands to nobody): it writes the shim's reports. */
 const SANDBOX_USER = { uid: 65534, gid: 65534 };
@@ -62,6 +68,8 @@ export interface InstalledRunDeps {
   readonly signal: AbortSignal;
   /** the proxy refused a call for the budget: the attempt stops on `tokens`. */
   readonly onOverBudget: (value: number, limit: number) => void;
+  /** how long each teardown wait may take (default DEFAULTS.teardownWaitMs). */
+  readonly teardownWaitMs?: number;
 }
 
 export interface InstalledRunResult {
@@ -78,19 +86,14 @@ export interface InstalledRunResult {
  * the attempt stops it. Tokens are the proxy's counts.
  */
 export async function runInstalledAgent(deps: InstalledRunDeps): Promise<InstalledRunResult> {
-  const { plan, trace, agent } = deps;
-  const proxy = await ModelProxy.start({
-    socketPath: path.join(plan.hostDir, 'proxy', 'model.sock'),
-    upstream: agent.upstream,
-    apiKey: agent.apiKey,
-    tokenBudget: deps.tokenBudget,
-    bodyDir: path.join(deps.logDir, 'model'),
-    events: {
-      request: (call) => trace.write({ type: 'model.request', ...call, bodyFile: path.relative(deps.logDir, call.bodyFile) }),
-      response: (call) => trace.write({ type: 'model.response', ...call, latencyMs: Math.round(call.latencyMs * 10) / 10, bodyFile: path.relative(deps.logDir, call.bodyFile) }),
-      overBudget: deps.onOverBudget,
-    },
-  });
+  const { plan, trace, agent, session } = deps;
+  const results = new ToolResultLog(trace);
+  // What each call brings the model: each tool result the first time it is sent, and the repro's processes then.
+  const onRequest = (request: number, body: unknown): void => {
+    results.record(request, body);
+    session.lookAtRepros({ at: 'model.request', request });
+  };
+  const proxy = await startAttemptProxy({ agent, adapter: plan.adapter, testCase: session.testCase, trace, tokenBudget: deps.tokenBudget, logDir: deps.logDir, socketPath: path.join(plan.hostDir, 'proxy', 'model.sock'), onOverBudget: deps.onOverBudget, onRequest });
   try {
     return await startCli(deps, proxy);
   } catch (error) {
@@ -109,6 +112,7 @@ async function startCli(deps: InstalledRunDeps, proxy: ModelProxy): Promise<Inst
     home: '$HOME',
     model: agent.model,
     base_url: endpoint.baseUrl,
+    proxy_url: endpoint.baseUrl.slice(0, -AGENT_BASE_PATH.length),
     api_key: proxy.agentKey,
   };
   // generic's --cmd takes the same placeholders ({issue_file}, {base_url}, …).
@@ -129,34 +133,53 @@ async function startCli(deps: InstalledRunDeps, proxy: ModelProxy): Promise<Inst
   const command = [...exports, ...bin, `export HANGBENCH_OBSERVE=${INSIDE.shimDir}`, `exec ${expand(plan.adapter.command, values)}`].join('\n');
   const cli = sandbox.spawn(command, { commandId: AGENT_COMMAND_ID });
   cli.stdin.end();
-  const log = createWriteStream(path.join(deps.logDir, 'agent.log'));
+  const log = createWriteStream(path.join(deps.logDir, RUN_FILES.agentLog)).on('error', (error: NodeJS.ErrnoException) => trace.fail(error));
   cli.stdout.pipe(log, { end: false });
   cli.stderr.pipe(log, { end: false });
   trace.write({ type: 'agent.note', kind: 'agent', message: `started ${plan.adapter.name}${plan.installed ? ` (${plan.adapter.package}@${plan.adapter.version})` : ''} in the sandbox; model endpoint ${endpoint.baseUrl} (the proxy)` });
+  if (plan.adapter.unblockable_traffic) trace.write({ type: 'agent.note', kind: 'agent', message: `${plan.adapter.name} reaches out where no setting stops it (${plan.adapter.unblockable_traffic}); the jail has no network but the model proxy, so those connects fail` });
 
+  // The CLI has finished when its process exits, not when its pipes reach EOF: what it left holding them is a leftover.
+  const exited = cli.rootExited ?? cli.exited;
   const exit = await new Promise<{ exitCode: number | null; signal: string | null } | null>((resolve) => {
     const onAbort = (): void => resolve(null);
     deps.signal.addEventListener('abort', onAbort, { once: true });
     if (deps.signal.aborted) onAbort();
-    void cli.exited.then((info) => {
+    void exited.then((info) => {
       deps.signal.removeEventListener('abort', onAbort);
       resolve({ exitCode: info.exitCode, signal: info.signal });
     });
   });
-  if (exit) trace.write({ type: 'agent.note', kind: 'agent', message: `${plan.adapter.name} exited ${exit.signal ?? `with code ${exit.exitCode}`}` });
+  if (exit) {
+    trace.write({ type: 'agent.note', kind: 'agent', message: `${plan.adapter.name} exited ${exit.signal ?? `with code ${exit.exitCode}`}` });
+    session.lookAtRepros({ at: 'agent.exit' });
+  }
+  const waitMs = deps.teardownWaitMs ?? DEFAULTS.teardownWaitMs;
+  /** Every teardown wait is on something outside the harness: given up on after `waitMs`, and recorded. */
+  const bounded = async <T>(work: Promise<T>, what: string, onExpire?: () => void): Promise<void> => {
+    const waited = await withDeadline(work, { what, ms: waitMs, ...(onExpire ? { onExpire } : {}) });
+    if (waited.state === 'expired') trace.write({ type: 'wait.expired', what: waited.what, waitedMs: waited.waitedMs });
+  };
   return {
     tokens: proxy.tokens,
     exit,
     shutdown: async (by, reason) => {
-      watcher.stop();
+      // The observed commands first, while the watcher still delivers their exits (a kill's exit is the shim's report);
+      // an exit that already happened is taken first, so the agent's tool's kill is not recorded as the harness's.
+      watcher.settle();
       await session.shutdown(by, reason);
-      // What the CLI left running in its tree (a daemon it started, setsid or not) goes with it, as a session's commands do.
-      const left = await (cli.killLeftovers?.(by, cli.done ? `${reason}: what ${plan.adapter.name} left running` : reason) ?? cli.kill(by, reason, 'SIGTERM'));
-      if (cli.done && left.treeSize > 0) trace.write({ type: 'agent.note', kind: 'agent', message: `${plan.adapter.name} left ${left.treeSize} process(es) running; ended with the attempt` });
-      await endpoint.close();
-      await proxy.close();
+      watcher.stop();
+      // What the CLI left running in its tree (a daemon it started, setsid or not, a worker holding its output) goes with it.
+      const why = exit ? `${reason}: what ${plan.adapter.name} left running` : reason;
+      const holding = exit !== null && !cli.done;
+      const ending = (cli.killLeftovers?.(by, why) ?? cli.kill(by, reason, 'SIGTERM')).then((left) => {
+        if (exit && left.treeSize > 0) trace.write({ type: 'agent.note', kind: 'agent', message: `${plan.adapter.name} exited and left ${left.treeSize} process(es) running${holding ? ', holding its output' : ''}; ended with the attempt (${left.survivors.length === 0 ? 'none survived' : `survivors: ${left.survivors.join(', ')}`})` });
+      });
+      await bounded(ending, `${plan.adapter.name}'s process tree to end`, () => sandbox.killNow());
+      await bounded(endpoint.close(), `${plan.adapter.name}'s model endpoint in the sandbox to close`);
+      await bounded(proxy.close(), 'the model proxy to close');
       log.end();
-      await copyLogs(sandbox, plan.adapter, deps.logDir);
+      await bounded(copyLogs(sandbox, plan.adapter, deps.logDir), `${plan.adapter.name}'s logs to be copied`);
       await rm(plan.hostDir, { recursive: true, force: true });
     },
   };
@@ -193,7 +216,7 @@ function writeInto(hostPid: number, text: string): boolean {
 async function copyLogs(sandbox: Sandbox, adapter: Adapter, logDir: string): Promise<void> {
   for (const log of adapter.logs) {
     const source = path.join(sandbox.root, 'home', log.replace(/^\{home\}\/?/, ''));
-    await cp(source, path.join(logDir, 'agent-logs', path.basename(log)), { recursive: true }).catch(() => undefined);
+    await cp(source, path.join(logDir, RUN_FILES.agentLogsDir, path.basename(log)), { recursive: true }).catch(() => undefined);
   }
 }
 

@@ -3,19 +3,24 @@ import type { Observation, ObservationBody } from '../agents/protocol.js';
 import { createMonitor } from '../monitor/index.js';
 import type { TickRenderer } from '../monitor/render.js';
 import type { MonitorEvent } from '../monitor/types.js';
-import type { Sandbox, SandboxProcess } from '../sandbox/types.js';
+import type { ObservedProcess } from '../sandbox/index.js';
+import type { Sandbox } from '../sandbox/types.js';
 import type { Action } from '../types/actions.js';
 import type { Case, Onset } from '../types/case.js';
 import { HangbenchError } from '../types/errors.js';
 import type { KillDecider, SignalName, Tick } from '../types/process.js';
+import { DEFAULTS } from '../defaults.js';
+import { withDeadline } from '../types/deadline.js';
 import type { MonitorMode } from '../monitor/modes/index.js';
 import { formatDuration } from '../types/duration.js';
 import { exitNotice, waitFor, type CommandEntry } from './command-entry.js';
 import { fileAction } from './file-actions.js';
 import { typeInput } from './keyboard-input.js';
 import { failure } from './observations.js';
-import { deliverTicks, recordObservedTick } from './tick-delivery.js';
+import { ObservedCommands, type TreeMoment } from './observed-commands.js';
+import { deliverTicks } from './tick-delivery.js';
 import type { TraceWriter } from '../trace/writer.js';
+import { COMMAND_IDS } from '../types/command-ids.js';
 
 export interface SessionDeps {
   readonly sandbox: Sandbox;
@@ -29,6 +34,8 @@ export interface SessionDeps {
   readonly onset: Onset | null;
   readonly logDir: string;
   readonly signal: AbortSignal;
+  /** how long shutdown waits for a killed command's exit before it gives up on it (default DEFAULTS.teardownWaitMs). */
+  readonly teardownWaitMs?: number;
 }
 
 const EXIT_OUTPUT_BYTES = 4 * 1024;
@@ -46,15 +53,16 @@ export class AttemptSession {
   private readonly done = new Map<number, Extract<ObservationBody, { type: 'exit' }>>();
   /** background commands that exited while the agent was busy elsewhere: announced with its next observation. */
   private readonly unannounced = new Set<number>();
-  private nextCommandId = 1;
-  /** installed agents: commands seen through the shell shim, each with how its in-band ticks are written (or null). */
-  private readonly observed = new Map<number, ((text: string) => boolean) | null>();
+  private nextCommandId: number = COMMAND_IDS.agent;
+  /** installed agents: commands seen through the shell shim (observed-commands.ts). */
+  private readonly observed: ObservedCommands;
   private closed = false;
   private edited = false;
   private onsetSeen = false;
 
   constructor(deps: SessionDeps) {
     this.deps = deps;
+    this.observed = new ObservedCommands({ trace: deps.trace, mode: deps.mode, renderTick: deps.renderTick });
   }
 
   get testCase(): Case {
@@ -170,7 +178,7 @@ export class AttemptSession {
         return;
       case 'tick':
         if (this.observed.has(commandId)) {
-          this.recordObservedTick(entry, event.tick);
+          this.observed.tick(commandId, event.tick);
           return;
         }
         // Recorded when delivered, as the agent sees it (merged with any others that fired while it was deciding).
@@ -183,22 +191,7 @@ export class AttemptSession {
         entry.exited = true;
         entry.exit = event.exit;
         if (entry.background) this.unannounced.add(commandId);
-        // A signal the harness did not send ended an observed command: the agent's own tool killed it.
-        if (this.observed.has(commandId) && event.exit.signal !== null && !entry.killing) {
-          entry.killing = true;
-          trace.write({
-            type: 'kill',
-            commandId,
-            by: 'agent',
-            reason: `the agent's tool ended it (${event.exit.signal}, seen by the shell shim)`,
-            mechanism: 'process-group+scan',
-            treeSize: 0,
-            steps: [{ signal: event.exit.signal, atMs: 0, alive: 0 }],
-            escalatedToKill: event.exit.signal === 'SIGKILL',
-            goneMs: 0,
-            survivors: [],
-          });
-        }
+        this.observed.exited(entry, event.exit);
         trace.write({
           type: 'command.exit',
           commandId,
@@ -214,7 +207,7 @@ export class AttemptSession {
    * An installed agent's command, started by its own tool and seen through the shell shim: watched by a monitor in the
    * variant's mode like any command, but nobody waits on it here — its ticks are recorded as they fire.
    */
-  observe(process: SandboxProcess, inband: ((text: string) => boolean) | null): void {
+  observe(process: ObservedProcess, inband: ((text: string) => boolean) | null): void {
     if (this.closed) return;
     const id = process.commandId;
     this.nextCommandId = Math.max(this.nextCommandId, id + 1);
@@ -222,7 +215,7 @@ export class AttemptSession {
     this.deps.trace.write({ type: 'command.start', commandId: id, command: process.command, pid: process.pid, background: false, isRepro });
     const monitor = createMonitor({ process, mode: this.deps.mode, onset: this.onsetFor(process.command), logFile: path.join(this.deps.logDir, `command-${id}.log`) });
     const entry: CommandEntry = { id, process, monitor, background: false, killing: false, kill: null, killRecorded: null, exited: false, exit: null, undelivered: [] };
-    this.observed.set(id, inband);
+    this.observed.add(entry, process, inband, isRepro);
     monitor.on((event: MonitorEvent) => this.record(entry, event));
     this.commands.set(id, entry);
   }
@@ -232,12 +225,9 @@ export class AttemptSession {
     return this.nextCommandId++;
   }
 
-  /** `none`: what a monitor would have said, never shown. `inband`: written into the command's output, recorded as the exact bytes. */
-  private recordObservedTick(entry: CommandEntry, tick: Tick): void {
-    const writer = this.observed.get(entry.id) ?? null;
-    const text = `\n${this.deps.renderTick(tick)}\n`;
-    const delivered = this.deps.mode.mode === 'inband' && writer !== null && writer(text);
-    recordObservedTick(entry.id, tick, text, delivered, this.deps.trace);
+  /** The observed repro's processes alive now, into the trace (left_after_tool, left_after_exit). */
+  lookAtRepros(moment: TreeMoment): void {
+    this.observed.lookAtRepros(moment);
   }
 
   private deliver(entry: CommandEntry, ticks: readonly Tick[], source: 'schedule' | 'status'): ObservationBody {
@@ -324,10 +314,18 @@ export class AttemptSession {
   async shutdown(by: KillDecider, reason: string, signal: SignalName = 'SIGTERM'): Promise<void> {
     this.closed = true;
     const left = this.live();
+    const waitMs = this.deps.teardownWaitMs ?? DEFAULTS.teardownWaitMs;
     await Promise.all(
       left.map(async (entry) => {
-        if (!entry.killing) await this.kill(entry, by, reason, signal);
-        await this.awaitExit(entry);
+        // An observed command whose shim already reported (or went) is over: its exit is on its way, not to be killed.
+        if (!entry.killing && !entry.process.done) await this.kill(entry, by, reason, signal);
+        // The exit is the process's (or, observed, the shim's report): something outside the harness, so it has a deadline.
+        const waited = await withDeadline(this.awaitExit(entry), { what: `command #${entry.id}'s exit after its kill`, ms: waitMs });
+        if (waited.state === 'expired') {
+          this.deps.trace.write({ type: 'wait.expired', what: waited.what, waitedMs: waited.waitedMs });
+          // An observed command is ended here, its exit unknown, so its command.exit is still written.
+          if (this.observed.giveUp(entry.id)) await withDeadline(this.awaitExit(entry), { what: `command #${entry.id}'s exit once given up on`, ms: waitMs });
+        }
         entry.monitor.stop();
       }),
     );

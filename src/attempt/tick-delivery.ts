@@ -40,5 +40,5 @@ export function deliverTicks(commandId: number, ticks: readonly Tick[], source: 
  * when it was written into the command's output (mode `inband`), else what a monitor would have said.
  */
 export function recordObservedTick(commandId: number, tick: Tick, text: string, delivered: boolean, trace: TraceWriter): void {
-  trace.write({ ...tickFields(commandId, tick, [tick], 'schedule'), rendered: delivered ? text : text.trim(), renderedTokens: countTokens(text), delivered });
+  trace.write({ ...tickFields(commandId, tick, [tick], 'schedule'), culprit: tick.culprit ?? null, rendered: delivered ? text : text.trim(), renderedTokens: countTokens(text), delivered });
 }

@@ -5,17 +5,21 @@ import type { CommandRunner } from '../sandbox/types.js';
 import type { VerifyStep } from '../types/case.js';
 import type { ExitInfo } from '../types/process.js';
 import type { TraceWriter } from '../trace/writer.js';
+import { waitFairly } from './cpu-fair-wait.js';
+import { DEFAULTS } from '../defaults.js';
+import type { Terminal } from '../types/terminal.js';
+import { COMMAND_IDS } from '../types/command-ids.js';
 
 const COLLECT_LIMIT = 1024 * 1024;
-const TAIL_BYTES = 2048;
+const TAIL_BYTES = DEFAULTS.tailBytes;
 /** verify commands get ids far from the agent's so traces stay unambiguous. */
-const VERIFY_COMMAND_BASE = 10_000;
+const VERIFY_COMMAND_BASE = COMMAND_IDS.verify;
 
 export interface VerifySettings {
   readonly timeScale: number;
   readonly floorMs: number;
   /** the case's terminal: a step runs the way the repro does, so a pager or editor hang still shows (default pipe). */
-  readonly terminal?: 'pipe' | 'pty';
+  readonly terminal?: Terminal;
 }
 
 /**
@@ -45,22 +49,17 @@ async function runStep(sandbox: CommandRunner, step: VerifyStep, index: number, 
   process.stdin.on('error', () => undefined);
   const stdout = collect(process.stdout);
   const stderr = collect(process.stderr);
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = await Promise.race([
-    process.exited.then(() => false),
-    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs))),
-  ]);
-  clearTimeout(timer);
+  const { timedOut, cpuWaitMs, deadlineMs } = await waitFairly(process, timeoutMs);
   if (timedOut) {
     const decidedAt = trace.now();
-    const record = await process.kill('verify-timeout', `verify step ${index} ran past ${Math.round(timeoutMs)}ms`, 'SIGTERM');
+    const record = await process.kill('verify-timeout', `verify step ${index} ran past ${deadlineMs}ms`, 'SIGTERM');
     trace.write({ type: 'kill', commandId, ...record }, decidedAt);
   }
   const exit = await process.exited;
   // On a pty everything the terminal shows arrives on stdout; patterns match its text (\n line ends, no escapes).
   const out = settings.terminal === 'pty' ? stripTerminalControls(stdout.text()) : stdout.text();
   const err = stderr.text();
-  const reason = timedOut ? `timed out after ${Math.round(timeoutMs)}ms (still running: the hang is not fixed)` : unmetExpectation(step, exit, out, err);
+  const reason = timedOut ? `${timeoutText(timeoutMs, cpuWaitMs, deadlineMs)} (still running: the hang is not fixed)` : unmetExpectation(step, exit, out, err);
   trace.write({
     type: 'verify',
     step: index,
@@ -69,10 +68,18 @@ async function runStep(sandbox: CommandRunner, step: VerifyStep, index: number, 
     exitCode: exit.exitCode,
     timedOut,
     durationMs: Math.round(performance.now() - started),
+    cpuWaitMs,
     reason,
     outputTail: (out + err).slice(-TAIL_BYTES),
   });
   return reason === '';
+}
+
+/** A timeout in words: what the step was given and, on a loaded machine, the time added while it waited for a CPU. */
+export function timeoutText(timeoutMs: number, cpuWaitMs: number, deadlineMs: number): string {
+  if (deadlineMs > Math.round(timeoutMs)) return `timed out after ${Math.round(timeoutMs)}ms of CPU-available time (plus ${cpuWaitMs}ms its processes waited for a CPU, ${deadlineMs}ms in all)`;
+  const waited = cpuWaitMs >= 1 ? ` (its processes waited ${cpuWaitMs}ms of it for a CPU)` : '';
+  return `timed out after ${Math.round(timeoutMs)}ms${waited}`;
 }
 
 /** What a finished step (or gate) got wrong against what it expects — exit code, then stdout, then stderr — or ''. */

@@ -8,6 +8,7 @@ import { writeDraft, type WrittenDraft } from './draft-case.js';
 import { hangClassOf } from './hang-class.js';
 import { stageWorkspace } from './stage-workspace.js';
 import { watchForHang, type WatchResult } from './watch-hang.js';
+import type { Terminal } from '../types/terminal.js';
 
 export interface CaptureInput {
   readonly argv: readonly string[];
@@ -16,7 +17,7 @@ export interface CaptureInput {
   readonly out: string;
   readonly id?: string;
   readonly include?: readonly string[];
-  readonly terminal: 'pipe' | 'pty';
+  readonly terminal: Terminal;
   readonly intervalMs: number;
   readonly hungTicks: number;
   readonly maxMs: number;

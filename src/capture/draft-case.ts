@@ -3,11 +3,12 @@ import path from 'node:path';
 import type { HangClass } from '../types/case.js';
 import { formatDuration } from '../types/duration.js';
 import type { Tick } from '../types/process.js';
+import type { Terminal } from '../types/terminal.js';
 
 export interface Draft {
   readonly id: string;
   readonly repro: string;
-  readonly terminal: 'pipe' | 'pty';
+  readonly terminal: Terminal;
   readonly hangClass: HangClass;
   /** the last line of output before the hang; null when there was none (then the onset is the start). */
   readonly lastLine: string | null;

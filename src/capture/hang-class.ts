@@ -1,13 +1,14 @@
 import { waitKind } from '../monitor/wait-kind.js';
 import type { HangClass } from '../types/case.js';
 import type { Classification, Tick } from '../types/process.js';
+import type { Terminal } from '../types/terminal.js';
 
 /**
  * The taxonomy label a draft case gets from the monitor's last hung classification (the author may change it):
  * the classification says what the tree is doing, the wait channels tell a full pipe from an empty one and an
  * orphan holding the pipe from a plain reader.
  */
-export function hangClassOf(tick: Tick | undefined, terminal: 'pipe' | 'pty'): HangClass {
+export function hangClassOf(tick: Tick | undefined, terminal: Terminal): HangClass {
   if (tick === undefined) return 'sleep-forever';
   // A reader parked on a pipe reads "sleeping" or "waiting" to the classifier; the pipe is the story.
   const pipeRead = tick.snapshot.processes.some((process) => waitKind(process) === 'pipe-read');

@@ -3,11 +3,12 @@ import { createMonitor } from '../monitor/index.js';
 import { createSandbox } from '../sandbox/index.js';
 import type { HostCapabilities } from '../sandbox/types.js';
 import { looksHung, type Tick } from '../types/process.js';
+import type { Terminal } from '../types/terminal.js';
 
 export interface WatchOptions {
   readonly command: string;
   readonly workspace: string;
-  readonly terminal: 'pipe' | 'pty';
+  readonly terminal: Terminal;
   readonly intervalMs: number;
   /** hung ticks in a row that end the watch. */
   readonly hungTicks: number;

@@ -24,7 +24,7 @@ import { makeDirs } from '../trace/make-dirs.js';
 export { HANG_TICKS, type CheckOutcome } from './check-repro.js';
 
 /** check-cases runs at a tenth of real time unless told otherwise: it is a CI gate, and relative timing is kept. */
-const CHECK_TIME_SCALE = 0.1;
+const CHECK_TIME_SCALE = DEFAULTS.checkTimeScale;
 
 /** The checks, in the order they run and are shown. */
 export const CHECK_NAMES = ['repro', 'verifyUntouched', 'verifyPatched', 'gates', 'oracle', 'nop'] as const;

@@ -7,9 +7,10 @@ import type { Case, Onset } from '../types/case.js';
 import { formatDuration } from '../types/duration.js';
 import { matchesCulprit, type Culprit } from '../types/culprit.js';
 import type { Classification } from '../types/process.js';
+import { DEFAULTS } from '../defaults.js';
 
 /** A hang's repro must still be running this many ticks after its onset. */
-export const HANG_TICKS = 3;
+export const HANG_TICKS = DEFAULTS.checkHangTicks;
 
 export interface ReproContext {
   readonly attemptId: string;

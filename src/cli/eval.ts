@@ -1,5 +1,7 @@
+import path from 'node:path';
+import { RUN_FILES } from '../types/run-files.js';
 import {
-  createReporters,
+  createProgressReporter,
   isLive,
   renderAttemptTable,
   renderClassTable,
@@ -11,10 +13,14 @@ import {
   shouldUseColor,
 } from '../report/index.js';
 import { renderLoopTable } from '../report/loop-table.js';
+import { renderSequential } from '../report/sequential-text.js';
+import { renderShellToolsTable } from '../report/shell-tools-table.js';
 import { writeRunReports } from '../report/write-reports.js';
 import type { ReporterFailure } from '../run/reporter-hooks.js';
 import type { EvalOptionsInput } from '../run/options.js';
 import { runEval } from '../run/run-eval.js';
+import { sequentialFlags } from './sequential-flags.js';
+import { runSequential } from '../run/sequential.js';
 import { parseShard } from '../run/shard.js';
 import { formatCaseProblem } from '../types/errors.js';
 import { listFlag, numberFlag, parse, rateFlag, type ParsedArgs } from './args.js';
@@ -40,6 +46,9 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
     'agent-allow-host': { type: 'string' },
     isolation: { type: 'string' },
     shard: { type: 'string' },
+    'repeat-until': { type: 'string' },
+    'max-repeat': { type: 'string' },
+    metric: { type: 'string' },
   });
   if (parsed.help) {
     io.stdout.write(`${EVAL_HELP}\n`);
@@ -51,13 +60,16 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
   const json = parsed.flag('json');
   const color = !json && shouldUseColor(io.stdout, io.env);
   const input = await evalInput(parsed, io);
-  const reporters = createReporters(['progress'], { stream: io.stderr, live: isLive(io.stderr, io.env), color: shouldUseColor(io.stderr, io.env) });
+  // The CLI's one reporter; a library caller passes its own Reporter objects to runEval (hooks.reporters).
+  const reporters = [createProgressReporter({ stream: io.stderr, live: isLive(io.stderr, io.env), color: shouldUseColor(io.stderr, io.env) })];
   const onReporterError = (failure: ReporterFailure): unknown => io.stderr.write(`reporter ${failure.reporter} failed in ${failure.hook}: ${String(failure.error)}\n`);
   if (input.agent === undefined && input.variants === undefined && input.resume === undefined) {
     io.stderr.write('agent: baseline (offline, kills on the monitor\'s classification; never fixes). Other agents: --agent oracle | nop | openai | replay | exec | cli:<name>; see --help.\n');
   }
 
-  const result = await runEval(input, { reporters, onReporterError, shutdown: io.shutdown, afterRun: writeRunReports, onWarning: (line) => io.stderr.write(`${line}\n`) });
+  const hooks = { reporters, onReporterError, shutdown: io.shutdown, afterRun: writeRunReports, onWarning: (line: string) => io.stderr.write(`${line}\n`) };
+  const sequential = sequentialFlags(parsed);
+  const result = sequential === null ? await runEval(input, hooks) : await runSequential(input, sequential, hooks);
 
   for (const problem of result.problems) io.stderr.write(`invalid case: ${formatCaseProblem(problem)}\n`);
   if (json) {
@@ -75,9 +87,13 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
     // Gates and hints, when a case had them: the gate pass rate, and solved with a hint against without.
     const loop = renderLoopTable(result.summary.loop ?? [], { color });
     if (loop !== '') io.stdout.write(`\n${loop}\n`);
+    // What each installed CLI's own shell tool did with the repro, per hang class (none and inband side by side).
+    const shell = renderShellToolsTable(result.summary.shellTools, { color });
+    if (shell !== '') io.stdout.write(`\n${shell}\n`);
     // The monitor's confusion matrix, when a classification was seen at all (a nop run never ticks).
     const confusion = (result.summary.confusion ?? []).filter((matrix) => matrix.columns.some((column) => column !== 'none'));
     if (confusion.length > 0) io.stdout.write(`\n${renderConfusion(confusion, { color })}\n`);
+    if (result.summary.sequential) io.stdout.write(`\n${renderSequential(result.summary.sequential)}\n`);
     io.stdout.write(`\nresults: ${result.runDir}\n`);
   }
   if (result.interrupted) return 130;
@@ -86,6 +102,11 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
   if (faulted.length > 0) {
     const first = faulted[0]!;
     io.stderr.write(`hangbench eval: ${faulted.length} attempt${faulted.length === 1 ? '' : 's'} ended by the host, not the agent (${first.caseId}: ${first.fault?.message}); run \`hangbench eval --resume ${result.runDir}\` to run ${faulted.length === 1 ? 'it' : 'them'} again\n`);
+    return 1;
+  }
+  // Every attempt broke in the harness (an agent this host cannot run, say): the run measured nothing.
+  if (result.harnessErrors.length > 0 && result.harnessErrors.length === result.summary.attempts.length) {
+    io.stderr.write(`hangbench eval: every attempt broke in the harness, so this run measured nothing: ${result.harnessErrors[0]} (stacks in ${path.join(result.runDir, RUN_FILES.errors)})\n`);
     return 1;
   }
   if (result.problems.length > 0) return 2;
@@ -115,3 +136,4 @@ async function evalInput(parsed: ParsedArgs, io: CliIO): Promise<EvalOptionsInpu
     shard: parsed.string('shard') === undefined ? undefined : parseShard(parsed.string('shard') ?? ''),
   };
 }
+

@@ -2,7 +2,7 @@ import { formatDuration } from '../types/duration.js';
 import { DEFAULTS } from '../defaults.js';
 import { listBuiltinPrompts } from '../agents/openai/prompt-set.js';
 import { MODE_NAMES, modeHelp } from '../monitor/modes/index.js';
-import { AGENT_NAMES } from '../types/variant.js';
+import { AGENT_KINDS } from '../agents/registry.js';
 
 export const MAIN_HELP = `hangbench — does an agent notice a hanging command, interrupt it in time, and fix the cause?
 
@@ -15,6 +15,7 @@ Commands:
   score <run-dir>     recompute every score of a finished run from its traces
   report <run-dir>    re-render report.md, junit.xml and report.html (tick timelines) from the traces
   compare <base> <new> deltas between two runs; exit 4 on a regression (--markdown for a PR comment)
+  plan <run> --detect 10pt  repeats per case a comparison needs, from a pilot run (and what they cost)
   merge <dirs…> --out DIR  join the run folders of eval --shard i/n into one run
   view [results-dir]  serve the reports on 127.0.0.1, updating running attempts live
   schema [case|config|trace|summary] print a JSON Schema: case files, --config files, trace events, summary.json
@@ -38,7 +39,7 @@ Traces go to <out>/<run-id>/<case>/<variant>/<repeat>/trace.jsonl.
 Variants: every flag below that takes a comma list is an axis; the variants are their cross product, and a
 setting multiplies only the agents that take it. --agent baseline,oracle --mode interval,no-output
 --interval 2s,5s is 2 × 2 × 2 = 8 variants, named like baseline-k2·no-output-5s.
-  --agent LIST          ${AGENT_NAMES.filter((name) => name !== 'module').join(' | ')} | ./my-agent.mjs (default: ${DEFAULTS.agent}; offline, no model needed)
+  --agent LIST          ${AGENT_KINDS.filter((name) => name !== 'module').join(' | ')} | ./my-agent.mjs (default: ${DEFAULTS.agent}; offline, no model needed)
   --mode LIST           how the monitor tells the agent (default: ${DEFAULTS.mode}):
 ${MODE_NAMES.map((name) => `${' '.repeat(26)}${name.padEnd(11)}${modeHelp(name)}`).join('\n')}
                         (${MODE_NAMES.join(', ')})
@@ -51,6 +52,10 @@ ${MODE_NAMES.map((name) => `${' '.repeat(26)}${name.padEnd(11)}${modeHelp(name)}
 
 Options:
   --repeat N            attempts per case and variant (default: ${DEFAULTS.repeat}); gives pass@k, pass^k and tighter intervals
+  --repeat-until decided  add repeats a round at a time until every comparison of --metric is decided (an
+                        always-valid sign test, so stopping early keeps α; docs/statistics.md), at most --max-repeat
+  --max-repeat N        the most repeats --repeat-until adds (default: ${DEFAULTS.maxRepeat})
+  --metric NAMES        the comparisons --repeat-until must decide (default: ${DEFAULTS.sequentialMetrics.join(',')})
   --seed N              seed of the attempt order and the bootstrap intervals (default: ${DEFAULTS.seed})
   --time-scale F        multiply every case duration and the interval by F; fixtures scale their sleeps (default: 1)
   --concurrency N       at most N attempts at once (default: by load — up to ${DEFAULTS.idleAttemptsPerCore} per core; CPU-heavy cases on all cores but one)
@@ -78,8 +83,10 @@ Options:
   --cmd "COMMAND"       an external agent speaking JSON lines on stdin/stdout (docs/agent-protocol.md)
   --agent-env NAMES     the only variables of this environment its own (sandboxed) process gets, e.g. OPENAI_API_KEY
   --agent-allow-host H  hosts its egress proxy lets through (default: the host of OPENAI_BASE_URL); all else 403
---agent cli:NAME (an installed agent CLI run as it is in the sandbox: cli:codex, cli:opencode, cli:generic; docs/installed-agents.md):
-  --model NAME          model the CLI asks for, through the model proxy (required)
+--agent cli:NAME (an installed agent CLI run as it is in the sandbox: cli:codex, cli:opencode, cli:claude, cli:gemini,
+                 cli:qwen, cli:pi, cli:cline, cli:generic; docs/installed-agents.md):
+  --model NAME          model the CLI asks for, through the model proxy (required); probe: no endpoint, the proxy
+                        answers itself (run the repro with the CLI's shell tool, wait as it allows, interrupt, finish)
   --base-url URL        the real endpoint the proxy forwards to, with OPENAI_API_KEY (default: OPENAI_BASE_URL, else api.openai.com)
   --set NAME=V1,V2      an adapter setting as a variant axis (repeatable), e.g. --set unified_exec=enable,disable
   --cmd 'CMD {issue_file}'  cli:generic only: the command to run
@@ -144,9 +151,9 @@ Turns a hang you just hit into a draft case. Copies the working folder (its git-
 a sandbox, runs COMMAND there under the monitor, and watches until the classification says hung for --ticks
 ticks in a row (or you press Ctrl-C, or --max passes). Then it writes:
   cases/<id>.yaml                         repro, hang class from the ticks, onset from the last output, the ticks as comments
-  cases/fixtures/<id>/workspace/          the files the command ran on
-  cases/fixtures/<id>/hidden/check.sh     a verify check that fails until you write it
-  cases/fixtures/<id>/solution.patch      empty: add the fix as a unified diff
+  fixtures/<id>/workspace/                the files the command ran on
+  fixtures/<id>/hidden/check.sh           a verify check that fails until you write it
+  fixtures/<id>/solution.patch            empty: add the fix as a unified diff
 "hangbench check-cases cases/<id>.yaml" then says what is still missing.
 
 Options:

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { loadCases } from '../cases/load-cases.js';
+import { sourcesLabel } from '../cases/source-label.js';
 import { newTable, tableToString } from '../report/table-style.js';
 import { resolveOptions } from '../run/options.js';
 import { caseClass } from '../types/case.js';
@@ -27,13 +28,13 @@ export async function listCommand(args: readonly string[], io: CliIO): Promise<n
   const loaded = await loadCases(options.caseInputs, io.cwd);
   const attempts = loaded.cases.length * options.variants.length * options.repeat;
   if (parsed.flag('json')) {
-    const cases = loaded.cases.map((testCase) => ({ id: testCase.id, kind: testCase.kind, class: caseClass(testCase), file: testCase.file }));
+    const cases = loaded.cases.map((testCase) => ({ id: testCase.id, kind: testCase.kind, class: caseClass(testCase), source: testCase.source, file: testCase.file }));
     io.stdout.write(`${JSON.stringify({ origin: loaded.origin, cases, variants: options.variants, repeat: options.repeat, attempts, problems: loaded.problems }, null, 2)}\n`);
     return loaded.problems.length > 0 ? 2 : 0;
   }
-  const table = newTable(['case', 'kind', 'class', 'file']);
+  const table = newTable(['case', 'kind', 'class', 'source', 'file']);
   for (const testCase of loaded.cases) {
-    table.push([testCase.id, testCase.terminal === 'pty' ? `${testCase.kind} (pty)` : testCase.kind, caseClass(testCase), path.relative(io.cwd, testCase.file)]);
+    table.push([testCase.id, testCase.terminal === 'pty' ? `${testCase.kind} (pty)` : testCase.kind, caseClass(testCase), sourcesLabel(testCase.source), path.relative(io.cwd, testCase.file)]);
   }
   io.stdout.write(`cases: ${ORIGIN_WORDS[loaded.origin]}\n${tableToString(table)}\n`);
   for (const problem of loaded.problems) io.stdout.write(`✗ ${formatCaseProblem(problem)}\n`);

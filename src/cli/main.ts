@@ -12,6 +12,7 @@ import { evalCommand } from './eval.js';
 import { MAIN_HELP } from './help.js';
 import type { CliIO } from './io.js';
 import { compareCommand } from './compare.js';
+import { planCommand } from './plan.js';
 import { captureCommand } from './capture.js';
 import { initCommand } from './init.js';
 import { listCommand } from './list.js';
@@ -20,6 +21,7 @@ import { reportCommand } from './report.js';
 import { scoreCommand } from './score.js';
 import { validateCommand } from './validate.js';
 import { viewCommand } from './view.js';
+import { DEFAULTS } from '../defaults.js';
 
 const COMMANDS: Record<string, (args: readonly string[], io: CliIO) => Promise<number>> = {
   eval: evalCommand,
@@ -28,6 +30,7 @@ const COMMANDS: Record<string, (args: readonly string[], io: CliIO) => Promise<n
   score: scoreCommand,
   report: reportCommand,
   compare: compareCommand,
+  plan: planCommand,
   merge: mergeCommand,
   view: viewCommand,
   list: listCommand,
@@ -61,16 +64,17 @@ export function summaryJsonSchema(): unknown {
 let returned = false;
 
 /** After the first SIGINT/SIGTERM the run has this long to stop on its own before the process exits regardless. */
-const SHUTDOWN_BOUND_MS = 1_500;
+const SHUTDOWN_BOUND_MS = DEFAULTS.shutdown.boundMs;
 
 /**
  * Entry point: argv in, exit code out. Only this layer touches process signals and decides how errors look.
  * `--debug` (anywhere before `--`) adds the stack to a typed error or an environment fault, which is otherwise one line.
  */
-export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
+export async function main(argv: readonly string[], given?: CliIO): Promise<number> {
   const end = argv.indexOf('--');
   const debug = argv.slice(0, end < 0 ? undefined : end).includes('--debug');
   const [command, ...rest] = debug ? argv.filter((arg, index) => arg !== '--debug' || (end >= 0 && index > end)) : argv;
+  const io = given ?? processIO(command);
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     io.stdout.write(`${MAIN_HELP}\n`);
     return command === undefined ? 2 : 0;
@@ -127,26 +131,47 @@ export function caseJsonSchema(): unknown {
   return { ...(z.toJSONSchema(CaseFileSchema, { io: 'input', unrepresentable: 'any' }) as object), title: 'hangbench case file' };
 }
 
+/** What the first Ctrl-C / SIGTERM says, by command: only eval and check-cases have sandboxes and a run to resume. */
+const INTERRUPT_MESSAGES: Readonly<Record<string, string>> = {
+  eval: 'stopping: killing every sandbox and keeping finished results; `hangbench eval --resume DIR` runs the rest (again to exit at once)',
+  'check-cases': 'stopping: killing every sandbox; the cases checked so far are reported (again to exit at once)',
+  capture: 'stopping: killing the captured command and writing what was seen (again to exit at once)',
+  view: 'stopping the viewer',
+};
+
 /**
- * First SIGINT/SIGTERM: abort the run (every sandbox is killed, finished results kept); should the run not have ended
- * SHUTDOWN_BOUND_MS later (a stage that ignores the abort), exit anyway. Second: exit at once. Every exit, a crash
- * included, first makes one synchronous SIGKILL pass over every sandbox, so nothing is left running; finished
- * attempts are already on disk (score.json by rename) and `--resume` runs the rest.
+ * First SIGINT/SIGTERM: abort the command (for eval: every sandbox is killed, finished results kept); should it not
+ * have ended SHUTDOWN_BOUND_MS later (a stage that ignores the abort), exit anyway. Second: exit at once. Every exit,
+ * a crash included, first makes one synchronous SIGKILL pass over every sandbox, so nothing is left running; finished
+ * attempts are already on disk (score.json by rename) and `--resume` runs the rest. A reader that closed stdout
+ * (`hangbench list | head`) ends the command quietly with 0, as `git log | head` does.
  */
-function processIO(): CliIO {
+function processIO(command: string | undefined): CliIO {
   const shutdown = new AbortController();
   process.on('exit', () => killEverySandboxNow());
+  const message = INTERRUPT_MESSAGES[command ?? ''] ?? 'stopping';
   const onSignal = (signal: NodeJS.Signals) => {
     if (shutdown.signal.aborted) process.exit(130);
-    process.stderr.write(`\nhangbench: ${signal} — stopping: killing every sandbox and keeping finished results; \`hangbench eval --resume DIR\` runs the rest (again to exit at once)\n`);
+    process.stderr.write(`\nhangbench: ${signal} — ${message}\n`);
     shutdown.abort(signal);
     setTimeout(() => {
       if (returned) process.exit(130);
-      process.stderr.write(`hangbench: not stopped within ${SHUTDOWN_BOUND_MS} ms of ${signal}; exiting now (finished attempts are kept; --resume runs the rest)\n`);
+      process.stderr.write(`hangbench: not stopped within ${SHUTDOWN_BOUND_MS} ms of ${signal}; exiting now${command === 'eval' ? ' (finished attempts are kept; --resume runs the rest)' : ''}\n`);
       process.exit(130);
     }, SHUTDOWN_BOUND_MS).unref();
   };
+  // The bin script's start-up handlers (signals before this module loaded) give way to these.
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.stdout.on('error', closedReader);
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), shutdown: shutdown.signal };
+}
+
+/** stdout's reader went away (EPIPE): nothing more can be said, so end quietly; any other write error is a fault. */
+function closedReader(error: NodeJS.ErrnoException): void {
+  if (error.code === 'EPIPE') process.exit(0);
+  process.stderr.write(`hangbench: cannot write to stdout: ${error.message}\n`);
+  process.exit(1);
 }

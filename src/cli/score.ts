@@ -10,6 +10,7 @@ import type { AttemptScores } from '../types/scores.js';
 import { parse } from './args.js';
 import { SCORE_HELP } from './help.js';
 import type { CliIO } from './io.js';
+import { RUN_FILES } from '../types/run-files.js';
 
 export async function scoreCommand(args: readonly string[], io: CliIO): Promise<number> {
   const parsed = parse(args, { json: { type: 'boolean' } });
@@ -23,7 +24,7 @@ export async function scoreCommand(args: readonly string[], io: CliIO): Promise<
   const traces = (await readdir(root, { recursive: true }).catch(() => {
     throw new HangbenchError('USAGE', `${root} is not a readable folder`);
   }))
-    .filter((file) => path.basename(file) === 'trace.jsonl')
+    .filter((file) => path.basename(file) === RUN_FILES.trace)
     .sort();
   if (traces.length === 0) throw new HangbenchError('USAGE', `no trace.jsonl under ${root}; pass a run folder such as results/<run-id>`);
 
@@ -33,7 +34,7 @@ export async function scoreCommand(args: readonly string[], io: CliIO): Promise<
     const file = path.join(root, trace);
     const scores = scoreAttempt(await readTrace(file));
     attempts.push(scores);
-    const recorded = await readFile(path.join(path.dirname(file), 'score.json'), 'utf8').then((text) => JSON.parse(text) as AttemptScores, () => null);
+    const recorded = await readFile(path.join(path.dirname(file), RUN_FILES.score), 'utf8').then((text) => JSON.parse(text) as AttemptScores, () => null);
     if (recorded !== null && JSON.stringify(recorded.scores) !== JSON.stringify(scores.scores)) disagreements.push(path.dirname(trace));
   }
   const meta = await readRunMeta(root);

@@ -1,9 +1,12 @@
+import { DEFAULTS } from '../defaults.js';
 import { formatBytes, seconds } from '../types/units.js';
 import { looksHung, type Classification, type ProcessSample, type TreeSnapshot } from '../types/process.js';
 import { looksLikePrompt, visibleLine } from './prompt.js';
+import type { Repetition } from './repetition.js';
 import type { TerminalWait } from './terminal-waits.js';
 import { leavesDeepestFirst, parentOf } from './tree.js';
-import { diagnose, progressNote } from './waits/diagnose.js';
+import { detachedNote, diagnose, progressNote } from './waits/diagnose.js';
+import type { HeldLock } from './waits/held-locks.js';
 import { nameOf } from './waits/names.js';
 import { allThreadsInFutex, describeProcess, isBusy, waitKind, type WaitKind } from './wait-kind.js';
 
@@ -23,6 +26,10 @@ export interface ClassifyInput {
   readonly windowLines: number;
   /** pty mode: processes waiting for a key at the terminal, by how (sampleTree finds them). */
   readonly terminalWaits?: ReadonlyMap<number, TerminalWait>;
+  /** the run of repeated lines the output ends in, across ticks (see repetition.ts). */
+  readonly repetition?: Repetition | null;
+  /** locks held through the tree's descriptors, read only once the output repeats (see waits/held-locks.ts). */
+  readonly heldLocks?: readonly HeldLock[];
 }
 
 export interface Verdict {
@@ -40,6 +47,9 @@ const REPEAT_FLOOD_BYTES_PER_SECOND = 16 * 1024;
 const REPEAT_FLOOD_MIN_LINES = 20;
 const REPEAT_FLOOD_RATIO = 0.8;
 
+/** A run of repeated lines this long, and nothing else moving, is a loop rather than a slow start (twins retry ~10 times). */
+const REPEAT_MIN_LINES = DEFAULTS.repeatMinLines;
+
 const IDLE_KINDS: ReadonlySet<WaitKind> = new Set(['event-loop', 'child-wait', 'sleep', 'pipe-read', 'other']);
 /** Among idle leaves, a specific wait (a lock, a socket, a pipe) tells more than an event loop or a plain sleep. */
 const LEAF_RANK: Partial<Record<WaitKind, number>> = { other: 0, disk: 1, 'pipe-read': 2, 'event-loop': 3, sleep: 4 };
@@ -49,7 +59,16 @@ const LEAF_RANK: Partial<Record<WaitKind, number>> = { other: 0, disk: 1, 'pipe-
  * explains the wait (see waits/diagnose.ts) the reason names the culprit and the relation instead of the states alone.
  */
 export function classify(input: ClassifyInput): Verdict {
-  const base = classifyStates(input);
+  const found = diagnosed(input);
+  const detached = looksHung(found.classification) ? detachedNote(input.snapshot, input.rootPid) : null;
+  return detached ? { ...found, reason: `${found.reason}; ${detached}` } : found;
+}
+
+function diagnosed(input: ClassifyInput): Verdict {
+  const retrying = retryLoop(input);
+  const base = classifyStates(input, retrying);
+  // the loop is seen over many ticks; a relation of this instant (the loop's helper mid-call) says less
+  if (base === retrying) return base;
   if (!looksHung(base.classification) || base.classification === 'output-flood' || base.classification === 'busy-no-output') return base;
   if (base.classification === 'blocked-on-stdin') return base;
   const diagnosis = diagnose(input.snapshot);
@@ -57,7 +76,7 @@ export function classify(input: ClassifyInput): Verdict {
   return { classification: diagnosis.classification ?? base.classification, reason: `${diagnosis.sentence}; no output for ${seconds(input.sinceOutputMs)}`, pid: diagnosis.culprit };
 }
 
-function classifyStates(input: ClassifyInput): Verdict {
+function classifyStates(input: ClassifyInput, retrying: Verdict | null): Verdict {
   const silence = `no output for ${seconds(input.sinceOutputMs)}`;
   const rate = input.newBytes / Math.max(input.intervalMs / 1000, 0.001);
   if (rate >= FLOOD_BYTES_PER_SECOND) {
@@ -98,6 +117,7 @@ function classifyStates(input: ClassifyInput): Verdict {
   if (input.snapshot.source === 'unavailable' && asks) {
     return verdict('blocked-on-stdin', `${silence}, output ends${prompt}; no /proc on this host to confirm a read on stdin`);
   }
+  if (retrying) return retrying;
   if (input.newBytes > 0) {
     return verdict('progressing', `${formatBytes(input.newBytes)} of new output in ${seconds(input.intervalMs)}`);
   }
@@ -105,7 +125,7 @@ function classifyStates(input: ClassifyInput): Verdict {
     return verdict('sleeping', `${silence}; no /proc on this host, so nothing is known about the processes`);
   }
   if (processes.length === 0) return verdict('exited', 'no process of the tree is left');
-  const moving = progressNote(input.snapshot);
+  const moving = progressNote(input.snapshot, input.rootPid);
   if (moving) return verdict('progressing', `${silence}, but ${moving}`);
   const stopped = find('stopped');
   if (stopped) return verdict('stopped', `${describeProcess(stopped)} is stopped${waiter(processes, stopped)}`, stopped);
@@ -150,6 +170,42 @@ function classifyStates(input: ClassifyInput): Verdict {
     return verdict('sleeping', `${nameOf(sleeper)} polls in a loop: it waits on sleep (pid ${leaf.innerPid ?? leaf.pid}), ${silence}`, sleeper);
   }
   return verdict('sleeping', `${describeProcess(leaf)} is idle${waiter(processes, leaf)}, ${silence}`, leaf);
+}
+
+/**
+ * The same line (or the same few lines) again and again, only a count moving, and nothing else the kernel shows: no
+ * file grew, no data moved on the network. A retry loop or a wait that polls; where the tree holds a lock on a file
+ * that the repeating process also has open, the lock's holder is the cause.
+ */
+function retryLoop(input: ClassifyInput): Verdict | null {
+  const repetition = input.repetition;
+  if (!repetition || !repetition.wholeTick || repetition.lines < REPEAT_MIN_LINES || input.newBytes === 0) return null;
+  if (progressNote(input.snapshot, input.rootPid)) return null;
+  const processes = input.snapshot.processes;
+  const writer = topWriter(input.snapshot);
+  const what = repetition.period === 1 ? 'the same line' : `the same ${repetition.period} lines`;
+  const quoted = visibleLine(repetition.line).slice(0, 100);
+  const printed = `${writer ? nameOf(writer) : 'it'} prints ${what} again and again (${repetition.lines} times in a row, only a count moving: "${quoted}") and nothing else changes`;
+  const lock = (input.heldLocks ?? []).find((held) => writer === undefined || held.others.includes(writer.pid)) ?? input.heldLocks?.[0];
+  if (lock) {
+    const byPid = (pid: number): ProcessSample | undefined => processes.find((p) => p.pid === pid);
+    // the poller has the file open without the lock; the holder holds it and is not the one polling
+    const poller = byPid(lock.others.find((pid) => pid === writer?.pid) ?? lock.others[0] ?? -1) ?? writer;
+    const holder = lock.holders.find((h) => !lock.others.includes(h.pid)) ?? lock.holders.find((h) => h.pid !== poller?.pid) ?? lock.holders[0];
+    const holderProcess = holder ? byPid(holder.pid) : undefined;
+    if (holder && holderProcess && poller) {
+      const caller = ancestorsOf(processes, poller).includes(holder.pid) ? ' its own caller' : '';
+      const inherited = poller.pid !== holder.pid && lock.holders.some((h) => h.pid === poller.pid) ? ` (${nameOf(poller)} inherited that descriptor and keeps it open itself)` : '';
+      return verdict('sleeping', `${nameOf(poller)} prints ${what} again and again (${repetition.lines} times in a row, only a count moving: "${quoted}") and nothing else changes: it polls for the ${lock.lock} lock on ${lock.path}, held by${caller} ${nameOf(holderProcess)} through fd ${holder.fd}${inherited}`, holderProcess);
+    }
+  }
+  return verdict('sleeping', `${printed}: a retry loop or a wait that polls, not progress`, writer);
+}
+
+function ancestorsOf(processes: readonly ProcessSample[], process: ProcessSample): number[] {
+  const out: number[] = [];
+  for (let parent = parentOf(processes, process); parent && !out.includes(parent.pid); parent = parentOf(processes, parent)) out.push(parent.pid);
+  return out;
 }
 
 function verdict(classification: Classification, reason: string, about?: ProcessSample): Verdict {

@@ -1,7 +1,8 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
+import { DEFAULTS } from '../defaults.js';
 
-export const DEFAULT_LOG_CAP_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_LOG_CAP_BYTES = DEFAULTS.logCapBytes;
 
 /**
  * Copies the output stream to a file up to a cap, then writes one marker line and stops, so a

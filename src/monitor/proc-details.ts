@@ -1,16 +1,17 @@
 import type { ProcessSample } from '../types/process.js';
-import { listProcDir, readProcFile, readProcLink } from './proc-files.js';
+import { listProcDir, readProcFile, readProcLink } from '../proc/index.js';
 import type { ProcHandles } from './proc-handles.js';
-import { parseIo, parseStorageIo, parseSyscall, parseSyscallArgs, parseWchan, type StatFields } from './proc-parse.js';
+import { parseIo, parseStat, parseStorageIo, parseSyscall, parseSyscallArgs, parseWchan, type StatFields } from '../proc/index.js';
 import { processArgs } from './process-args.js';
 
 const MAX_ARGS_CHARS = 200;
 // Bounds the cost of a sample for a process with thousands of fds or threads; totals stay exact.
 const MAX_FD_LINKS = 256;
 const MAX_THREADS = 64;
+const MAX_DESCRIBED_THREADS = 16;
 
 /** What a sample shows of a process beyond its stat line: one pread per kept file, the fd list, thread wait channels. */
-export type ProcDetails = Pick<ProcessSample, 'args' | 'wchan' | 'threadWchans' | 'readBytes' | 'writeBytes' | 'syscall' | 'fds'> & {
+export type ProcDetails = Pick<ProcessSample, 'args' | 'wchan' | 'threadWchans' | 'otherThreads' | 'readBytes' | 'writeBytes' | 'syscall' | 'fds'> & {
   readonly stdinLink: string | null;
   /** pipe, socket and regular-file descriptors with their targets, for the wait-for relations (never in a trace). */
   readonly links: readonly FdLink[];
@@ -35,7 +36,7 @@ export function readDetails(pid: number, stat: StatFields, treeSize: number, han
   return {
     args: processArgs(pid, stat, treeSize, MAX_ARGS_CHARS, () => handles.read(pid, 'cmdline', 'utf8')),
     wchan: parseWchan(handles.read(pid, 'wchan')),
-    threadWchans: stat.threads > 1 ? threadWchans(pid) : [],
+    ...threadsOf(pid, stat.threads),
     ...parseIo(io),
     syscall: parseSyscall(syscall),
     fds: fds.counts,
@@ -46,15 +47,34 @@ export function readDetails(pid: number, stat: StatFields, treeSize: number, han
   };
 }
 
-function threadWchans(pid: number): string[] {
-  const tids = listProcDir(`/proc/${pid}/task`);
+type OtherThread = NonNullable<ProcessSample['otherThreads']>[number];
+
+/**
+ * The threads besides the main one: every wait channel (up to MAX_THREADS), and the first MAX_DESCRIBED_THREADS one by
+ * one with name, state and blocked syscall (four small reads a thread, so a pool of hundreds stays cheap).
+ */
+function threadsOf(pid: number, count: number): Pick<ProcDetails, 'threadWchans' | 'otherThreads'> {
+  if (count <= 1) return { threadWchans: [] };
   const wchans: string[] = [];
-  for (const tid of tids.slice(0, MAX_THREADS + 1)) {
-    if (tid === String(pid)) continue;
-    const text = readProcFile(`/proc/${pid}/task/${tid}/wchan`);
-    if (text !== null) wchans.push(parseWchan(text));
+  const described: OtherThread[] = [];
+  for (const tid of listProcDir(`/proc/${pid}/task`).slice(0, MAX_THREADS + 1)) {
+    if (tid === String(pid) || wchans.length >= MAX_THREADS) continue;
+    const dir = `/proc/${pid}/task/${tid}`;
+    const wchan = readProcFile(`${dir}/wchan`);
+    if (wchan === null) continue;
+    wchans.push(parseWchan(wchan));
+    if (described.length >= MAX_DESCRIBED_THREADS) continue;
+    const stat = parseStat(readProcFile(`${dir}/stat`) ?? '');
+    if (stat !== null) described.push({ tid: threadIdInside(dir, Number(tid)), name: stat.command, state: stat.state, wchan: parseWchan(wchan), syscall: parseSyscall(readProcFile(`${dir}/syscall`) ?? '') });
   }
-  return wchans.slice(0, MAX_THREADS);
+  return { threadWchans: wchans, otherThreads: described };
+}
+
+/** The tid in the innermost PID namespace (the last NSpid entry), as the command's own tools would print it. */
+function threadIdInside(dir: string, tid: number): number {
+  const line = /^NSpid:\s*(.+)$/m.exec(readProcFile(`${dir}/status`) ?? '')?.[1];
+  const inner = Number(line?.trim().split(/\s+/).at(-1));
+  return Number.isInteger(inner) && inner > 0 ? inner : tid;
 }
 
 /** Pipe, socket and total descriptor counts, and where fd 0 points (read in the same pass). */

@@ -1,5 +1,5 @@
 import { closeSync, openSync } from 'node:fs';
-import { readProcFd, readProcFile } from './proc-files.js';
+import { readProcFd, readProcFile } from '../proc/index.js';
 
 /** The per-process files a tick reads (RSS comes from stat; schedstat says whether the process ran since the last read). */
 export type ProcFileName = 'stat' | 'schedstat' | 'io' | 'wchan' | 'syscall' | 'cmdline';

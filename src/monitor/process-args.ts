@@ -1,6 +1,6 @@
-import { readProcFile } from './proc-files.js';
-import type { StatFields } from './proc-parse.js';
-import { parseCmdline } from './proc-parse.js';
+import { readProcFile } from '../proc/index.js';
+import type { StatFields } from '../proc/index.js';
+import { parseCmdline } from '../proc/index.js';
 
 /** Above this many processes a running one is likely a fork loop's: its command line is not read (see processArgs). */
 const SMALL_TREE = 16;

@@ -1,11 +1,12 @@
 import type { ProcessSample, ProgressDelta, TreeSnapshot } from '../types/process.js';
 import { readDetails, type ProcDetails } from './proc-details.js';
-import { pageSizeKb, readProcFile, readProcLink } from './proc-files.js';
+import { pageSizeKb, readProcFile, readProcLink } from '../proc/index.js';
 import { ProcHandles } from './proc-handles.js';
-import { parseStat, parseUptime, type StatFields } from './proc-parse.js';
+import { parseStat, parseUptime, type StatFields } from '../proc/index.js';
 import { findTerminalWaits, PTY_SLAVE, type TerminalWait } from './terminal-waits.js';
 import { fileSizes, namespaceDataSegments, progressDelta, type ProgressCounters } from './waits/progress.js';
 import { findRelations } from './waits/relations.js';
+import type { Terminal } from '../types/terminal.js';
 
 /** Clock ticks per second; `getconf CLK_TCK` is 100 on every Linux we run on, and USER_HZ is fixed ABI. */
 const CLOCK_TICKS = 100;
@@ -46,7 +47,7 @@ export function releaseSample(sample: TreeSample | null | undefined): void {
 export function sampleTree(
   pids: readonly number[],
   previous?: TreeSample | null,
-  terminal: 'pipe' | 'pty' = 'pipe',
+  terminal: Terminal = 'pipe',
   /** relations: false skips the wait-for relations (the bench's side-by-side figure); progress deltas stay. */
   options: { readonly relations?: boolean } = {},
 ): TreeSample {
@@ -94,7 +95,7 @@ export function sampleTree(
     counters.set(pid, now);
     const moved = progressDelta(pid, keptCounters, now);
     if (moved) progress.push(moved);
-    const { stdinLink, args, wchan, threadWchans, readBytes, writeBytes, syscall, fds } = current;
+    const { stdinLink, args, wchan, threadWchans, otherThreads, readBytes, writeBytes, syscall, fds } = current;
     samples.push({
       pid,
       ppid: stat.ppid,
@@ -109,6 +110,7 @@ export function sampleTree(
       args,
       wchan,
       threadWchans,
+      ...(otherThreads === undefined ? {} : { otherThreads }),
       readBytes,
       writeBytes,
       syscall,
@@ -146,7 +148,7 @@ function unchanged(kept: Kept | undefined, ranNs: string, stat: StatFields): kep
  * Only a pipe, socket or terminal can be "the harness's stdin"; /dev/null is shared by everything. In pty mode the
  * root is script(1), which relays our pipe; the command's input is the slave it gave its child as fd 0.
  */
-function agentInput(pids: readonly number[], terminal: 'pipe' | 'pty'): string | null {
+function agentInput(pids: readonly number[], terminal: Terminal): string | null {
   const [rootPid, ...rest] = pids;
   if (rootPid === undefined) return null;
   if (terminal === 'pty') {

@@ -1,5 +1,5 @@
 import type { ProcessSample } from '../types/process.js';
-import { readProcFile, readProcLink } from './proc-files.js';
+import { readProcFile, readProcLink } from '../proc/index.js';
 import { SYSCALL_NR } from './syscall-names.js';
 
 /** The slave side of a pseudo-terminal, as an fd link shows it. */

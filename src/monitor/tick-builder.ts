@@ -1,10 +1,14 @@
-import { innerPid } from '../sandbox/proc.js';
+import { innerPid } from '../proc/index.js';
 import type { SandboxProcess } from '../sandbox/types.js';
 import type { Tick, TreeSnapshot } from '../types/process.js';
 import { classify } from './classify.js';
 import type { OutputIntake } from './output-intake.js';
-import { procAvailable } from './proc-files.js';
+import { DEFAULTS } from '../defaults.js';
+import { procAvailable } from '../proc/index.js';
+import { RepetitionTracker } from './repetition.js';
+import { heldLocks } from './waits/held-locks.js';
 import { sampleTree, type TreeSample } from './sample-tree.js';
+import type { Terminal } from '../types/terminal.js';
 
 const UNAVAILABLE: TreeSnapshot = { source: 'unavailable', processes: [] };
 
@@ -14,11 +18,12 @@ export class TickBuilder {
   private readonly startedAt: number;
   private readonly intake: OutputIntake;
   private readonly useProc = procAvailable();
-  private readonly terminal: 'pipe' | 'pty';
+  private readonly terminal: Terminal;
   private sample: TreeSample | null;
   private seq = 0;
   private readonly innerPids = new Map<number, number | null>();
   private lastTickAt: number;
+  private readonly repetition = new RepetitionTracker();
 
   /** `startedAt` on the performance.now() clock. Samples at once, while the root surely lives: its fd 0 is the harness's stdin. */
   constructor(child: SandboxProcess, startedAt: number, intake: OutputIntake) {
@@ -36,6 +41,12 @@ export class TickBuilder {
     this.sample = this.useProc ? sampleTree(this.livePids(), this.sample, this.terminal) : null;
     const snapshot = this.withInnerPids(this.sample?.snapshot ?? UNAVAILABLE);
     const sinceOutputMs = now - (this.intake.lastOutputAt ?? this.startedAt);
+    const repetition = output.bytes > 0 ? this.repetition.feed(output.text) : null;
+    // the descriptors' lock lines are read only once the output repeats: a loop that polls for a lock shows nowhere else
+    const sample = this.sample;
+    const locks = sample && repetition && repetition.lines >= DEFAULTS.repeatMinLines
+      ? heldLocks(snapshot.processes, (pid) => sample.details.get(pid)?.details.links ?? [])
+      : [];
     const verdict = classify({
       snapshot,
       rootPid: this.child.pid,
@@ -47,6 +58,8 @@ export class TickBuilder {
       foldedLines: output.foldedLines,
       windowLines: output.lines,
       terminalWaits: this.sample?.terminalWaits,
+      repetition,
+      heldLocks: locks,
     });
     this.lastTickAt = now;
     const { text, bytes, cutBytes, foldedLines, partialLine } = output;

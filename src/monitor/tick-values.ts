@@ -48,7 +48,8 @@ function sinceOutput(tick: Tick): string {
   return tick.sinceOutputMs >= 1000 ? `no output for ${seconds(tick.sinceOutputMs)}` : `last output ${seconds(tick.sinceOutputMs)} ago`;
 }
 
-function outputBlock(output: TickOutput): string {
+/** The output block; `keepLines` keeps only that many lines of its end (the tail is what a hang shows last). */
+export function outputBlock(output: TickOutput, keepLines?: number): string {
   const { text, bytes, cutBytes, foldedLines, partialLine } = output;
   if (bytes === 0) {
     // The window repeats a pending unfinished line (a prompt) even when nothing new came.
@@ -59,28 +60,57 @@ function outputBlock(output: TickOutput): string {
   if (foldedLines > 0) notes.push(`${foldedLines} repeated lines folded`);
   if (partialLine) notes.push('ends without newline');
   const body = text.endsWith('\n') ? text.slice(0, -1) : text;
-  return [`new output (${notes.join(', ')}):`, ...body.split('\n').map((line) => `| ${line}`)].join('\n');
+  const lines = body.split('\n');
+  const kept = keepLines === undefined ? lines : lines.slice(Math.max(0, lines.length - keepLines));
+  return [`new output (${notes.join(', ')}):`, ...kept.map((line) => `| ${line}`)].join('\n');
 }
 
-/** Parents before their children, indented, so the tree reads as one. */
-function processTree(processes: readonly ProcessSample[]): string {
+/** Lines of output in a tick's output block (what a budget may cut). */
+export function outputLines(output: TickOutput): number {
+  if (output.bytes === 0) return 0;
+  return (output.text.endsWith('\n') ? output.text.slice(0, -1) : output.text).split('\n').length;
+}
+
+/** Parents before their children, indented, so the tree reads as one; `only` keeps those pids (in tree order). */
+export function processTree(processes: readonly ProcessSample[], only?: ReadonlySet<number>, maxArgs = MAX_ARGS): string {
   if (processes.length === 0) return 'processes: none left';
   const depths = depthsOf(processes);
-  const ordered = treeOrder(processes);
-  const shown = ordered.slice(0, MAX_PROCESS_LINES).map((process) => '  '.repeat(depths.get(process.pid) ?? 0) + processLine(process));
+  const ordered = treeOrder(processes).filter((process) => only === undefined || only.has(process.pid));
+  const shown = ordered.slice(0, MAX_PROCESS_LINES).map((process) => '  '.repeat(depths.get(process.pid) ?? 0) + processLine(process, maxArgs));
   const hidden = ordered.length - shown.length;
   return ['processes:', ...shown, ...(hidden > 0 ? [`… ${hidden} more processes`] : [])].join('\n');
 }
 
-function processLine(process: ProcessSample): string {
+function processLine(process: ProcessSample, maxArgs: number): string {
   const parts = [String(process.innerPid ?? process.pid), process.command, process.state + (process.wchan ? ` ${process.wchan}` : '')];
   if (process.syscall && process.wchan) parts.push(describeSyscall(process.syscall));
   parts.push(`cpu ${Math.round(process.cpuPercent)}%`, `rss ${(process.rssKb / 1024).toFixed(0)}MB`);
-  if (process.threads > 1) parts.push(`threads ${process.threads}: ${summarize(process.threadWchans)}`);
+  if (process.threads > 1) parts.push(`threads ${process.threads}: ${threadsText(process)}`);
   // Whether a process could read the agent's input matters only for one that waits on input.
   if (process.stdinIsHarnessPipe && INPUT_WAIT.has(waitKind(process))) parts.push('stdin=agent');
-  const args = process.args.length > MAX_ARGS ? `${process.args.slice(0, MAX_ARGS - 1)}…` : process.args;
+  const args = process.args.length > maxArgs ? `${process.args.slice(0, maxArgs - 1)}…` : process.args;
   return `${parts.join(' ')}${args && args !== process.command ? ` · ${args}` : ''}`;
+}
+
+/**
+ * The other threads: one alike stands alone with its tid and what it is blocked in (`tid 12 pipe_read read(fd 3)`,
+ * a name of its own first: `worker tid 12 …`); several alike are counted (`futex_do_wait×7`).
+ */
+function threadsText(process: ProcessSample): string {
+  const described = process.otherThreads ?? [];
+  const groups = new Map<string, { count: number; alone: string }>();
+  for (const thread of described) {
+    const name = thread.name === process.command ? '' : `${thread.name} `;
+    const doing = `${thread.wchan || 'running'}${thread.syscall && thread.wchan ? ` ${describeSyscall(thread.syscall)}` : ''}`;
+    const key = `${name}${doing}`;
+    const group = groups.get(key) ?? { count: 0, alone: `${name}tid ${thread.tid} ${doing}` };
+    group.count += 1;
+    groups.set(key, group);
+  }
+  const parts = [...groups].map(([key, group]) => (group.count === 1 ? group.alone : `${key}×${group.count}`));
+  // threads past the described ones (and traces from before they were described) by wait channel alone
+  const rest = summarize(process.threadWchans.slice(described.length));
+  return [...parts, ...(rest === '' ? [] : [rest])].join(', ');
 }
 
 /** `futex_do_wait×2, running×1` */

@@ -42,7 +42,8 @@ const PIPE_WRITE = /pipe_write|sock_alloc_send|wait_for_partner|unix_wait_for_pe
 const PIPE_READ = /pipe_read|unix_stream_read|unix_stream_data_wait/;
 // A terminal read (pty mode) sleeps in wait_woken/n_tty_read; so does a TCP recv, hence only with fd 0 evidence.
 const STDIN_READ = /pipe_read|unix_stream_read|unix_stream_data_wait|n_tty_read|wait_woken/;
-const CHILD_WAIT = /do_wait|wait4|waitid|wait_consider/;
+// \b: a futex wait's channel is futex_do_wait, which is no wait for a child.
+const CHILD_WAIT = /\bdo_wait|wait4|waitid|wait_consider/;
 const SLEEP = /nanosleep|do_sys_pause|sigsuspend|sigtimedwait/;
 const EVENT_LOOP = /epoll|poll|select|inet_csk_accept|sk_wait_data/;
 

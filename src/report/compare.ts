@@ -5,19 +5,12 @@ import { latencyShift, type LatencyShift } from './compare-latency.js';
 import type { ReportSummary } from './stats-view.js';
 import { rate } from '../summary/summarize.js';
 import type { Rate } from '../summary/schema.js';
+import { countsOver, RATE_METRICS, type ComparedRate } from '../summary/compared-metrics.js';
+import { pairUp, type Pair } from '../summary/pair-up.js';
+import type { Over } from '../summary/schema-comparisons.js';
 
-/** Rates compared per variant; `lowerIsBetter` ones regress when their interval moves wholly above. */
-const RATES = [
-  { name: 'solved', kind: null, lowerIsBetter: false },
-  { name: 'interrupted', kind: 'hang', lowerIsBetter: false },
-  { name: 'reproduced', kind: 'hang', lowerIsBetter: false },
-  { name: 'fixed', kind: 'hang', lowerIsBetter: false },
-  { name: 'false_kill', kind: 'control', lowerIsBetter: true },
-  { name: 'completed', kind: 'control', lowerIsBetter: false },
-  { name: 'intact', kind: 'control', lowerIsBetter: false },
-  { name: 'clean', kind: null, lowerIsBetter: false },
-  { name: 'within_budget', kind: null, lowerIsBetter: false },
-] as const;
+/** The rates `compare` sets side by side per variant; a lower-is-better one regresses when its interval moves wholly above. */
+const RATES = RATE_METRICS.filter((metric) => metric.betweenRuns);
 
 /** A rate of the same variant, new − base, on the attempts both runs have for one (caseId, repeat). */
 export interface PairedRateChange {
@@ -35,9 +28,11 @@ export interface PairedRateChange {
 export interface RateDelta {
   readonly name: string;
   /** the attempts the rate counts over */
-  readonly over: 'all' | 'hangs' | 'controls';
+  readonly over: Over;
   readonly base: Rate;
   readonly next: Rate;
+  /** which way is better */
+  readonly direction: 'higher' | 'lower';
   readonly regressed: boolean;
   /** null when no (caseId, repeat) has the rate in both runs */
   readonly paired: PairedRateChange | null;
@@ -84,29 +79,19 @@ export interface Comparison {
 const pct = (value: number | null): string => (value === null ? '–' : `${Math.round(value * 100)}%`);
 const caseIds = (summary: ReportSummary): Set<string> => new Set(summary.attempts.map((attempt) => attempt.caseId));
 
-function rateOf(attempts: readonly AttemptScores[], spec: (typeof RATES)[number]): Rate {
-  return rate(spec.kind === null ? attempts : attempts.filter((attempt) => attempt.kind === spec.kind), spec.name);
+function rateOf(attempts: readonly AttemptScores[], spec: ComparedRate): Rate {
+  return rate(attempts.filter((attempt) => countsOver(spec.over, attempt)), spec.metric);
 }
 
-const pairKey = (attempt: AttemptScores): string => JSON.stringify([attempt.caseId, attempt.repeat]);
-
-function pairUp(base: readonly AttemptScores[], next: readonly AttemptScores[]): Array<readonly [AttemptScores, AttemptScores]> {
-  const byKey = new Map(next.map((attempt) => [pairKey(attempt), attempt]));
-  return base.flatMap((attempt) => {
-    const other = byKey.get(pairKey(attempt));
-    return other ? [[attempt, other] as const] : [];
-  });
-}
-
-function pairedRate(pairs: ReturnType<typeof pairUp>, name: (typeof RATES)[number]['name']): PairedRateChange | null {
-  const counts = pairedCounts(pairs.map(([before, after]) => [after.scores[name], before.scores[name]] as const));
+function pairedRate(pairs: readonly Pair[], spec: ComparedRate): PairedRateChange | null {
+  const counts = pairedCounts(pairs.map(([before, after]) => [spec.value(after), spec.value(before)] as const));
   const interval = newcombePaired(counts);
   if (!interval) return null;
   const pairCount = counts.both + counts.aOnly + counts.bOnly + counts.neither;
   return { pairs: pairCount, baseOnly: counts.bOnly, newOnly: counts.aOnly, ...interval, p: mcnemarExact(counts.aOnly, counts.bOnly).p };
 }
 
-function pairedLatency(pairs: ReturnType<typeof pairUp>, variant: string): VariantDelta['latencyPaired'] {
+function pairedLatency(pairs: readonly Pair[], variant: string): VariantDelta['latencyPaired'] {
   const values = pairs.flatMap(([before, after]): Array<readonly [number, number]> => {
     const [x, y] = [after.scores.interrupt_latency, before.scores.interrupt_latency];
     return x === null || y === null ? [] : [[x, y]];
@@ -175,11 +160,11 @@ export function compareSummaries(base: ReportSummary, next: ReportSummary, { all
     const n = newAttempts.filter((a) => a.variant === variant);
     const pairs = pairUp(b, n);
     const rates = RATES.map((spec) => {
-      const delta = { name: spec.name, over: spec.kind === null ? ('all' as const) : spec.kind === 'hang' ? ('hangs' as const) : ('controls' as const), base: rateOf(b, spec), next: rateOf(n, spec), regressed: false, paired: pairedRate(pairs, spec.name) };
-      return { ...delta, regressed: wholly(delta.base, delta.next, spec.lowerIsBetter) };
+      const delta = { name: spec.metric, over: spec.over, direction: spec.direction, base: rateOf(b, spec), next: rateOf(n, spec), paired: pairedRate(pairs, spec) };
+      return { ...delta, regressed: wholly(delta.base, delta.next, spec.direction === 'lower') };
     }).filter((delta) => delta.base.total > 0 || delta.next.total > 0);
     for (const delta of rates.filter((d) => d.regressed)) {
-      regressions.push({ kind: 'rate', variant, message: `${variant}: ${delta.name} ${pct(delta.base.rate)} [${pct(delta.base.low)}–${pct(delta.base.high)}] → ${pct(delta.next.rate)} [${pct(delta.next.low)}–${pct(delta.next.high)}], the interval moved wholly ${delta.name === 'false_kill' ? 'above' : 'below'}` });
+      regressions.push({ kind: 'rate', variant, message: `${variant}: ${delta.name} ${pct(delta.base.rate)} [${pct(delta.base.low)}–${pct(delta.base.high)}] → ${pct(delta.next.rate)} [${pct(delta.next.low)}–${pct(delta.next.high)}], the interval moved wholly ${delta.direction === 'lower' ? 'above' : 'below'}` });
     }
     const latency = latencyShift(b, n);
     if (latency?.regressed) {

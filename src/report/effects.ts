@@ -5,6 +5,7 @@ import { DASH } from './format.js';
 /** Words shared by every renderer of the per-metric comparisons, so the terminal, report.md and report.html agree. */
 
 const NO_DIFFERENCE = 'no difference shown';
+const MDE_NOTE = 'no difference ≥ x: the smallest this run could have shown, at 80 % power and α 0.05 over the rows';
 
 const OVER: Record<Over, string> = { all: 'all attempts', hangs: 'hangs', controls: 'controls', 'hangs-with-culprit': 'hangs with a culprit' };
 const METRIC: Record<string, string> = {
@@ -27,8 +28,8 @@ export function familyTitle(family: MetricComparison): string {
 /** `higher is better`, with the test and the effect's interval. */
 export function familyNote(family: MetricComparison): string {
   return family.test === 'mcnemar-exact'
-    ? `${family.direction} is better · a − b: difference of the rates, 95 % Newcombe interval · McNemar exact on the discordant pairs`
-    : `${family.direction} is better · a − b: median of the paired differences, 95 % bootstrap interval · Wilcoxon signed-rank`;
+    ? `${family.direction} is better · a − b: difference of the rates, 95 % Newcombe interval · McNemar exact on the discordant pairs · ${MDE_NOTE}`
+    : `${family.direction} is better · a − b: median of the paired differences, 95 % bootstrap interval · Wilcoxon signed-rank · ${MDE_NOTE}`;
 }
 
 /** Every pair of variants agrees on every paired attempt: the family is one sentence, not a table of zeros. */
@@ -67,10 +68,22 @@ export function effectText(family: MetricComparison, row: RateEffect | ShiftEffe
   return family.test === 'mcnemar-exact' ? rateEffectText(row as RateEffect) : shiftEffectText(row as ShiftEffect, family.unit);
 }
 
-/** The variant a significant difference favours, or that none was shown (also when nothing was paired). */
-export function verdictText(row: RateEffect | ShiftEffect): string {
+/** `18 pt`, `1.2s`, `140 tokens`: a row's minimum detectable effect; null when it has none. */
+export function mdeText(family: MetricComparison, row: RateEffect | ShiftEffect): string | null {
+  if (row.mde === null) return null;
+  if (family.test === 'mcnemar-exact') return `${Math.ceil(row.mde * 100)} pt`;
+  return family.unit === 'ms' ? formatDuration(Math.ceil(row.mde)) : `${Math.ceil(row.mde)} tokens`;
+}
+
+/**
+ * The variant a significant difference favours, or that none was shown — and what size of difference this run could
+ * have shown at 80 % power: `no difference ≥ 18 pt shown`, or that no difference could have been with so few pairs.
+ */
+export function verdictText(family: MetricComparison, row: RateEffect | ShiftEffect): string {
   if (row.pairs === 0) return DASH;
-  return row.better ?? NO_DIFFERENCE;
+  if (row.better !== null) return row.better;
+  const mde = mdeText(family, row);
+  return mde === null ? `${NO_DIFFERENCE} (too few pairs to show any)` : `no difference ≥ ${mde} shown`;
 }
 
 /** `0.039`, `<0.001`, or – when the test could not be run. */

@@ -6,10 +6,7 @@ export { renderPairwiseTable } from './pairwise-table.js';
 export { renderCaseMatrix } from './case-matrix-table.js';
 export { shouldUseColor } from './format.js';
 export {
-  createReporters,
   isLive,
-  registerReporter,
-  reporterNames,
   type AttemptInfo,
   type Reporter,
   type ReporterContext,

@@ -7,6 +7,7 @@ import type { Rate } from '../summary/schema.js';
 import type { MetricComparison, RateEffect, ShiftEffect, Sweep } from '../summary/schema-comparisons.js';
 import { agreesEverywhere, agreesEverywhereText, effectText, familyNote, familyTitle, hasPairs, verdictText } from './effects.js';
 import { axisTitle, axisValue, latencyCell, rateCellText, sweepRows } from './sweep-view.js';
+import { SHELL_TOOL_HEADS, SHELL_TOOL_NOTE, shellToolCells, shellToolRows } from './shell-tools-view.js';
 
 /** GitHub rejects a step summary over 1 MiB; the list of failed attempts is cut well before that. */
 const MAX_LISTED = 200;
@@ -35,7 +36,7 @@ function familyTable(family: MetricComparison): string[] {
     rate ? `${(row as RateEffect).aOnly} / ${(row as RateEffect).bOnly}` : (row as ShiftEffect).statistic === null ? '–' : String((row as ShiftEffect).statistic),
     effectText(family, row),
     holmed ? `${formatP(row.p)} (${formatP(row.pAdjusted)})` : formatP(row.p),
-    row.better === null ? verdictText(row) : `**${verdictText(row)}**`,
+    row.better === null ? verdictText(family, row) : `**${verdictText(family, row)}**`,
   ]);
   const head = ['a', 'b', 'pairs', rate ? 'a only / b only' : 'V', 'a − b [95 % CI]', holmed ? 'p (Holm)' : 'p', 'better'];
   return [`#### ${familyTitle(family)}`, '', `_${familyNote(family)}._`, '', table(head, rows), ''];
@@ -100,6 +101,8 @@ export function renderMarkdown(summary: ReportSummary): string {
   }
   const sweep = sweepOf(summary);
   if (sweep) parts.push('', ...sweepTable(sweep, (summary.options as { timeScale?: unknown }).timeScale));
+  const shell = shellToolRows(summary.shellTools);
+  if (shell.length > 0) parts.push('', '### Shell tools', '', `_${SHELL_TOOL_NOTE}_`, '', table(SHELL_TOOL_HEADS, shell.map(shellToolCells)));
   const mixed = caseMatrixOf(summary).filter((entry) => Object.values(entry.cells).some((c) => c.solved !== c.total));
   if (mixed.length > 0 && summary.groups.length > 1) {
     const variants = summary.groups.map((group) => group.variant);

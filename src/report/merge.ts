@@ -8,6 +8,7 @@ import { writeJsonAtomic } from '../trace/atomic-write.js';
 import { checkShards, readShardRun, type ShardRun } from './merge-checks.js';
 import { writeRunReports } from './write-reports.js';
 import { makeDirs } from '../trace/make-dirs.js';
+import { RUN_FILES } from '../types/run-files.js';
 
 export interface MergeResult {
   readonly outDir: string;
@@ -70,8 +71,8 @@ export async function mergeRuns(dirs: readonly string[], outDir: string): Promis
   const shards = [...runs]
     .sort((a, b) => a.shard.index - b.shard.index)
     .map((run) => ({ index: run.shard.index, count: run.shard.count, runId: run.meta.runId, startedAt: run.meta.startedAt, attempts: run.summary.attempts.length }));
-  await writeJsonAtomic(path.join(outDir, 'meta.json'), { ...first.meta, runId, startedAt, options: { ...options, runId }, interrupted: false, mergedFrom: shards });
-  await writeJsonAtomic(path.join(outDir, 'summary.json'), summary);
+  await writeJsonAtomic(path.join(outDir, RUN_FILES.meta), { ...first.meta, runId, startedAt, options: { ...options, runId }, interrupted: false, mergedFrom: shards });
+  await writeJsonAtomic(path.join(outDir, RUN_FILES.summary), summary);
   await writeRunReports(outDir);
   return { outDir, summary, shards: runs };
 }

@@ -14,7 +14,7 @@ function cells(family: MetricComparison, row: RateEffect | ShiftEffect, holmed: 
   const strong = (text: string, p: number | null): string => (p !== null && p < ALPHA ? paint(text, 'bold', color) : text);
   // with Holm, `raw (adjusted)`; the verdict uses the adjusted one
   const p = holmed ? `${pText(row.p)} (${strong(pText(row.pAdjusted), row.pAdjusted)})` : strong(pText(row.p), row.p);
-  const verdict = row.better === null ? paint(verdictText(row), 'dim', color) : paint(verdictText(row), 'green', color);
+  const verdict = row.better === null ? paint(verdictText(family, row), 'dim', color) : paint(verdictText(family, row), 'green', color);
   const detail = family.test === 'mcnemar-exact' ? `${(row as RateEffect).aOnly}/${(row as RateEffect).bOnly}` : (row as ShiftEffect).statistic === null ? '–' : String((row as ShiftEffect).statistic);
   return [row.a, row.b, String(row.pairs), detail, effectText(family, row), p, verdict];
 }

@@ -9,6 +9,7 @@ import { attemptKey } from '../types/attempt-key.js';
 import { buildTimeline, type AttemptTimeline } from './html/timeline-model.js';
 import type { ReportSummary } from './stats-view.js';
 import { readRunSummary } from '../summary/read.js';
+import { RUN_FILES } from '../types/run-files.js';
 
 
 export interface ReportAttempt {
@@ -38,11 +39,11 @@ export async function findTraces(runDir: string): Promise<string[]> {
   const files = await readdir(runDir, { recursive: true }).catch(() => {
     throw new HangbenchError('USAGE', `${runDir} is not a readable folder; pass a run folder such as results/<run-id>`);
   });
-  return files.filter((file) => path.basename(file) === 'trace.jsonl').sort();
+  return files.filter((file) => path.basename(file) === RUN_FILES.trace).sort();
 }
 
 export async function readMetaSpine(runDir: string): Promise<MetaSpine | null> {
-  const file = path.join(runDir, 'meta.json');
+  const file = path.join(runDir, RUN_FILES.meta);
   const text = await readFile(file, 'utf8').catch(() => null);
   if (text === null) return null;
   const parsed = MetaSpineSchema.safeParse(JSON.parse(text));
@@ -52,7 +53,7 @@ export async function readMetaSpine(runDir: string): Promise<MetaSpine | null> {
 
 /** summary.json through the one reader (version 1 is upgraded, an unknown version refused); null when the run has none yet. */
 export async function readSummaryFile(runDir: string): Promise<ReportSummary | null> {
-  const file = path.join(runDir, 'summary.json');
+  const file = path.join(runDir, RUN_FILES.summary);
   const exists = await access(file).then(() => true, () => false);
   return exists ? readRunSummary(file) : null;
 }

@@ -9,19 +9,20 @@ import { summarize } from '../summary/summarize.js';
 import { attemptKey } from '../types/attempt-key.js';
 import { HangbenchError } from '../types/errors.js';
 import { writeFileAtomic, writeJsonAtomic } from '../trace/atomic-write.js';
+import { RUN_FILES } from '../types/run-files.js';
 
-export const REPORT_FILES = ['report.md', 'junit.xml', 'report.html'] as const;
+export const REPORT_FILES = ['report.md', RUN_FILES.junit, 'report.html'] as const;
 
 /** Writes report.md, junit.xml and report.html (each by rename) from a run's summary.json and its traces. */
 export async function writeRunReports(runDir: string): Promise<RunReport> {
   const summary = await readSummaryFile(runDir);
-  if (summary === null) throw new HangbenchError('USAGE', `${path.join(runDir, 'summary.json')} is missing; run \`hangbench report ${runDir}\` to derive it from the traces`);
+  if (summary === null) throw new HangbenchError('USAGE', `${path.join(runDir, RUN_FILES.summary)} is missing; run \`hangbench report ${runDir}\` to derive it from the traces`);
   const report = await loadRunReport(runDir, summary);
   const finished = new Set(summary.attempts.map(attemptKey));
   const junitAttempts = report.attempts.filter((attempt) => finished.has(attempt.timeline.key));
-  await writeFileAtomic(path.join(runDir, 'report.md'), renderMarkdown(summary));
-  await writeFileAtomic(path.join(runDir, 'junit.xml'), renderJunit(summary.runId, junitAttempts));
-  await writeFileAtomic(path.join(runDir, 'report.html'), renderReportHtml(report));
+  await writeFileAtomic(path.join(runDir, RUN_FILES.reportMarkdown), renderMarkdown(summary));
+  await writeFileAtomic(path.join(runDir, RUN_FILES.junit), renderJunit(summary.runId, junitAttempts));
+  await writeFileAtomic(path.join(runDir, RUN_FILES.reportHtml), renderReportHtml(report));
   return report;
 }
 
@@ -41,11 +42,11 @@ export async function rederiveRun(runDir: string): Promise<Rederived> {
   const finished: typeof traced = [];
   const unfinished: string[] = [];
   for (const attempt of traced) {
-    const recorded = await access(path.join(runDir, attempt.dir, 'score.json')).then(() => true, () => false);
+    const recorded = await access(path.join(runDir, attempt.dir, RUN_FILES.score)).then(() => true, () => false);
     if (recorded) finished.push(attempt);
     else unfinished.push(attempt.dir);
   }
-  await Promise.all(finished.map((attempt) => writeJsonAtomic(path.join(runDir, attempt.dir, 'score.json'), attempt.scores)));
+  await Promise.all(finished.map((attempt) => writeJsonAtomic(path.join(runDir, attempt.dir, RUN_FILES.score), attempt.scores)));
   const caseOrder = old ? [...new Set(old.attempts.map((a) => a.caseId))] : (meta?.cases ?? []).map((c) => c.id);
   const variantOrder = [...new Set((old?.attempts ?? []).map((a) => a.variant))];
   const scores = finished.map((attempt) => attempt.scores).sort(byRunOrder(caseOrder, variantOrder));
@@ -57,7 +58,8 @@ export async function rederiveRun(runDir: string): Promise<Rederived> {
     ...(old?.hangbenchVersion ? { hangbenchVersion: old.hangbenchVersion } : {}),
     interrupted: old?.interrupted ?? unfinished.length > 0,
     options,
+    ...(old?.sequential ? { sequential: old.sequential } : {}),
   });
-  await writeJsonAtomic(path.join(runDir, 'summary.json'), summary);
+  await writeJsonAtomic(path.join(runDir, RUN_FILES.summary), summary);
   return { summary, unfinished };
 }

@@ -6,7 +6,8 @@ import { DEFAULTS } from '../defaults.js';
 import { DurationSchema } from '../types/duration.js';
 import { formatCaseProblem, HangbenchError, type CaseProblem } from '../types/errors.js';
 import { makeMode, MODE_FIELDS, MODE_NAMES, modeTakes, type MonitorMode } from '../monitor/modes/index.js';
-import { AGENT_NAMES, type AgentSpec, type VariantSpec } from '../types/variant.js';
+import { AGENT_NAMES, type AgentName, type AgentSpec, type VariantSpec } from '../types/variant.js';
+import { AGENT_CONFIG_KEYS, AGENTS, type AgentDefinition } from '../agents/registry.js';
 import { problemsFromIssues } from '../cases/case-problems.js';
 import { assertUniqueNames, variantName } from './variants.js';
 
@@ -43,27 +44,14 @@ const ConfigVariantSchema = z
     hints: z.boolean().optional(),
   })
   .superRefine((variant, ctx) => {
-    const takes: Record<string, readonly string[]> = {
-      hungTicks: ['baseline'],
-      prompt: ['openai'],
-      model: ['openai', 'cli'],
-      baseUrl: ['openai', 'cli'],
-      cache: ['openai'],
-      cmd: ['exec', 'cli'],
-      adapter: ['cli'],
-      settings: ['cli'],
-      from: ['replay'],
-      path: ['module'],
-    };
-    for (const [field, agents] of Object.entries(takes)) {
-      if (variant[field as keyof typeof variant] !== undefined && !agents.includes(variant.agent)) {
+    for (const field of AGENT_CONFIG_KEYS) {
+      const agents = AGENT_NAMES.filter((agent) => AGENTS[agent].configKeys.includes(field));
+      if (variant[field] !== undefined && !agents.includes(variant.agent)) {
         ctx.addIssue({ code: 'custom', params: COMPLETE, path: [field], message: `${field} applies to agent ${agents.join(' or ')}, not ${variant.agent}; remove it` });
       }
     }
-    if (variant.agent === 'exec' && variant.cmd === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: ['cmd'], message: 'agent exec needs cmd: the command that starts the external agent' });
-    if (variant.agent === 'module' && variant.path === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: ['path'], message: 'agent module needs path: the agent module, e.g. ./my-agent.mjs' });
-    if (variant.agent === 'cli' && variant.adapter === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: ['adapter'], message: 'agent cli needs adapter: the name of a file under agents/ (codex, opencode, generic)' });
-    if (variant.agent === 'replay' && variant.from === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: ['from'], message: 'agent replay needs from: a results/<run> folder' });
+    const required = AGENTS[variant.agent].requires;
+    if (required && variant[required.key] === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: [required.key], message: required.message });
     for (const field of MODE_FIELDS) {
       const modes = MODE_NAMES.filter((mode) => modeTakes(mode).includes(field));
       if (variant[field] !== undefined && !modes.includes(variant.mode)) {
@@ -99,8 +87,8 @@ export interface LoadedConfig {
 
 const CONFIG_KEYS: Record<string, readonly string[]> = {
   '': Object.keys(ConfigFileSchema.shape),
-  variants: ['name', 'agent', 'hungTicks', 'prompt', 'model', 'baseUrl', 'cache', 'cmd', 'from', 'path', 'adapter', 'settings', 'mode', 'interval', 'every', 'factor', 'max', 'budgets', 'hints'],
-  budgets: ['tokens', 'wall', 'interrupt'],
+  variants: Object.keys(ConfigVariantSchema.shape),
+  budgets: Object.keys(BudgetsSchema.shape),
 };
 
 /** Reads `hangbench.config.yaml`; every problem is a USAGE error naming file:line:column and the field. */
@@ -153,36 +141,7 @@ function toVariantSpec(variant: ConfigVariant, shared: Budgets | undefined, base
 }
 
 function agentSpecOf(variant: ConfigVariant, base: string): AgentSpec {
-  switch (variant.agent) {
-    case 'baseline':
-      return { agent: 'baseline', hungTicks: variant.hungTicks ?? DEFAULTS.hungTicks };
-    case 'openai':
-      return {
-        agent: 'openai',
-        prompt: variant.prompt ?? DEFAULTS.prompt,
-        ...(variant.model === undefined ? {} : { model: variant.model }),
-        ...(variant.baseUrl === undefined ? {} : { baseUrl: variant.baseUrl }),
-        ...(variant.cache === undefined ? {} : { cache: variant.cache }),
-      };
-    case 'exec':
-      return { agent: 'exec', cmd: variant.cmd ?? '' };
-    case 'replay':
-      return { agent: 'replay', from: variant.from ?? '' };
-    case 'module':
-      return { agent: 'module', path: path.resolve(base, variant.path ?? '') };
-    case 'cli':
-      return {
-        agent: 'cli',
-        adapter: variant.adapter ?? '',
-        settings: variant.settings ?? {},
-        ...(variant.model === undefined ? {} : { model: variant.model }),
-        ...(variant.baseUrl === undefined ? {} : { baseUrl: variant.baseUrl }),
-        ...(variant.cmd === undefined ? {} : { cmd: variant.cmd }),
-      };
-    case 'oracle':
-    case 'nop':
-      return { agent: variant.agent };
-  }
+  return (AGENTS[variant.agent] as AgentDefinition<AgentName>).fromConfig(variant, base);
 }
 
 function monitorOf(variant: ConfigVariant): MonitorMode {

@@ -2,6 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { FIXED_OVERHEAD_MS, historyKey, type DurationHistory } from './expected-duration.js';
+import { RUN_FILES } from '../types/run-files.js';
 
 /** Only what ordering needs of a saved summary.json; anything else in it may change without breaking this. */
 const SavedSummarySchema = z.object({
@@ -21,7 +22,7 @@ export async function loadDurationHistory(resultsDir: string, excludeRun?: strin
   const runs = await newestRuns(resultsDir, excludeRun);
   const history = new Map<string, number[]>();
   for (const run of runs) {
-    const parsed = SavedSummarySchema.safeParse(await readJson(path.join(run, 'summary.json')));
+    const parsed = SavedSummarySchema.safeParse(await readJson(path.join(run, RUN_FILES.summary)));
     if (!parsed.success) continue;
     const scale = parsed.data.options.timeScale;
     for (const attempt of parsed.data.attempts) {
@@ -40,7 +41,7 @@ async function newestRuns(resultsDir: string, excludeRun?: string): Promise<stri
   const runs = await Promise.all(
     names.map(async (name) => {
       const dir = path.join(resultsDir, name);
-      const info = await stat(path.join(dir, 'summary.json')).catch(() => null);
+      const info = await stat(path.join(dir, RUN_FILES.summary)).catch(() => null);
       return info && dir !== excludeRun ? { dir, mtimeMs: info.mtimeMs } : null;
     }),
   );

@@ -40,6 +40,18 @@ export function cpuWeight(testCase: Case): number {
 }
 
 /**
+ * CPU ms of an attempt's work that --time-scale does not shrink: its set-up and every command's start-up (the
+ * agent's runs — none for nop, one for the baseline, two for any agent that also re-runs after a fix — and each
+ * verify step and gate). At a small time scale this, not the program's scaled sleeps, is what the attempt needs of a core.
+ */
+export function startupCpuMs(testCase: Case, variant: DurationVariant): number {
+  const agent = typeof variant.agent === 'string' ? variant.agent : variant.agent.agent;
+  const agentCommands = agent === 'nop' ? 0 : agent === 'baseline' ? 1 : 2;
+  const commands = agentCommands + testCase.verify.length + testCase.gates.length;
+  return DEFAULTS.attemptCpuMs + DEFAULTS.commandCpuMs * commands;
+}
+
+/**
  * How long one attempt is expected to take, for ordering the longest first and balancing shards. Pure.
  * With history for the case and variant: the median of earlier attempts, rescaled. Without: a model of the
  * baseline agent — a hang is killed a few ticks after it starts and its verify steps then run until their

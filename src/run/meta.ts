@@ -5,6 +5,7 @@ import { execa } from 'execa';
 import { z } from 'zod';
 import { HangbenchError } from '../types/errors.js';
 import { VariantSpecSchema } from '../types/variant.js';
+import { RUN_FILES } from '../types/run-files.js';
 
 /** meta.json version 2: options carry resolved variants, the seed and the attempt order. */
 export const META_VERSION = 2;
@@ -54,7 +55,7 @@ export type RunMeta = z.infer<typeof RunMetaSchema>;
 
 /** meta.json of a run folder, validated: a clear error for a missing, unreadable, old or malformed one. */
 export async function readRunMeta(runDir: string): Promise<RunMeta> {
-  const file = path.join(runDir, 'meta.json');
+  const file = path.join(runDir, RUN_FILES.meta);
   const text = await readFile(file, 'utf8').catch(() => null);
   if (text === null) throw new HangbenchError('USAGE', `${runDir} has no readable meta.json; pass a run folder such as results/<run-id>`);
   let raw: unknown;

@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../trace/atomic-write.js';
 import { makeDirs } from '../trace/make-dirs.js';
 import { resultsFaultOf, type ResultsFault } from '../trace/results-fault.js';
 import { HangbenchError } from '../types/errors.js';
+import { RUN_FILES } from '../types/run-files.js';
 
 /** What one attempt may write at worst: a command log flooding to its cap, plus the trace and score files. */
 const ATTEMPT_BYTES_ESTIMATE = DEFAULT_LOG_CAP_BYTES + 1024 ** 2;
@@ -44,7 +45,7 @@ function startFix(code: string): string {
 export function resultsFaultLine(fault: ResultsFault, runDir: string, kept: number): string {
   const resume = `run \`hangbench eval --resume ${runDir}\``;
   const attempts = `${kept} attempt${kept === 1 ? '' : 's'} kept in ${runDir}`;
-  if (!existsSync(path.join(runDir, 'meta.json'))) return `results folder ${runDir} was removed while the run went on (${fault.code}); its attempts are lost: start the run again`;
+  if (!existsSync(path.join(runDir, RUN_FILES.meta))) return `results folder ${runDir} was removed while the run went on (${fault.code}); its attempts are lost: start the run again`;
   switch (fault.code) {
     case 'ENOSPC':
     case 'EDQUOT':

@@ -5,9 +5,10 @@ import { HangbenchError } from '../types/errors.js';
 import type { AttemptScores } from '../types/scores.js';
 import { readRunMeta, type RunMeta } from './meta.js';
 import type { EvalOptionsInput } from './options.js';
+import { RUN_FILES } from '../types/run-files.js';
 
 /** What may be given again with --resume; every other option comes from the run's meta.json. */
-const MAY_CHANGE = new Set(['concurrency', 'cwd', 'resume']);
+const MAY_CHANGE = new Set(['concurrency', 'cwd', 'resume', 'repeat']);
 
 export interface ResumedRun {
   readonly runDir: string;
@@ -16,22 +17,35 @@ export interface ResumedRun {
   readonly input: EvalOptionsInput;
 }
 
+/** Options whose flag is not their name in kebab case (the rest are: hungTicks → --hung-ticks, intervalMs → --interval). */
+const FLAG_OF: Readonly<Record<string, string>> = { caseInputs: 'case paths', agentAllowHosts: '--agent-allow-host' };
+
 /** Reads the options of the run in `input.resume`; refuses options that would make it a different run. */
 export async function resumeRun(input: EvalOptionsInput & { readonly resume: string }): Promise<ResumedRun> {
   const runDir = path.resolve(input.cwd ?? process.cwd(), input.resume);
   const given = Object.entries(input)
     .filter(([key, value]) => value !== undefined && !MAY_CHANGE.has(key) && !(Array.isArray(value) && value.length === 0))
-    .map(([key]) => (key === 'caseInputs' ? 'case paths' : `--${key.replace(/Ms$/, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`));
+    .map(([key]) => FLAG_OF[key] ?? `--${key.replace(/Ms$/, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
   if (given.length > 0) {
-    throw new HangbenchError('USAGE', `--resume runs with the options recorded in ${path.join(runDir, 'meta.json')}; leave out ${given.join(', ')} (only --concurrency may change)`);
+    throw new HangbenchError('USAGE', `--resume runs with the options recorded in ${path.join(runDir, RUN_FILES.meta)}; leave out ${given.join(', ')} (only --concurrency may change, and --repeat grow)`);
   }
   const meta = await readRunMeta(runDir).catch((error: unknown) => {
     throw new HangbenchError('USAGE', `--resume ${input.resume}: ${(error as Error).message}`);
   });
+  // more repeats may be added to a run (eval --repeat-until decided does, a round at a time), never fewer
+  if (input.repeat !== undefined && input.repeat < meta.options.repeat) {
+    throw new HangbenchError('USAGE', `--resume ${input.resume}: the run has ${meta.options.repeat} repeats; --repeat may add more, not remove any`);
+  }
   return {
     runDir,
     meta,
-    input: { ...meta.options, out: path.dirname(runDir), runId: path.basename(runDir), concurrency: input.concurrency ?? meta.options.concurrency },
+    input: {
+      ...meta.options,
+      out: path.dirname(runDir),
+      runId: path.basename(runDir),
+      concurrency: input.concurrency ?? meta.options.concurrency,
+      repeat: input.repeat ?? meta.options.repeat,
+    },
   };
 }
 
@@ -40,7 +54,7 @@ export async function resumeRun(input: EvalOptionsInput & { readonly resume: str
  * a fault of the results folder): run it.
  */
 export async function finishedScores(attemptDir: string): Promise<AttemptScores | null> {
-  const text = await readFile(path.join(attemptDir, 'score.json'), 'utf8').catch(() => null);
+  const text = await readFile(path.join(attemptDir, RUN_FILES.score), 'utf8').catch(() => null);
   if (text === null) return null;
   try {
     const scores = AttemptScoresSchema.parse(JSON.parse(text));

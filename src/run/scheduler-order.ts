@@ -1,6 +1,6 @@
 import { mulberry32 } from '../stats/index.js';
 import type { Case } from '../types/case.js';
-import { cpuWeight, expectedDurationMs, type DurationHistory, type DurationVariant } from './expected-duration.js';
+import { cpuWeight, expectedDurationMs, startupCpuMs, type DurationHistory, type DurationVariant } from './expected-duration.js';
 
 export interface SchedulableAttempt {
   readonly testCase: Case;
@@ -14,6 +14,8 @@ export interface PlannedAttempt<A extends SchedulableAttempt> {
   readonly expectedMs: number;
   /** cores it keeps busy (0 for an attempt that mostly waits); see cpuWeight. */
   readonly cpuWeight: number;
+  /** the share of a core its unscaled work takes over its expected duration (startupCpuMs / expectedMs). */
+  readonly startupShare: number;
   readonly position: number;
 }
 
@@ -37,12 +39,10 @@ export function planAttempts<A extends SchedulableAttempt>(attempts: readonly A[
     const repeats = [...new Set(group.map((attempt) => attempt.repeat))].sort((a, b) => a - b);
     return repeats.flatMap((repeat) => shuffle(group.filter((attempt) => attempt.repeat === repeat), random));
   });
-  return ordered.map((attempt, position) => ({
-    attempt,
-    expectedMs: expectedDurationMs(attempt.testCase, attempt.variant, timeScale, history),
-    cpuWeight: cpuWeight(attempt.testCase),
-    position,
-  }));
+  return ordered.map((attempt, position) => {
+    const expectedMs = expectedDurationMs(attempt.testCase, attempt.variant, timeScale, history);
+    return { attempt, expectedMs, cpuWeight: cpuWeight(attempt.testCase), startupShare: startupCpuMs(attempt.testCase, attempt.variant) / expectedMs, position };
+  });
 }
 
 function shuffle<T>(items: T[], random: () => number): T[] {

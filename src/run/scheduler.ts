@@ -12,6 +12,12 @@ export interface AdmissionLimits {
   readonly cpuSlots: number;
   /** ms between two starts: sandbox set-up and program start-up are CPU bursts that would otherwise all coincide. */
   readonly startGapMs: number;
+  /**
+   * cores the attempts' unscaled work (set-up, start-ups: their startupShare) may fill together. At a small time
+   * scale that work no longer spreads thin over long waits, and admitting by count alone starves every attempt's
+   * budgets and verify timeouts; Infinity with --concurrency, which the user chose.
+   */
+  readonly startupCores: number;
 }
 
 /**
@@ -21,9 +27,28 @@ export interface AdmissionLimits {
  */
 export function admissionLimits(concurrency?: number, cores = availableParallelism()): AdmissionLimits {
   const cpuSlots = Math.max(1, cores - 1);
-  if (concurrency !== undefined) return { maxRunning: concurrency, cpuSlots: Math.min(concurrency, cpuSlots), startGapMs: concurrency > 1 ? DEFAULTS.startGapMs : 0 };
+  if (concurrency !== undefined) {
+    return { maxRunning: concurrency, cpuSlots: Math.min(concurrency, cpuSlots), startGapMs: concurrency > 1 ? DEFAULTS.startGapMs : 0, startupCores: Infinity };
+  }
   // At 16 a core, a 2-core host runs 32 at once: the load `npm run bench` checks tick lateness at.
-  return { maxRunning: DEFAULTS.idleAttemptsPerCore * cores, cpuSlots, startGapMs: DEFAULTS.startGapMs };
+  return { maxRunning: DEFAULTS.idleAttemptsPerCore * cores, cpuSlots, startGapMs: DEFAULTS.startGapMs, startupCores: DEFAULTS.startupCpuShare * cores };
+}
+
+/**
+ * The line a run prints before its first attempt when the machine is too small for what was asked: how many attempts
+ * the plan's unscaled work lets run at once (the median attempt's share of a core against the limit), if fewer than
+ * the count alone would admit. With --concurrency above it, the warning that scores may then depend on the load.
+ */
+export function admissionNote(plan: readonly Pick<PlannedAttempt<SchedulableAttempt>, 'startupShare'>[], limits: AdmissionLimits, timeScale: number, cores = availableParallelism(), concurrency?: number): string | null {
+  if (plan.length === 0) return null;
+  const shares = plan.map((planned) => planned.startupShare).sort((a, b) => a - b);
+  const median = shares[Math.floor(shares.length / 2)]!;
+  const fits = Math.max(1, Math.floor((DEFAULTS.startupCpuShare * cores) / median));
+  const wanted = Math.min(limits.maxRunning, plan.length);
+  if (fits >= wanted) return null;
+  const why = `each attempt's unscaled work (set-up and start-ups) fills about ${Math.round(median * 100)}% of a core at --time-scale ${timeScale}`;
+  if (concurrency !== undefined) return `warning: --concurrency ${concurrency} on ${cores} cores: ${why}, so about ${fits} fit at once; more can make budgets and verify timeouts expire for want of CPU (scores then depend on the load)`;
+  return `${why}: running about ${fits} attempts at once on ${cores} cores (not ${wanted}), so budgets and verify timeouts are not spent waiting for a CPU`;
 }
 
 /**
@@ -41,7 +66,11 @@ export async function runScheduled<A extends SchedulableAttempt, R>(
   const waiting = [...plan];
   let running = 0;
   let cpuInUse = 0;
+  let startupInUse = 0;
   const weightOf = (planned: PlannedAttempt<A>): number => Math.min(planned.cpuWeight, limits.cpuSlots);
+  // One attempt always fits: a plan whose every attempt outweighs the limit still runs, one at a time.
+  const fits = (planned: PlannedAttempt<A>): boolean =>
+    cpuInUse + weightOf(planned) <= limits.cpuSlots && (running === 0 || startupInUse + planned.startupShare <= limits.startupCores);
   let lastStart = -Infinity;
   let gapTimer: NodeJS.Timeout | null = null;
   return new Promise<R[]>((resolve, reject) => {
@@ -50,7 +79,7 @@ export async function runScheduled<A extends SchedulableAttempt, R>(
       if (failed || gapTimer) return;
       if (waiting.length === 0 && running === 0) return resolve(results);
       while (running < limits.maxRunning) {
-        const index = waiting.findIndex((planned) => cpuInUse + weightOf(planned) <= limits.cpuSlots);
+        const index = waiting.findIndex(fits);
         if (index < 0) return;
         const wait = lastStart + limits.startGapMs - performance.now();
         if (wait > 0) {
@@ -67,12 +96,14 @@ export async function runScheduled<A extends SchedulableAttempt, R>(
     const start = (planned: PlannedAttempt<A>): void => {
       running += 1;
       cpuInUse += weightOf(planned);
+      startupInUse += planned.startupShare;
       lastStart = performance.now();
       task(planned.attempt, planned).then(
         (result) => {
           results[indexOf.get(planned)!] = result;
           running -= 1;
           cpuInUse -= weightOf(planned);
+          startupInUse -= planned.startupShare;
           admit();
         },
         (error: unknown) => {

@@ -2,34 +2,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HangbenchError } from '../types/errors.js';
 import { makeMode, MODE_NAMES, modeLabel, modeTakes, type MonitorMode } from '../monitor/modes/index.js';
-import { AGENT_NAMES, type AgentName, type AgentSpec, type BudgetOverrides, type VariantSpec } from '../types/variant.js';
+import { AGENT_NAMES, listOf, type AgentName, type AgentSpec, type VariantAxes, type VariantSpec } from '../types/variant.js';
+import { AGENTS, agentLabel, refuseModuleWord, type AgentDefinition } from '../agents/registry.js';
 import { DEFAULTS } from '../defaults.js';
 import { distinct } from '../types/distinct.js';
 
-export type OneOrMany<T> = T | readonly T[];
-
-/**
- * The axes of the variant cross product, each one value or a list (the CLI's comma lists), and the agent settings
- * that are not axes. `EvalOptionsInput` extends it; expandVariants needs nothing else.
- */
-export interface VariantAxes {
-  readonly agent?: OneOrMany<string>;
-  readonly mode?: OneOrMany<string>;
-  readonly intervalMs?: OneOrMany<number>;
-  readonly prompt?: OneOrMany<string>;
-  readonly hungTicks?: OneOrMany<number>;
-  readonly hints?: OneOrMany<boolean>;
-  readonly model?: string;
-  readonly baseUrl?: string;
-  readonly cache?: string;
-  readonly from?: string;
-  readonly cmd?: string;
-  /** installed agents' settings as axes: `--set NAME=V1,V2` → { NAME: [V1, V2] }. */
-  readonly settings?: Readonly<Record<string, readonly string[]>>;
-  readonly budgets?: BudgetOverrides;
-  /** where a module agent's relative path (`--agent ./my-agent.mjs`) is resolved from. */
-  readonly cwd?: string;
-}
+export type { OneOrMany, VariantAxes } from '../types/variant.js';
 
 /**
  * The cross product of the axes given (`--agent a,b --mode m,n --interval 2s,5s …`). A setting multiplies only
@@ -68,34 +46,11 @@ export function expandVariants(input: VariantAxes): VariantSpec[] {
 }
 
 function agentSpecsOf(agent: AgentName, input: VariantAxes): AgentSpec[] {
-  switch (agent) {
-    case 'baseline':
-      return (listOf(input.hungTicks) ?? [DEFAULTS.hungTicks]).map((hungTicks) => ({ agent, hungTicks }));
-    case 'openai':
-      return (listOf(input.prompt) ?? [DEFAULTS.prompt]).map((prompt) => ({
-        agent,
-        prompt,
-        ...(input.model === undefined ? {} : { model: input.model }),
-        ...(input.baseUrl === undefined ? {} : { baseUrl: input.baseUrl }),
-        ...(input.cache === undefined ? {} : { cache: input.cache }),
-      }));
-    case 'exec':
-      if (!input.cmd) throw new HangbenchError('USAGE', '--agent exec needs --cmd "COMMAND" (e.g. --cmd "node examples/exec-agent.mjs")');
-      return [{ agent, cmd: input.cmd }];
-    case 'replay':
-      if (!input.from) throw new HangbenchError('USAGE', '--agent replay needs --from RUN_DIR (a results/<run> folder)');
-      return [{ agent, from: input.from }];
-    case 'module':
-      throw new HangbenchError('USAGE', '--agent takes the module\'s path itself, e.g. --agent ./my-agent.mjs (docs/api.md)');
-    case 'oracle':
-    case 'nop':
-    case 'cli':
-      return agent === 'cli' ? [] : [{ agent }];
-  }
+  return (AGENTS[agent] as AgentDefinition<AgentName>).fromAxes(input);
 }
 
 function builtinAgent(word: string): AgentName {
-  if (word === 'module') throw new HangbenchError('USAGE', '--agent takes the module\'s path itself, e.g. --agent ./my-agent.mjs (docs/api.md)');
+  if (word === 'module') refuseModuleWord();
   return checked([word], AGENT_NAMES.filter((name) => name !== 'module'), 'agent')[0]!;
 }
 
@@ -137,25 +92,6 @@ export function variantName(agent: AgentSpec, monitor: MonitorMode, hints = true
   return [agentLabel(agent), modeLabel(monitor), ...(hints ? [] : ['hints-off'])].join('·');
 }
 
-function agentLabel(agent: AgentSpec): string {
-  switch (agent.agent) {
-    case 'baseline':
-      return `baseline-k${agent.hungTicks}`;
-    case 'openai':
-      return `openai-${safe(path.basename(agent.prompt))}`;
-    case 'module':
-      return `module-${safe(path.basename(agent.path).replace(/\.[mc]?[jt]s$/, ''))}`;
-    case 'cli':
-      return [`cli-${agent.adapter}`, ...Object.entries(agent.settings).map(([name, value]) => safe(`${name}-${value}`))].join('-');
-    default:
-      return agent.agent;
-  }
-}
-
-function safe(text: string): string {
-  return text.replace(/[^A-Za-z0-9._+-]+/g, '-');
-}
-
 function checked<T extends string>(values: readonly string[], known: readonly T[], flag: string): T[] {
   for (const value of values) {
     const choices = known.map((name) => (flag === 'agent' && name === 'cli' ? 'cli:<name>' : name)).join(', ');
@@ -171,9 +107,4 @@ export function assertUniqueNames(variants: readonly VariantSpec[]): VariantSpec
     seen.add(variant.name);
   }
   return [...variants];
-}
-
-function listOf<T>(value: OneOrMany<T> | undefined): readonly T[] | undefined {
-  if (value === undefined) return undefined;
-  return Array.isArray(value) ? (value as readonly T[]) : [value as T];
 }

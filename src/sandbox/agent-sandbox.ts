@@ -9,6 +9,7 @@ import { hiddenRoots, toolBinds, type Bind } from './jail-mounts.js';
 import { Jail } from './jail.js';
 import { chownTree } from './owner.js';
 import type { HostCapabilities } from './types.js';
+import { DEFAULTS } from '../defaults.js';
 
 export interface AgentSandboxOptions {
   /** the agent's command line (`--cmd`); the files it names are bound into the sandbox read-only. */
@@ -77,7 +78,7 @@ export async function startAgentSandbox(options: AgentSandboxOptions): Promise<A
   let bridge: Bridge | null = null;
   let jail: Jail | null = null;
   const stop = async (): Promise<void> => {
-    await jail?.stop(2_000);
+    await jail?.stop(DEFAULTS.killGraces.afterKillMs);
     await bridge?.close();
     await proxy?.close();
     await rm(root, { recursive: true, force: true });

@@ -21,6 +21,14 @@ export function sandboxOwner(): Owner | null {
 }
 
 /**
+ * Whether a root jail's commands need user namespaces of their own to be killed: where no cgroup v2 subtree with
+ * cgroup.kill is writable (a container's read-only cgroupfs), the namespace is what names a command's processes.
+ */
+export function needsCommandUserns(cgroupRoot: string | null): boolean {
+  return cgroupRoot === null;
+}
+
+/**
  * Starts the bubblewrap sandbox of an attempt: `from`'s workspace, home and tmp appear read-write at `at`'s paths (the
  * same for the agent; verify's copy appears where the agent's workspace was), the toolchains read-only, nothing else.
  */
@@ -31,11 +39,12 @@ export async function startJail(
   from: AttemptDirs,
   hide: readonly string[],
   extra: readonly Bind[] = [],
+  commandUserns = false,
 ): Promise<AttemptJail> {
   const hidden = hiddenRoots();
   tools ??= toolBinds(process.env, hidden);
   const own = (['workspace', 'home', 'tmp'] as const).map((dir) => ({ from: from[dir], to: at[dir], writable: true }));
   const owner = sandboxOwner();
-  const jail = await Jail.start({ binds: [...tools, ...extra, ...own], hide: [...hidden, ...hide], cwd: at.workspace, network, root: owner !== null });
-  return { jail, owner, namespaces: owner === null ? new AttemptNamespaces(jail.initPid, attemptId) : null };
+  const jail = await Jail.start({ binds: [...tools, ...extra, ...own], hide: [...hidden, ...hide], cwd: at.workspace, network, root: owner !== null, commandUserns });
+  return { jail, owner, namespaces: jail.commandUserns ? new AttemptNamespaces(jail.initPid, attemptId) : null };
 }

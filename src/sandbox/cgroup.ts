@@ -2,9 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { POLL_MS } from './poll.js';
-import { isLive } from './proc.js';
-import { readSmallFile } from './read-small.js';
+import { isLive, readProcFile } from '../proc/index.js';
 import { sleep } from './signals.js';
+import { DEFAULTS } from '../defaults.js';
 
 /** Thin helpers over one cgroup directory (v2, or v1 for `pids`); both list members in `cgroup.procs`. */
 
@@ -20,14 +20,10 @@ export function makeCgroup(dir: string): void {
 
 /** Members of the cgroup (zombies included, as the kernel lists them); [] once it is gone. */
 export function cgroupProcs(dir: string): number[] {
-  try {
-    return readSmallFile(join(dir, 'cgroup.procs'))
-      .split('\n')
-      .filter((line) => line !== '')
-      .map(Number);
-  } catch {
-    return [];
-  }
+  return (readProcFile(join(dir, 'cgroup.procs')) ?? '')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map(Number);
 }
 
 export function liveCgroupProcs(dir: string): number[] {
@@ -49,7 +45,7 @@ export function setPidsMax(dir: string, max: number): void {
 }
 
 /** rmdir fails with EBUSY while a member is still exiting; retry until the deadline. */
-export async function removeCgroup(dir: string, timeoutMs = 2_000): Promise<boolean> {
+export async function removeCgroup(dir: string, timeoutMs: number = DEFAULTS.killGraces.afterKillMs): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     try {

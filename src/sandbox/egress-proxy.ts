@@ -4,6 +4,10 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
+import { withDeadline } from '../types/deadline.js';
+
+/** How long close() waits for the server's last connection to end before it lets go (sockets are destroyed first). */
+const CLOSE_MS = 2_000;
 
 /** One request through the egress proxy: what the trace records (never a body). */
 export interface EgressRecord {
@@ -30,7 +34,8 @@ export interface EgressProxyOptions {
 export interface EgressProxy {
   /** the Unix socket it listens on: bind it into a sandbox with a Bridge. */
   readonly socketPath: string;
-  close(): Promise<void>;
+  /** Ends every tunnel and request and stops listening; resolves to what it gave up waiting for, or null. */
+  close(): Promise<string | null>;
 }
 
 /**
@@ -93,6 +98,9 @@ export function startEgressProxy(options: EgressProxyOptions): Promise<EgressPro
     }
     const to = upstream(host, port);
     const remote: Socket = connect(to.port, to.host);
+    // Either end's close ends the other: a tunnel the agent dropped (or close() destroyed) must not hold the upstream.
+    open.add(remote);
+    client.on('close', () => remote.destroy());
     let bytes = 0;
     let opened = false;
     remote.on('connect', () => {
@@ -109,6 +117,7 @@ export function startEgressProxy(options: EgressProxyOptions): Promise<EgressPro
       else client.destroy();
     });
     remote.on('close', () => {
+      open.delete(remote);
       client.destroy();
       record(start, { host, port, method: 'CONNECT', status: opened ? 200 : 502, allowed: true, bytes });
     });
@@ -119,15 +128,17 @@ export function startEgressProxy(options: EgressProxyOptions): Promise<EgressPro
     server.listen(socketPath, () =>
       resolve({
         socketPath,
-        close: () =>
-          new Promise<void>((done) => {
-            for (const socket of open) socket.destroy();
-            server.closeAllConnections();
-            server.close(() => {
-              rmSync(dir, { recursive: true, force: true });
-              done();
-            });
-          }),
+        close: async () => {
+          for (const socket of open) socket.destroy();
+          server.closeAllConnections();
+          const closed = await withDeadline(new Promise<void>((done) => server.close(() => done())), {
+            what: `the egress proxy on ${socketPath} to close its last connection`,
+            ms: CLOSE_MS,
+            onExpire: () => server.closeAllConnections(),
+          });
+          rmSync(dir, { recursive: true, force: true });
+          return closed.state === 'expired' ? `gave up after ${closed.waitedMs} ms waiting for ${closed.what}` : null;
+        },
       }),
     );
   });

@@ -34,6 +34,8 @@ export interface SandboxEnvInput {
   readonly commandId: number;
   /** PYENV_ROOT to use when the host has none (the harness's ~/.pyenv when it exists), else null. */
   readonly pyenvRoot: string | null;
+  /** a folder put first on PATH (the interpreter pyenv's shims would select), or null. */
+  readonly pathFirst?: string | null;
   /** SpawnOptions.env: applied over the allowlisted variables, under the sandbox's own. */
   readonly extra?: Readonly<Record<string, string>>;
 }
@@ -45,6 +47,7 @@ export function scrubEnvironment(input: SandboxEnvInput): Record<string, string>
     if (value !== undefined && allowed(name)) env[name] = value;
   }
   if (env.PYENV_ROOT === undefined && input.pyenvRoot !== null) env.PYENV_ROOT = input.pyenvRoot;
+  if (input.pathFirst) env.PATH = env.PATH ? `${input.pathFirst}:${env.PATH}` : input.pathFirst;
   Object.assign(env, input.extra ?? {});
   // Set last so that no extra can move HOME out of the sandbox or hide a process from the leak scan.
   Object.assign(env, {

@@ -25,7 +25,9 @@ export async function escalate(tree: ProcessTree, request: KillRequest): Promise
     const shown = new Set(tree.shownPids());
     return pids.filter((pid) => shown.has(pid)).length;
   };
-  const treeSize = shownCount(initial);
+  // A jail's launcher that forks its command between the two looks would leave none of `initial` shown; until it has
+  // forked it is the command, so a tree that was not empty counts at least one.
+  const treeSize = initial.length === 0 ? 0 : Math.max(1, shownCount(initial));
   const elapsed = (): number => Math.round((performance.now() - start) * 10) / 10;
   const steps: SignalStep[] = [];
   /** Recorded just before the signal goes out, so atMs is when it was sent. */
@@ -52,16 +54,12 @@ export async function escalate(tree: ProcessTree, request: KillRequest): Promise
       await sleep(poll < 8 ? 1 : POLL_MS);
     }
   };
-  const record = (goneMs: number | null, escalatedToKill: boolean): KillRecord => ({
-    by: request.by,
-    reason: request.reason,
-    mechanism: tree.mechanism,
-    treeSize,
-    steps,
-    escalatedToKill,
-    goneMs,
-    survivors: goneMs === null ? tree.pids() : [],
-  });
+  // survivors is always a look after the kill (the cgroup, or the namespaces and the escapers the namespace scan finds,
+  // or the group and marker scan), never inferred from an earlier empty look: what it sees alive is not gone.
+  const record = (goneMs: number | null, escalatedToKill: boolean): KillRecord => {
+    const survivors = tree.pids();
+    return { by: request.by, reason: request.reason, mechanism: tree.mechanism, treeSize, steps, escalatedToKill, goneMs: survivors.length === 0 ? goneMs : null, survivors };
+  };
 
   if (initial.length === 0) return record(0, false);
 

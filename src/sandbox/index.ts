@@ -1,8 +1,8 @@
 export { probeHost } from './probe.js';
 export { isolationWarning, requireIsolation } from './isolation.js';
-export { innerPid, isLive } from './proc.js';
+export { innerPid, isLive } from '../proc/index.js';
 export { ObservedProcess, type ObservedExit } from './observed.js';
-export { createSandbox } from './sandbox.js';
+export { createSandbox, pyenvVersionBin } from './sandbox.js';
 export { killEverySandboxNow } from './live.js';
 export { scrubEnvironment, isSecretName } from './env.js';
 export { openBridge } from './bridge.js';

@@ -8,6 +8,7 @@ import { diagnose, preflight, type JailDiagnosis } from './diagnose.js';
 import { hiddenRoots, toolBinds } from './jail-mounts.js';
 import { harnessIsRoot, Jail, SANDBOX_UID } from './jail.js';
 import type { HostCapabilities, Isolation } from './types.js';
+import { DEFAULTS } from '../defaults.js';
 
 const run = promisify(execFile);
 
@@ -33,9 +34,9 @@ async function missingTool(): Promise<string | null> {
  * Whether commands can run under bubblewrap here: starts a real jail and runs `id -u` in it the way every command will.
  * HANGBENCH_ISOLATION=host-user forces the fallback (tests exercise both paths that way).
  */
-export async function probeIsolation(network: boolean, notes: string[]): Promise<Isolation> {
+export async function probeIsolation(network: boolean, notes: string[], commandUserns = false): Promise<Isolation> {
   if (process.env.HANGBENCH_ISOLATION === 'host-user') {
-    notes.push(`isolation host-user forced by HANGBENCH_ISOLATION: ${FALLBACK_GAP}`);
+    notes.push(`isolation host-user: forced by HANGBENCH_ISOLATION=host-user (bubblewrap is not tried). Fix: unset HANGBENCH_ISOLATION. Meanwhile ${FALLBACK_GAP}`);
     return 'host-user';
   }
   const root = harnessIsRoot();
@@ -48,7 +49,7 @@ export async function probeIsolation(network: boolean, notes: string[]): Promise
   const dir = await mkdtemp(join(tmpdir(), 'hangbench-probe-'));
   let jail: Jail | null = null;
   try {
-    jail = await Jail.start({ binds: [...toolBinds(process.env, hiddenRoots()), { from: dir, to: dir, writable: true }], cwd: dir, network, root });
+    jail = await Jail.start({ binds: [...toolBinds(process.env, hiddenRoots()), { from: dir, to: dir, writable: true }], cwd: dir, network, root, commandUserns });
     const [file, ...args] = jail.enterPrefix();
     const { stdout } = await run(file, [...args, 'id', '-u'], { timeout: 5_000 });
     if (root && Number(stdout.trim()) !== SANDBOX_UID) throw new Error(`a command ran as uid ${stdout.trim()}, not ${SANDBOX_UID}`);
@@ -61,7 +62,7 @@ export async function probeIsolation(network: boolean, notes: string[]): Promise
     notes.push(hostUserNote(diagnose((error as Error).message, root)));
     return 'host-user';
   } finally {
-    await jail?.stop(2_000);
+    await jail?.stop(DEFAULTS.killGraces.afterKillMs);
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { HangbenchError } from '../types/errors.js';
 import { mountArgs, type Bind } from './jail-mounts.js';
-import { isLive } from './proc.js';
+import { isLive } from '../proc/index.js';
 import { sendSignal, sleep } from './signals.js';
 
 /** The unprivileged user a root harness runs every sandboxed command as (nobody/nogroup on Debian and Ubuntu). */
@@ -50,6 +50,12 @@ export interface JailSpec {
   readonly network: boolean;
   /** true: the harness is root, commands drop to SANDBOX_UID with setpriv; false: a user namespace maps the harness's own uid. */
   readonly root: boolean;
+  /**
+   * A root jail's commands each in a user namespace of their own too (made by the sandbox user after the drop), so that
+   * they are found and killed by namespace where no cgroup can be written (a container's read-only cgroupfs). A non-root
+   * jail always does this.
+   */
+  readonly commandUserns?: boolean;
 }
 
 /**
@@ -66,6 +72,8 @@ export class Jail {
   readonly #root: boolean;
   /** whether the jail has a network namespace of its own (else nsenter must not try to join the host's: EPERM as non-root). */
   readonly #network: boolean;
+  /** whether each command enters a user namespace of its own (userns-tree.ts names its processes by it). */
+  readonly commandUserns: boolean;
   #stopping = false;
   #lost: string | null = null;
 
@@ -74,6 +82,7 @@ export class Jail {
     this.initPid = initPid;
     this.#root = spec.root;
     this.#network = spec.network;
+    this.commandUserns = !spec.root || spec.commandUserns === true;
     // bwrap ends with its PID 1: either killed from outside takes every process of the sandbox with it.
     holder.on('exit', (code, signal) => {
       if (!this.#stopping) this.#lost = `the sandbox's bwrap (pid ${holder.pid}) ended from outside the harness (${signal ?? `exit ${code}`})`;
@@ -124,10 +133,16 @@ export class Jail {
       ? [`--reuid=${SANDBOX_UID}`, `--regid=${SANDBOX_GID}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all']
       : // The user namespace's root joins with every capability in it: the bounding set must go, or bash -c would keep them.
         ['--inh-caps=-all', '--bounding-set=-all'];
-    // Non-root: each command in a user namespace of its own, which none of its processes can leave (userns-tree.ts), as
-    // uid 65534 like a root jail's commands; --keep-caps lets setpriv, still privileged in it, empty the bounding set.
-    const ownUserns = this.#root ? [] : ['unshare', '--user', `--map-user=${SANDBOX_UID}`, `--map-group=${SANDBOX_GID}`, '--keep-caps', '--'];
-    return ['nsenter', '-t', String(this.initPid), ...namespaces, '-r', '-w', '--', ...ownUserns, 'setpriv', ...user, '--no-new-privs', '--', 'setsid'];
+    // Each command in a user namespace of its own, which none of its processes can leave (userns-tree.ts), as uid 65534;
+    // --keep-caps lets setpriv, still privileged in it, empty the bounding set. Non-root: made by the jail's root, which
+    // then drops. Root: made by the sandbox user after the drop (made by root it would map 65534 to the host's root), and
+    // a second setpriv empties the bounding set the new namespace starts with.
+    const ownUserns = ['unshare', '--user', `--map-user=${SANDBOX_UID}`, `--map-group=${SANDBOX_GID}`, '--keep-caps', '--'];
+    const enter = ['-t', String(this.initPid), ...namespaces, '-r', '-w', '--'];
+    const drop = ['setpriv', ...user, '--no-new-privs', '--'];
+    if (!this.#root) return ['nsenter', ...enter, ...ownUserns, ...drop, 'setsid'];
+    if (!this.commandUserns) return ['nsenter', ...enter, ...drop, 'setsid'];
+    return ['nsenter', ...enter, ...drop, ...ownUserns, 'setpriv', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--', 'setsid'];
   }
 
   /** One synchronous SIGKILL to the sandbox's PID 1 and bwrap, for an exit that cannot wait. */

@@ -1,16 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { readStat } from './proc.js';
+import { childrenOf, readStat } from '../proc/index.js';
 import { sendSignal } from './signals.js';
 import type { ProcessTree, TreeRoot } from './tree.js';
 
 /** The first child of `pid`, from /proc's children list, else by scanning `candidates` for the parent. */
 function firstChild(pid: number, candidates: () => readonly number[]): number | null {
-  try {
-    const listed = readFileSync(`/proc/${pid}/task/${pid}/children`, 'latin1').trim().split(' ')[0];
-    if (listed !== undefined && listed !== '') return Number(listed);
-  } catch {
-    // no CONFIG_PROC_CHILDREN, or the process is gone: look through the tree
-  }
+  const listed = childrenOf(pid)?.[0];
+  if (listed !== undefined) return listed;
+  // no CONFIG_PROC_CHILDREN, or the process is gone: look through the tree
   return candidates().find((candidate) => candidate !== pid && readStat(candidate)?.ppid === pid) ?? null;
 }
 
@@ -38,7 +34,7 @@ export function jailedTree(inner: ProcessTree, root: TreeRoot): ProcessTree {
         return;
       }
       // Never signal a group that has no member left in the tree: the number may belong to someone else by now.
-      if (shownPids().some((pid) => readStat(pid)?.pgrp === group)) sendSignal(-group, signal);
+      if (shownPids().some((pid) => readStat(pid)?.pgid === group)) sendSignal(-group, signal);
     },
     signalEach: (pids, signal) => inner.signalEach(signal === 'SIGCONT' ? pids : pids.filter((pid) => pid !== root.pid), signal),
     killAll: () => inner.killAll(),

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { SCRIPT_COMMAND } from './pty.js';
 import type { ResourceLimits } from './types.js';
+import type { Terminal } from '../types/terminal.js';
 
 /**
  * The first program of every command. It joins the command's cgroups before it can fork (so no descendant is ever
@@ -61,7 +62,7 @@ export interface LaunchPlan {
   readonly ulimits: string;
   readonly isolateNetwork: boolean;
   readonly nice: number;
-  readonly terminal: 'pipe' | 'pty';
+  readonly terminal: Terminal;
   /** Jail.enterPrefix() when the command runs in a bubblewrap sandbox (which has its own loopback-only network). */
   readonly jail: readonly string[] | null;
 }

@@ -1,6 +1,6 @@
 import { POLL_MS } from './poll.js';
 import { liveCgroupProcs } from './cgroup.js';
-import { describeProcess, inOtherAttemptCgroup, markerEntries, scanForMarker } from './proc.js';
+import { describeProcess, inOtherAttemptCgroup, markerEntries, scanForMarker } from '../proc/index.js';
 import { sendSignal, sleep } from './signals.js';
 import type { ProcessTree } from './tree.js';
 import type { LeakReport } from './types.js';

@@ -1,9 +1,9 @@
-import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { PassThrough, Writable } from 'node:stream';
 import type { ExitInfo, KillDecider, KillRecord, SignalName } from '../types/process.js';
 import { DEFAULTS } from '../defaults.js';
 import { escalate } from './escalate.js';
-import { isLive, readStat } from './proc.js';
+import { childrenOf, isLive, listProcDir, readProcFile, readStat } from '../proc/index.js';
 import { signalEach } from './signals.js';
 import type { ProcessTree } from './tree.js';
 import type { KillGraces, SandboxProcess } from './types.js';
@@ -28,35 +28,40 @@ export function descendants(root: number): number[] {
     const pid = queue.shift()!;
     if (!isLive(pid)) continue;
     found.push(pid);
-    let tasks: string[] = [];
-    try {
-      tasks = readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue;
-    }
-    for (const task of tasks) {
-      try {
-        for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ')) if (child !== '') queue.push(Number(child));
-      } catch {
-        // the thread is gone
-      }
-    }
+    // a thread that is gone has no children to add
+    for (const task of listProcDir(`/proc/${pid}/task`)) queue.push(...(childrenOf(pid, Number(task)) ?? []));
   }
   return found;
 }
 
-/** The command's own processes: the shim's descendants without the shim and the `tee`s copying its output for the harness. */
 function readStatPpid(pid: number): number | null {
   return readStat(pid)?.ppid ?? null;
 }
 
+/** A process of the command as once seen: its start time tells it apart from a later process given the same pid. */
+export interface SeenProcess {
+  readonly pid: number;
+  readonly command: string;
+}
+
+/** Field 22 of /proc/<pid>/stat (clock ticks after boot), or null once the pid is gone or a zombie. */
+function liveStartTime(pid: number): string | null {
+  const text = readProcFile(`/proc/${pid}/stat`);
+  if (text === null) return null;
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return fields[0] === 'Z' || fields[0] === 'X' ? null : (fields[19] ?? null);
+}
+
+function commandLine(pid: number): string {
+  return (readProcFile(`/proc/${pid}/cmdline`, 'utf8') ?? '').split('\0').filter(Boolean).join(' ');
+}
+
+/** The command's own processes: the shim's descendants without the shim and the `tee`s copying its output for the harness. */
 function observedTree(root: number, outputFile: string): ProcessTree {
   const helper = (pid: number): boolean => {
-    try {
-      return pid === root || readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(outputFile);
-    } catch {
-      return true;
-    }
+    if (pid === root) return true;
+    const argv = readProcFile(`/proc/${pid}/cmdline`, 'utf8')?.split('\0');
+    return argv === undefined || argv.includes(outputFile);
   };
   const pids = (): number[] => descendants(root).filter((pid) => !helper(pid));
   return {
@@ -95,6 +100,9 @@ export class ObservedProcess implements SandboxProcess {
   readonly #timer: NodeJS.Timeout;
   readonly #graces: KillGraces;
   readonly #tree: ProcessTree;
+  /** every process of the command seen so far, by pid, with its start time; looked at with each tail of the output. */
+  readonly #seen = new Map<number, { start: string; command: string }>();
+  #lastTreeSize = 0;
 
   /** `outputFile` as the host sees it; `insideOutputFile` as the shim inside the sandbox names it (its tee's argument). */
   constructor(options: { commandId: number; command: string; hostPid: number; outputFile: string; insideOutputFile?: string; graces?: KillGraces }) {
@@ -105,7 +113,35 @@ export class ObservedProcess implements SandboxProcess {
     this.#graces = options.graces ?? DEFAULTS.killGraces;
     this.#tree = observedTree(options.hostPid, options.insideOutputFile ?? options.outputFile);
     this.exited = new Promise((resolve) => (this.#resolve = resolve));
-    this.#timer = setInterval(() => this.#drain(), TAIL_MS);
+    this.#timer = setInterval(() => {
+      this.#drain();
+      this.#look();
+    }, TAIL_MS);
+  }
+
+  /** How many of its processes were alive at the last look before the shim reported the exit. */
+  get lastTreeSize(): number {
+    return this.#lastTreeSize;
+  }
+
+  /**
+   * The command's processes seen at any time that are alive now (the same process: the same start time), descendants
+   * of the shim or not any more — what a tool that returned, or ended only the leader, left running.
+   */
+  alive(): SeenProcess[] {
+    if (!this.#done) this.#look();
+    // Named as they are now: a process first seen between its fork and its exec had its parent's command line then.
+    return [...this.#seen].filter(([pid, seen]) => liveStartTime(pid) === seen.start).map(([pid, seen]) => ({ pid, command: commandLine(pid) || seen.command }));
+  }
+
+  #look(): void {
+    const pids = this.#tree.pids();
+    this.#lastTreeSize = pids.length;
+    for (const pid of pids) {
+      if (this.#seen.has(pid)) continue;
+      const start = liveStartTime(pid);
+      if (start !== null) this.#seen.set(pid, { start, command: commandLine(pid) });
+    }
   }
 
   /** The command's root as the monitor shows it: the shell the shim started, once it runs; the shim until then. */

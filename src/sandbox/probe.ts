@@ -3,6 +3,7 @@ import { existsSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { makeCgroup } from './cgroup.js';
+import { needsCommandUserns } from './attempt-jail.js';
 import { probeIsolation } from './isolation.js';
 import type { CgroupLimits, HostCapabilities } from './types.js';
 
@@ -110,7 +111,6 @@ async function probeLinux(): Promise<HostCapabilities> {
   const pidsCgroupRoot = pids === null ? null : await usableCgroupRoot(pids, 'pids.max', notes);
   const cpuCgroupRoot = cpu === null ? null : await usableCgroupRoot(cpu, 'cpu.shares', notes);
   const memoryCgroupRoot = memory === null ? null : await usableCgroupRoot(memory, 'memory.limit_in_bytes', notes);
-  if (cgroupRoot === null) notes.push('no writable cgroup v2 with cgroup.kill: killing by process group + /proc scan for the attempt marker');
   const v1 = { pids: pidsCgroupRoot, memory: memoryCgroupRoot, cpu: cpuCgroupRoot };
   const v2Enabled = cgroupRoot === null ? new Set<Controller>() : enableV2Controllers(cgroupRoot, v2Wanted.filter((c) => v1[c] === null), notes);
   const version = (controller: Controller): 'v1' | 'v2' | null => (v1[controller] !== null ? 'v1' : v2Enabled.has(controller) ? 'v2' : null);
@@ -129,14 +129,19 @@ async function probeLinux(): Promise<HostCapabilities> {
   const pty = await works('script', ['-qec', 'exit 0', '/dev/null']);
   notes.push(pty ? 'terminal: pty by script(1) from util-linux' : 'no script(1) from util-linux: cases with terminal: pty cannot run');
   // bwrap makes the network namespace itself, in a user namespace where unshare(1) as non-root cannot.
-  const isolation = await probeIsolation(true, notes);
+  // Without cgroup.kill, a jail's commands get user namespaces of their own, which name their processes exactly: the
+  // probe's jail enters the way the attempts' will.
+  const isolation = await probeIsolation(true, notes, needsCommandUserns(cgroupRoot));
+  const mechanism = cgroupRoot !== null ? 'cgroup-v2' : isolation === 'bubblewrap' ? 'pid-namespace' : 'process-group+scan';
+  if (mechanism === 'pid-namespace') notes.push('no writable cgroup v2 with cgroup.kill: each command in a user namespace of its own inside the attempt\'s PID namespace, killed by namespace membership (setsid, env -i, double forks included)');
+  if (mechanism === 'process-group+scan') notes.push('no writable cgroup v2 with cgroup.kill: killing by process group + /proc scan for the attempt marker');
   if (isolation === 'bubblewrap') notes.push(`fixtures get a network namespace with loopback only, made by bubblewrap${netns ? '' : ' (unshare --net alone is refused to this user)'}`);
   else notes.push(netns ? 'fixtures get a network namespace with loopback only' : 'no network namespace (unshare --net + ip link): fixtures have the host network');
   if (isolation === 'host-user') notes.push('PID namespace not used without bubblewrap: the command would run as PID 1 there, which ignores SIGINT/SIGTERM without a handler');
   return {
     platform: process.platform,
     proc: true,
-    mechanism: cgroupRoot === null ? 'process-group+scan' : 'cgroup-v2',
+    mechanism,
     cgroupRoot,
     pidsCgroupRoot,
     cpuCgroupRoot,

@@ -5,6 +5,7 @@ import type { ExitInfo, KillDecider, KillRecord, SignalName } from '../types/pro
 import { escalate } from './escalate.js';
 import type { ProcessTree, TreeRoot } from './tree.js';
 import type { KillGraces, SandboxProcess } from './types.js';
+import type { Terminal } from '../types/terminal.js';
 
 export interface CommandSpec {
   readonly commandId: number;
@@ -13,7 +14,7 @@ export interface CommandSpec {
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
   readonly graces: KillGraces;
-  readonly terminal: 'pipe' | 'pty';
+  readonly terminal: Terminal;
   readonly makeTree: (root: TreeRoot) => ProcessTree;
 }
 
@@ -24,7 +25,7 @@ export interface CommandSpec {
 class SandboxCommand implements SandboxProcess {
   readonly commandId: number;
   readonly command: string;
-  readonly terminal: 'pipe' | 'pty';
+  readonly terminal: Terminal;
   /** the process the harness spawned: the launcher, then what it execs (bash, script(1), or nsenter into a jail). */
   readonly spawnedPid: number;
   /** when the command was spawned, as epoch ms: the origin of its monitor's clock and of its exit's durationMs. */
@@ -33,6 +34,7 @@ class SandboxCommand implements SandboxProcess {
   readonly stdout: Readable;
   readonly stderr: Readable;
   readonly exited: Promise<ExitInfo>;
+  readonly rootExited: Promise<ExitInfo>;
   readonly tree: ProcessTree;
   readonly #graces: KillGraces;
   #done = false;
@@ -61,6 +63,10 @@ class SandboxCommand implements SandboxProcess {
     this.stdout = child.stdout;
     this.stderr = child.stderr;
     this.tree = spec.makeTree({ pid: child.pid, reaped: () => child.exitCode !== null || child.signalCode !== null });
+    // The root's own exit (in a jail, nsenter's, which ends with its child): an installed CLI is over then, whatever holds its pipes.
+    this.rootExited = new Promise((resolve) => {
+      child.on('exit', (exitCode, signal) => resolve({ exitCode, signal, durationMs: Math.round(performance.now() - started) }));
+    });
     // 'close' comes after the exit AND the end of stdout/stderr: a grandchild holding a pipe keeps the command running.
     this.exited = new Promise((resolve) => {
       child.on('close', (exitCode, signal) => {

@@ -1,4 +1,4 @@
-import { readStat } from './proc.js';
+import { readStat } from '../proc/index.js';
 import { sendSignal } from './signals.js';
 import type { ProcessTree } from './tree.js';
 
@@ -38,7 +38,7 @@ function foregroundGroup(pids: readonly number[], rootPid: number): number | nul
   const member = stats.find((stat) => stat !== null && stat.ttyNr !== 0 && stat.tpgid > 0);
   const group = member?.tpgid ?? null;
   // Never signal a group that has no member in the tree: the number may belong to someone else by now.
-  return group !== null && stats.some((stat) => stat?.pgrp === group) ? group : null;
+  return group !== null && stats.some((stat) => stat?.pgid === group) ? group : null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { KillMechanism, SignalName } from '../types/process.js';
 import { cgroupKill, liveCgroupProcs } from './cgroup.js';
-import { groupMembers, isLive, markerEntries, readStat, scanForMarker } from './proc.js';
+import { groupMembers, isLive, markerEntries, readStat, scanForMarker } from '../proc/index.js';
 import { sendSignal, signalEach } from './signals.js';
 
 /** The process the harness spawned; alive until Node has reaped it (an unreaped pid cannot be reused). */

@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Bridge, BridgeOptions, BridgeTarget } from './bridge.js';
 import type { ExitInfo, Isolation, KillDecider, KillMechanism, KillRecord, SignalName } from '../types/process.js';
+import type { Terminal } from '../types/terminal.js';
 
 export type { Isolation } from '../types/process.js';
 
@@ -61,7 +62,7 @@ export interface SpawnOptions {
   /** stable id of the command within the attempt (1, 2, …). */
   readonly commandId: number;
   /** 'pipe' (default): stdin an open pipe; 'pty': a pseudo-terminal of 80×24, TERM=xterm-256color. */
-  readonly terminal?: 'pipe' | 'pty';
+  readonly terminal?: Terminal;
   /** extra environment, on top of the scrubbed one (e.g. for verify). */
   readonly env?: Readonly<Record<string, string>>;
 }
@@ -78,7 +79,7 @@ export interface SandboxProcess {
    * written to `stdin` is typed at it (bytes pass the line discipline: ^C signals, Enter is \r, end() types ^D), and
    * everything the terminal shows, stderr included, arrives on `stdout` with \r\n line ends.
    */
-  readonly terminal?: 'pipe' | 'pty';
+  readonly terminal?: Terminal;
   /** stdin is an open pipe (or, for a pty, the keyboard); `input` writes here. */
   readonly stdin: Writable;
   readonly stdout: Readable;
@@ -90,6 +91,8 @@ export interface SandboxProcess {
   readonly exited: Promise<ExitInfo>;
   /** true once `exited` resolved. */
   readonly done: boolean;
+  /** Resolves when the root process itself exited, before its pipes reach EOF (absent: only `exited` is known). */
+  readonly rootExited?: Promise<ExitInfo>;
   /** host pids of every live process in the tree (zombies excluded), from the cgroup or a /proc scan. */
   pids(): number[];
   /** Kill the whole tree: the requested signal first (SIGINT by default), then TERM(+CONT), then KILL; each step recorded. */

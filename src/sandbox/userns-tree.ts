@@ -1,5 +1,5 @@
-import { closeSync, openSync, readFileSync, readlinkSync } from 'node:fs';
-import { allPids, isLive, readStat } from './proc.js';
+import { closeSync, openSync } from 'node:fs';
+import { allPids, childrenOf, isLive, readProcFile, readProcLink, readStat } from '../proc/index.js';
 import { sendSignal, signalEach } from './signals.js';
 import type { ProcessTree, TreeRoot } from './tree.js';
 
@@ -46,7 +46,7 @@ export class AttemptNamespaces {
     const resolve = (): void => {
       // Once Node has reaped the entry its pid may be anyone's: what was not learnt by then is not learnt from it.
       if ([...this.#owners.values()].includes(commandId) || root.reaped()) return;
-      for (const pid of childrenOf(root.pid)) {
+      for (const pid of childrenOrScan(root.pid)) {
         const found = userns(pid);
         if (found !== null && found !== this.#jailUserns && found !== this.#own) learn(pid, found);
       }
@@ -74,7 +74,7 @@ export class AttemptNamespaces {
       });
       const learnt = [...this.#owners.values()].includes(commandId);
       // Until the entered process has switched namespaces, it and nsenter are all there is of the command.
-      const early = !learnt && !root.reaped() ? childrenOf(root.pid).filter(isLive) : [];
+      const early = !learnt && !root.reaped() ? childrenOrScan(root.pid).filter(isLive) : [];
       const rootLive = !root.reaped() && isLive(root.pid) ? [root.pid] : [];
       return [...new Set([...rootLive, ...early, ...members])];
     };
@@ -93,12 +93,8 @@ export class AttemptNamespaces {
 
   /** The command a process's environment marks it as (HANGBENCH_COMMAND of this attempt), or null without a marker. */
   #commandOf(pid: number): number | null {
-    let environ: string[];
-    try {
-      environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-    } catch {
-      return null;
-    }
+    const environ = readProcFile(`/proc/${pid}/environ`, 'utf8')?.split('\0');
+    if (environ === undefined) return null;
     if (!environ.includes(this.#attemptMarker)) return null;
     const entry = environ.find((item) => item.startsWith('HANGBENCH_COMMAND='));
     return entry === undefined ? null : Number(entry.slice('HANGBENCH_COMMAND='.length));
@@ -123,11 +119,7 @@ export class AttemptNamespaces {
 }
 
 function userns(pid: number): string | null {
-  try {
-    return readlinkSync(`/proc/${pid}/ns/user`);
-  } catch {
-    return null;
-  }
+  return readProcLink(`/proc/${pid}/ns/user`);
 }
 
 function hold(pid: number): number | null {
@@ -138,11 +130,7 @@ function hold(pid: number): number | null {
   }
 }
 
-function childrenOf(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'latin1').trim().split(' ').filter(Boolean).map(Number);
-  } catch {
-    // no CONFIG_PROC_CHILDREN, or the process is gone
-    return allPids().filter((candidate) => readStat(candidate)?.ppid === pid);
-  }
+function childrenOrScan(pid: number): number[] {
+  // no CONFIG_PROC_CHILDREN, or the process is gone: look through every process
+  return childrenOf(pid) ?? allPids().filter((candidate) => readStat(candidate)?.ppid === pid);
 }

@@ -7,6 +7,8 @@ import { diagnosed } from './diagnosed.js';
 import { falseKill } from './false-kill.js';
 import { fixed, intact } from './fixed.js';
 import { gates } from './gates.js';
+import { hangTax } from './hang-tax.js';
+import { shellTool } from './shell-tool.js';
 import { hints } from './hints.js';
 import { interrupted } from './interrupted.js';
 import { reproduced } from './reproduced.js';
@@ -15,7 +17,9 @@ import { traceTokens } from './tokens.js';
 import { attemptEnd, attemptStart, ofType } from './trace-query.js';
 import { withinBudget } from './within-budget.js';
 
-export { classificationAtEnd, clean, completed, diagnosed, falseKill, fixed, gates, hints, intact, interrupted, reproduced, solved, withinBudget };
+export { classificationAtEnd, clean, completed, diagnosed, falseKill, fixed, gates, hangTax, hints, intact, interrupted, reproduced, shellTool, solved, withinBudget };
+export type { HangTaxScore } from './hang-tax.js';
+export type { ShellToolScore } from './shell-tool.js';
 export type { InterruptScore } from './interrupted.js';
 export type { GateScore } from './gates.js';
 export type { HintScore } from './hints.js';
@@ -47,7 +51,8 @@ export function scoreAttempt(events: readonly TraceEvent[]): AttemptScores {
     agent: start.agent,
     repeat: start.repeat,
     outcome,
-    scores: { ...parts, solved: solved(start.kind, outcome, parts), diagnosed: diagnosed(events), ...gates(events), ...hints(events) },
+    scores: { ...parts, solved: solved(start.kind, outcome, parts), diagnosed: diagnosed(events), ...gates(events), ...hints(events), ...hangTax(events), ...shellTool(events) },
+    mode: start.monitor.mode,
     ticks: ofType(events, 'tick').length,
     tokens: traceTokens(events),
     wallMs: end?.wallMs ?? events.at(-1)?.t ?? 0,

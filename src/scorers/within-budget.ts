@@ -2,10 +2,10 @@ import type { TraceEvent } from '../types/events.js';
 import { attemptEnd, attemptStart, firstOfType } from './trace-query.js';
 import { traceTokens } from './tokens.js';
 
-/** Tokens ≤ budgets.tokens, agent wall time ≤ budgets.wallMs, and no limit was hit. */
+/** Tokens ≤ budgets.tokens, agent wall time ≤ budgets.wallMs, and no limit was hit; an ERROR (the harness broke) passes nothing. */
 export function withinBudget(events: readonly TraceEvent[]): boolean {
   const { budgets } = attemptStart(events);
   const end = attemptEnd(events);
-  if (!end) return false;
+  if (!end || end.outcome === 'error') return false;
   return traceTokens(events) <= budgets.tokens && end.agentWallMs <= budgets.wallMs && firstOfType(events, 'limit') === undefined;
 }

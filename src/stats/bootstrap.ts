@@ -1,6 +1,7 @@
 import { percentileOfSorted } from './descriptive.js';
 import { mulberry32 } from './random.js';
 import type { Interval } from './wilson.js';
+import { DEFAULTS } from '../defaults.js';
 
 export interface BootstrapOptions {
   readonly seed: number;
@@ -8,7 +9,7 @@ export interface BootstrapOptions {
   readonly resamples: number;
 }
 
-export const DEFAULT_BOOTSTRAP: BootstrapOptions = { seed: 1, resamples: 2000 };
+export const DEFAULT_BOOTSTRAP: BootstrapOptions = { seed: DEFAULTS.seed, resamples: DEFAULTS.bootstrapResamples };
 
 /**
  * Percentile-bootstrap 95 % intervals for nearest-rank percentiles of `values`, one per entry of `qs`:

@@ -1,30 +1,15 @@
-import { hashString, holm, mcnemarExact, medianDifference, newcombePaired, pairedCounts, wilcoxonSignedRank, type BootstrapOptions } from '../stats/index.js';
+import { DEFAULTS } from '../defaults.js';
+import { hashString, holm, mcnemarExact, mcnemarMde, medianDifference, newcombePaired, pairedCounts, standardDeviation, wilcoxonMde, wilcoxonSignedRank, type BootstrapOptions } from '../stats/index.js';
 import type { AttemptScores } from '../types/scores.js';
 import { COMPARED_METRICS, type ComparedRate, type ComparedShift } from './compared-metrics.js';
 import type { MetricComparison, RateEffect, ShiftEffect } from './schema-comparisons.js';
+import { pairUp, type Pair } from './pair-up.js';
 
 /** The level a difference is called at, after Holm. */
-export const ALPHA = 0.05;
+export const ALPHA = DEFAULTS.alpha;
 
-const pairKey = (attempt: AttemptScores): string => JSON.stringify([attempt.caseId, attempt.repeat]);
-
-type Pair = readonly [AttemptScores, AttemptScores];
-
-/** The attempts both variants ran for the same (caseId, repeat); should a variant hold two with one key, the first is used. */
-function pairUp(a: readonly AttemptScores[], b: readonly AttemptScores[]): Pair[] {
-  const byKey = new Map<string, AttemptScores>();
-  for (const attempt of b) if (!byKey.has(pairKey(attempt))) byKey.set(pairKey(attempt), attempt);
-  const seen = new Set<string>();
-  const pairs: Pair[] = [];
-  for (const left of a) {
-    const key = pairKey(left);
-    const right = byKey.get(key);
-    if (!right || seen.has(key)) continue;
-    seen.add(key);
-    pairs.push([left, right]);
-  }
-  return pairs;
-}
+/** The power a minimum detectable effect is quoted at. */
+export const POWER = DEFAULTS.power;
 
 /**
  * Every metric of COMPARED_METRICS over every two variants (given as groups of attempts, in display order), paired on
@@ -36,11 +21,12 @@ export function compareVariants(groups: ReadonlyArray<readonly AttemptScores[]>,
     groups.slice(i + 1).forEach((b) => couples.push({ a: (a[0] as AttemptScores).variant, b: (b[0] as AttemptScores).variant, pairs: pairUp(a, b) }));
   });
   return COMPARED_METRICS.map((metric): MetricComparison => {
+    const family = couples.filter((couple) => couple.pairs.some(([left, right]) => metric.value(left) !== null && metric.value(right) !== null)).length;
     if (metric.kind === 'rate') {
-      const rows = adjust(couples.map((couple) => rateEffect(metric, couple)), metric.direction, rateFavoursA);
+      const rows = adjust(couples.map((couple) => rateEffect(metric, couple, family)), metric.direction, rateFavoursA);
       return { metric: metric.metric, over: metric.over, direction: metric.direction, test: 'mcnemar-exact', rows };
     }
-    const rows = adjust(couples.map((couple) => shiftEffect(metric, couple, bootstrap)), metric.direction, shiftFavoursA);
+    const rows = adjust(couples.map((couple) => shiftEffect(metric, couple, bootstrap, family)), metric.direction, shiftFavoursA);
     return { metric: metric.metric, over: metric.over, direction: metric.direction, test: 'wilcoxon-signed-rank', unit: metric.unit, rows };
   });
 }
@@ -66,7 +52,7 @@ function shiftFavoursA(row: ShiftEffect): boolean | null {
   return row.statistic === centre ? null : row.statistic > centre;
 }
 
-function rateEffect(metric: ComparedRate, { a, b, pairs }: { a: string; b: string; pairs: Pair[] }): RateEffect {
+function rateEffect(metric: ComparedRate, { a, b, pairs }: { a: string; b: string; pairs: Pair[] }, family: number): RateEffect {
   const counts = pairedCounts(pairs.map(([left, right]) => [metric.value(left), metric.value(right)] as const));
   const paired = counts.both + counts.aOnly + counts.bOnly + counts.neither;
   const interval = newcombePaired(counts);
@@ -81,16 +67,17 @@ function rateEffect(metric: ComparedRate, { a, b, pairs }: { a: string; b: strin
     p: paired === 0 ? null : mcnemarExact(counts.aOnly, counts.bOnly).p,
     pAdjusted: null,
     better: null,
+    mde: paired === 0 ? null : mcnemarMde(paired, (counts.aOnly + counts.bOnly) / paired, ALPHA / Math.max(1, family), POWER),
   };
 }
 
-function shiftEffect(metric: ComparedShift, { a, b, pairs }: { a: string; b: string; pairs: Pair[] }, bootstrap: BootstrapOptions): ShiftEffect {
+function shiftEffect(metric: ComparedShift, { a, b, pairs }: { a: string; b: string; pairs: Pair[] }, bootstrap: BootstrapOptions, family: number): ShiftEffect {
   const values = pairs.flatMap(([left, right]): Array<readonly [number, number]> => {
     const [x, y] = [metric.value(left), metric.value(right)];
     return x === null || y === null ? [] : [[x, y]];
   });
   if (values.length === 0) {
-    return { a, b, pairs: 0, zeros: 0, method: null, statistic: null, medianDifference: null, low: null, high: null, p: null, pAdjusted: null, better: null };
+    return { a, b, pairs: 0, zeros: 0, method: null, statistic: null, medianDifference: null, low: null, high: null, p: null, pAdjusted: null, better: null, mde: null };
   }
   const test = wilcoxonSignedRank(values);
   // seeded per metric and pair of names, so an interval does not move when other variants join the run
@@ -108,5 +95,6 @@ function shiftEffect(metric: ComparedShift, { a, b, pairs }: { a: string; b: str
     p: test.p,
     pAdjusted: null,
     better: null,
+    mde: wilcoxonMde(values.length, standardDeviation(values.map(([x, y]) => x - y)), ALPHA / Math.max(1, family), POWER),
   };
 }

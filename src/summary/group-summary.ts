@@ -2,7 +2,8 @@ import { bootstrapPercentiles, hashString, mean, passAtKCurve, percentile, type 
 import type { AttemptScores } from '../types/scores.js';
 import { groupBy } from './group-by.js';
 import { rate } from './rates.js';
-import type { GroupSummary } from './schema.js';
+import type { GroupRate, GroupSummary } from './schema.js';
+import { countsOver, RATE_METRICS, type RateName } from './compared-metrics.js';
 
 /** One variant's rates with Wilson intervals, pass@k, latency percentiles with bootstrap intervals, and cost. */
 export function summarizeGroup(attempts: readonly AttemptScores[], bootstrap: BootstrapOptions): GroupSummary {
@@ -28,22 +29,7 @@ export function summarizeGroup(attempts: readonly AttemptScores[], bootstrap: Bo
     hangAttempts: hangs.length,
     controlAttempts: controls.length,
     errors: attempts.filter((attempt) => attempt.outcome === 'error').length,
-    solved: { ...rate(attempts, 'solved'), over: 'all' },
-    reproduced: { ...rate(hangs, 'reproduced'), over: 'hangs' },
-    interrupted: { ...rate(hangs, 'interrupted'), over: 'hangs' },
-    fixed: { ...rate(hangs, 'fixed'), over: 'hangs' },
-    diagnosed: {
-      ...rate(
-        hangs.filter((attempt) => attempt.scores.diagnosed !== null),
-        'diagnosed',
-      ),
-      over: 'hangs-with-culprit',
-    },
-    false_kill: { ...rate(controls, 'false_kill'), over: 'controls' },
-    completed: { ...rate(controls, 'completed'), over: 'controls' },
-    intact: { ...rate(controls, 'intact'), over: 'controls' },
-    clean: { ...rate(attempts, 'clean'), over: 'all' },
-    within_budget: { ...rate(attempts, 'within_budget'), over: 'all' },
+    ...rates(attempts),
     passAtK: passAtKCurve(perCase),
     interruptLatencyMs: {
       count: latencies.length,
@@ -59,4 +45,11 @@ export function summarizeGroup(attempts: readonly AttemptScores[], bootstrap: Bo
     tokensPerAttempt: mean(attempts.map((attempt) => attempt.tokens)),
     wallMsPerAttempt: mean(attempts.map((attempt) => attempt.wallMs)),
   };
+}
+
+/** Every rate of RATE_METRICS over the attempts it counts over, with its Wilson interval. */
+function rates(attempts: readonly AttemptScores[]): Record<RateName, GroupRate> {
+  return Object.fromEntries(
+    RATE_METRICS.map((metric) => [metric.metric, { ...rate(attempts.filter((attempt) => countsOver(metric.over, attempt)), metric.metric), over: metric.over }]),
+  ) as Record<RateName, GroupRate>;
 }

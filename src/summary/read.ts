@@ -4,22 +4,23 @@ import { HangbenchError } from '../types/errors.js';
 import { summarize } from './summarize.js';
 import { RunSummarySchema, SUMMARY_VERSION, type RunSummary } from './schema.js';
 import { RunSummaryV1Schema } from './schema-v1.js';
-import { RunSummaryV2Schema, upgradeAttemptScores } from './schema-v2.js';
+import { RunSummaryV2Schema, RunSummaryV3Schema, upgradeAttemptScores } from './schema-v2.js';
 
-const READABLE = [1, 2, SUMMARY_VERSION] as const;
+const READABLE = [1, 2, 3, SUMMARY_VERSION] as const;
 
 /**
- * A saved summary.json as the current version. A version 1 or 2 file is re-summarized from the attempts it lists
- * (they hold every score the new sections need; a control's old `fixed` becomes its `intact`); an unknown version is
- * refused.
+ * A saved summary.json as the current version. A version 1, 2 or 3 file is re-summarized from the attempts it lists
+ * (they hold every score the new sections need; in 1 and 2 a control's old `fixed` becomes its `intact`); an unknown
+ * version is refused.
  */
 export function parseRunSummary(value: unknown, source: string): RunSummary {
   const version = typeof value === 'object' && value !== null ? (value as { summaryVersion?: unknown }).summaryVersion : undefined;
   if (version === SUMMARY_VERSION) return check(RunSummarySchema, value, source);
-  if (version === 1 || version === 2) {
-    const old = version === 1 ? check(RunSummaryV1Schema, value, source) : check(RunSummaryV2Schema, value, source);
+  if (version === 1 || version === 2 || version === 3) {
+    const old = version === 1 ? check(RunSummaryV1Schema, value, source) : version === 2 ? check(RunSummaryV2Schema, value, source) : check(RunSummaryV3Schema, value, source);
     const seed = 'statistics' in old ? old.statistics.seed : old.options.seed;
-    return summarize(old.attempts.map(upgradeAttemptScores), {
+    const attempts = old.summaryVersion === 3 ? old.attempts : old.attempts.map(upgradeAttemptScores);
+    return summarize(attempts, {
       runId: old.runId,
       startedAt: old.startedAt,
       ...(old.finishedAt === null ? {} : { finishedAt: old.finishedAt }),

@@ -25,6 +25,12 @@ export const RateEffectSchema = z.strictObject({
   p: z.number().min(0).max(1).nullable(),
   pAdjusted: z.number().min(0).max(1).nullable(),
   better: z.string().nullable(),
+  /**
+   * summary version 4: the minimum detectable effect, the smallest |a − b| McNemar's exact test over these pairs would
+   * find with 80 % power at 0.05 / (the family's rows), with the pairs discordant at least as often as here; null when
+   * no difference could be (too few pairs) or there are no pairs.
+   */
+  mde: z.number().min(0).max(1).nullable(),
 });
 
 /**
@@ -47,6 +53,11 @@ export const ShiftEffectSchema = z.strictObject({
   p: z.number().min(0).max(1).nullable(),
   pAdjusted: z.number().min(0).max(1).nullable(),
   better: z.string().nullable(),
+  /**
+   * summary version 4: the minimum detectable shift (ms or tokens) of the signed-rank test over these pairs at 80 %
+   * power and 0.05 / (the family's rows), from the spread of the paired differences; null without spread or pairs.
+   */
+  mde: z.number().nonnegative().nullable(),
 });
 
 /** One metric family: the same metric over every two variants (group order, a before b), Holm-corrected together. */

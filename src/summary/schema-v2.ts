@@ -30,3 +30,13 @@ export function upgradeAttemptScores(old: AttemptScoresV2): AttemptScores {
     scores: { ...rest, fixed: old.kind === 'hang' ? fixed : null, intact: old.kind === 'control' ? fixed : null },
   };
 }
+
+/**
+ * summary.json as version 3 wrote it (no minimum detectable effects): its facts and attempts, which are version 4's;
+ * every other section is recomputed from the attempts, so it is not checked here.
+ */
+export const RunSummaryV3Schema = z.object({
+  summaryVersion: z.literal(3),
+  ...RunSummarySchema.pick({ runId: true, startedAt: true, finishedAt: true, hangbenchVersion: true, interrupted: true, options: true, statistics: true }).shape,
+  attempts: z.array(AttemptScoresSchema),
+});

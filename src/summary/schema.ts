@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { OUTCOMES, type AttemptScores } from '../types/scores.js';
+import { OUTCOMES, TOOL_ENDS, type AttemptScores } from '../types/scores.js';
 import { RateSchema } from './schema-rate.js';
 import { MetricComparisonSchema, OverSchema, SweepSchema } from './schema-comparisons.js';
+import { SequentialSchema } from './schema-sequential.js';
 
 export { RateSchema };
 
@@ -9,10 +10,11 @@ export { RateSchema };
  * summary.json is a saved result read back by `compare`, so it has a schema and a version.
  * 2: one group per variant name, pass@k, bootstrap latency intervals, tokens per tick, `statistics`, `comparisons`,
  * `caseMatrix`. 3: `fixed` over hangs only and `intact` over controls, each group rate says what it is `over`,
- * `comparisons` one family per metric with effects and intervals, `sweep`. Versions 1 and 2 are still read
- * (read.ts re-summarizes their attempts).
+ * `comparisons` one family per metric with effects and intervals, `sweep`. 4: each comparison row's minimum detectable
+ * effect (`mde`), and `sequential` for `eval --repeat-until decided`. Versions 1 to 3 are still read (read.ts
+ * re-summarizes their attempts).
  */
-export const SUMMARY_VERSION = 3;
+export const SUMMARY_VERSION = 4;
 
 /** A variant's rate, and which attempts it counts over. */
 export const GroupRateSchema = RateSchema.extend({ over: OverSchema });
@@ -45,7 +47,19 @@ export const AttemptScoresSchema = z.strictObject({
     hint_to_action: z.number().nullable().default(null),
     /** issue 18; absent from score.json written before hang.culprit existed. */
     diagnosed: z.boolean().nullable().default(null),
+    /** issue 27; absent from score.json written before the shell-tool scores existed. */
+    hang_tax_ms: z.number().nullable().default(null),
+    hang_tax_tokens: z.number().nullable().default(null),
+    tool_return_ms: z.number().nullable().default(null),
+    tool_end: z.enum(TOOL_ENDS).nullable().default(null),
+    left_after_tool: z.number().int().nonnegative().nullable().default(null),
+    left_after_exit: z.number().int().nonnegative().nullable().default(null),
+    tool_result: z
+      .strictObject({ text: z.string(), held_output: z.boolean().nullable(), elapsed_ms: z.number().nullable(), reason: z.string().nullable() })
+      .nullable()
+      .default(null),
   }),
+  mode: z.string().optional(),
   ticks: z.number().int().nonnegative(),
   tokens: z.number().nonnegative(),
   wallMs: z.number().nonnegative(),
@@ -163,6 +177,36 @@ export const LoopSummarySchema = z.strictObject({
   hintToActionMs: z.strictObject({ count: z.number().int().nonnegative(), p50: z.number().nullable(), p90: z.number().nullable() }),
 });
 
+/** One CLI variant × hang class of the shell-tool matrix (summary/shell-tools.ts); sums over its attempts. */
+export const ShellToolRowSchema = z.strictObject({
+  /** the variant without its monitor mode, so modes of one CLI pair up */
+  cli: z.string(),
+  variant: z.string(),
+  agent: z.string(),
+  mode: z.string().nullable(),
+  class: z.string(),
+  attempts: z.number().int().nonnegative(),
+  /** an installed CLI's tool ran the repro (else only the hang tax applies) */
+  installed: z.boolean(),
+  /** attempts whose repro's tool result reached the model, and when (ms from the repro's start) */
+  returned: z.number().int().nonnegative(),
+  toolReturnMs: z.strictObject({ p50: z.number().nullable(), max: z.number().nullable() }),
+  /** attempts per way the tool ended the repro (scores.tool_end); ways never seen are left out */
+  ends: z.partialRecord(z.enum(TOOL_ENDS), z.number().int().nonnegative()),
+  /** the repro's processes alive when its result reached the model, and when the CLI exited, summed (null: never observed) */
+  leftAfterTool: z.number().int().nonnegative().nullable(),
+  leftAfterExit: z.number().int().nonnegative().nullable(),
+  /** tool results that held the command's output, and that stated an elapsed time; the reasons they gave */
+  heldOutput: z.number().int().nonnegative(),
+  statedElapsed: z.number().int().nonnegative(),
+  reasons: z.array(z.string()),
+  /** wall ms and model tokens between onset and the hang's end, summed */
+  hangTaxMs: z.number().nullable(),
+  hangTaxTokens: z.number().nullable(),
+  /** the first attempt's tool result as the CLI sent it (cut at 4000 characters) */
+  example: z.string().nullable(),
+});
+
 export const RunSummarySchema = z.strictObject({
   summaryVersion: z.literal(SUMMARY_VERSION),
   runId: z.string(),
@@ -191,6 +235,10 @@ export const RunSummarySchema = z.strictObject({
   caseMatrix: z.array(CaseMatrixRowSchema),
   /** gates and hints (cases that have them), per variant; absent or [] when no case had either. */
   loop: z.array(LoopSummarySchema).optional(),
+  /** `eval --repeat-until decided`: which comparisons were decided at which round, and what each round cost. */
+  sequential: SequentialSchema.optional(),
+  /** the shell-tool matrix and the hang tax, per variant × hang class (issue 27); absent in summaries written before it */
+  shellTools: z.array(ShellToolRowSchema).optional(),
   attempts: z.array(AttemptScoresSchema),
 });
 
@@ -209,3 +257,4 @@ type Assert<T extends true> = T;
 /** Fails to compile when AttemptScoresSchema drifts from the shared AttemptScores interface. */
 type _AttemptScoresSchemaMatches = Assert<Same<z.infer<typeof AttemptScoresSchema>, AttemptScores>>;
 export type LoopSummary = z.infer<typeof LoopSummarySchema>;
+export type ShellToolRow = z.infer<typeof ShellToolRowSchema>;

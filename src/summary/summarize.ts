@@ -4,11 +4,13 @@ import { summarizeCaseMatrix } from './case-matrix.js';
 import { compareVariants } from './comparisons.js';
 import { summarizeConfusion } from './confusion.js';
 import { summarizeLoop } from './loop.js';
+import { summarizeShellTools } from './shell-tools.js';
 import { summarizeSweep } from './sweep.js';
 import { summarizeGroup } from './group-summary.js';
 import { groupBy } from './group-by.js';
 import { rate } from './rates.js';
 import { SUMMARY_VERSION, type ClassSummary, type RunSummary } from './schema.js';
+import type { Sequential } from './schema-sequential.js';
 
 export { rate };
 
@@ -26,6 +28,8 @@ export interface SummaryMeta {
   readonly seed?: number;
   /** bootstrap resamples per interval (default 2000). */
   readonly resamples?: number;
+  /** `eval --repeat-until decided`: its rounds and decisions, kept when the run is re-summarized. */
+  readonly sequential?: Sequential;
 }
 
 function summarizeClass(attempts: AttemptScores[]): ClassSummary {
@@ -86,6 +90,8 @@ export function summarize(attempts: readonly AttemptScores[], meta: SummaryMeta)
     sweep: summarizeSweep(meta.options ?? {}, summaries),
     caseMatrix: summarizeCaseMatrix(attempts),
     loop: summarizeLoop(attempts),
+    ...(meta.sequential === undefined ? {} : { sequential: meta.sequential }),
+    shellTools: summarizeShellTools(attempts),
     attempts: attempts.map((attempt) => structuredClone(attempt)),
   };
 }

@@ -74,7 +74,8 @@ export class TraceWriter {
     }
   }
 
-  private fail(error: NodeJS.ErrnoException): void {
+  /** Another write of the attempt's results (a model body) that the disk refused: the same fault as a refused event. */
+  fail(error: NodeJS.ErrnoException): void {
     if (this.failure !== null) return;
     this.failure = error;
     for (const listener of this.faultListeners) {

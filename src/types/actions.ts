@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Terminal } from './terminal.js';
 
 /**
  * Named keys an agent can press with `input {keys}`, as a terminal (xterm) sends them. Any single character types
@@ -35,7 +36,7 @@ function isKeyName(key: string): boolean {
 
 export interface KeyContext {
   /** how the command's stdin is wired: on a pipe there is no terminal, so Enter is a newline. */
-  readonly terminal: 'pipe' | 'pty';
+  readonly terminal: Terminal;
   /** the program switched the terminal to application cursor keys (DECCKM, `ESC [ ? 1 h`): arrows are `ESC O A`. */
   readonly applicationCursor?: boolean;
 }

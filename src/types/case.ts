@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { CulpritSchema } from './culprit.js';
 import { DurationSchema } from './duration.js';
+import { DEFAULTS } from '../defaults.js';
+import { TerminalSchema } from './terminal.js';
 
 export const HANG_CLASSES = [
   'pipe-write-block',
@@ -19,6 +21,10 @@ export const HANG_CLASSES = [
   'livelock',
   'output-flood',
   'sleep-forever',
+  'watch-mode',
+  'repl',
+  'install-prompt',
+  'background-never-reports',
 ] as const;
 
 export const CONTROL_CLASSES = [
@@ -30,6 +36,10 @@ export const CONTROL_CLASSES = [
   'slow-io',
   'late-first-output',
   'many-children',
+  'watch-run-once',
+  'repl-scripted',
+  'background-reached',
+  'background-reports',
 ] as const;
 
 export type HangClass = (typeof HANG_CLASSES)[number];
@@ -47,7 +57,7 @@ const StdoutMatchSchema = z
 
 export const VerifyStepSchema = z.strictObject({
   run: z.string().min(1).describe('shell command, run with bash -c in the sandboxed workspace'),
-  timeout: DurationSchema.default(20_000).describe('scaled by --time-scale, with a floor of a few seconds'),
+  timeout: DurationSchema.default(DEFAULTS.verifyTimeoutMs).describe('scaled by --time-scale, with a floor of a few seconds'),
   exit: z.number().int().min(0).max(255).default(0),
   stdout: StdoutMatchSchema.optional(),
   stderr: StdoutMatchSchema.optional(),
@@ -56,7 +66,7 @@ export const VerifyStepSchema = z.strictObject({
 /** A visible check run when the agent says finish (Hermes `/goal gate`); unlike verify, the agent sees its result. */
 export const GateSchema = z.strictObject({
   ...VerifyStepSchema.shape,
-  retries: z.number().int().min(0).max(10).default(2).describe('failed rounds the agent may answer before its finish is accepted anyway'),
+  retries: z.number().int().min(0).max(10).default(DEFAULTS.gateRetries).describe('failed rounds the agent may answer before its finish is accepted anyway'),
 });
 
 const HintText = z.string().min(1).describe('what "the user" says; delivered with the first observation after the trigger');
@@ -69,9 +79,9 @@ export const HangHintSchema = z.union([AfterHint, TicksHint, OnsetHint]);
 export const ControlHintSchema = z.union([AfterHint, TicksHint]);
 
 const BudgetsSchema = z.strictObject({
-  tokens: z.number().int().positive().default(60_000).describe('prompt + completion tokens over all model calls'),
-  wall: DurationSchema.default(300_000).describe('the whole attempt, agent phase'),
-  interrupt: DurationSchema.default(30_000).describe('(hang) the kill must come this soon after onset'),
+  tokens: z.number().int().positive().default(DEFAULTS.caseBudgets.tokens).describe('prompt + completion tokens over all model calls'),
+  wall: DurationSchema.default(DEFAULTS.caseBudgets.wallMs).describe('the whole attempt, agent phase'),
+  interrupt: DurationSchema.default(DEFAULTS.caseBudgets.interruptMs).describe('(hang) the kill must come this soon after onset'),
 });
 
 const CommonFields = {
@@ -84,8 +94,12 @@ const CommonFields = {
   fixture: z.string().min(1).describe('fixture folder, relative to this case file'),
   issue: z.string().min(1).describe('what the agent is told, like a bug report; never the fix'),
   repro: z.string().min(1).describe('the command that shows the problem'),
-  terminal: z.enum(['pipe', 'pty']).default('pipe'),
-  budgets: BudgetsSchema.default({ tokens: 60_000, wall: 300_000, interrupt: 30_000 }),
+  terminal: TerminalSchema.default('pipe'),
+  source: z
+    .array(z.string().regex(/^https:\/\/\S+$/, 'give the public report as an https:// URL'))
+    .default([])
+    .describe('the public report(s) the pattern comes from, as URLs'),
+  budgets: BudgetsSchema.default({ tokens: DEFAULTS.caseBudgets.tokens, wall: DEFAULTS.caseBudgets.wallMs, interrupt: DEFAULTS.caseBudgets.interruptMs }),
   verify: z.array(VerifyStepSchema).min(1, 'give at least one hidden verify step'),
   tags: z.array(z.string()).default([]),
   gates: z.array(GateSchema).default([]).describe('visible checks that must pass when the agent says finish'),

@@ -1,3 +1,4 @@
+import type { LimitKind } from './limits.js';
 /** Stable error codes; only the CLI decides how they look. */
 export type HangbenchErrorCode =
   | 'CASE_INVALID'
@@ -25,7 +26,7 @@ export class HangbenchError extends Error {
   }
 }
 
-export type LimitKind = 'wall' | 'tokens' | 'turns';
+export type { LimitKind } from './limits.js';
 
 /** A budget stopped the attempt; the runner records it as a `limit` event and still scores the attempt. */
 export class LimitExceeded extends HangbenchError {

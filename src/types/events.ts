@@ -5,6 +5,7 @@ import { CLASSIFICATIONS, ISOLATIONS, KILL_DECIDERS, KILL_MECHANISMS, ProcessSam
 import { OUTCOMES } from './scores.js';
 import { MonitorModeSchema } from '../monitor/modes/index.js';
 import { VariantSpecSchema } from './variant.js';
+import { LimitKindSchema } from './limits.js';
 
 /** 2: variants (attempt.start has the variant spec), ticks recorded as delivered, tick.dropped, no tick.prompt. */
 export const TRACE_SCHEMA_VERSION = 2;
@@ -27,6 +28,7 @@ const WaitsSchema = z.object({
       z.object({ kind: z.literal('socket'), pid: z.number(), proto: z.enum(['tcp', 'tcp6', 'unix']), state: z.string(), local: z.string(), peer: z.string(), rxQueue: z.number(), txQueue: z.number(), peerPid: z.number().nullable() }),
       z.object({ kind: z.literal('futex'), pid: z.number(), waiting: z.number(), threads: z.number() }),
       z.object({ kind: z.literal('child'), pid: z.number(), child: ProcessRefSchema }),
+      z.object({ kind: z.literal('thread'), pid: z.number(), thread: z.object({ tid: z.number(), name: z.string(), wchan: z.string(), syscall: z.object({ nr: z.number(), arg0: z.number() }).nullable() }) }),
     ]),
   ),
   progress: z.array(z.object({ pid: z.number(), cpuMs: z.number(), rchar: z.number(), wchar: z.number(), readBytes: z.number(), writeBytes: z.number(), filesGrew: z.number() })),
@@ -171,7 +173,7 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
   z.object({
     ...base,
     type: z.literal('limit'),
-    kind: z.enum(['wall', 'tokens', 'turns']),
+    kind: LimitKindSchema,
     value: z.number(),
     limit: z.number(),
   }),
@@ -184,6 +186,8 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     exitCode: z.number().nullable(),
     timedOut: z.boolean(),
     durationMs: z.number(),
+    /** ms its processes waited runnable for a CPU; the timeout was extended by as much (absent in older traces). */
+    cpuWaitMs: z.number().optional(),
     /** why it failed, or '' */
     reason: z.string(),
     outputTail: z.string(),
@@ -244,12 +248,14 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     /** an installed agent's model call, as the model proxy received it; the body is in the attempt's model/ folder. */
     type: z.literal('model.request'),
     request: z.number().int().positive(),
-    api: z.enum(['chat', 'responses', 'other']),
+    api: z.enum(['chat', 'responses', 'messages', 'gemini', 'other']),
     path: z.string(),
     model: z.string().nullable(),
     stream: z.boolean(),
     bytes: z.number().int(),
     bodyFile: z.string(),
+    /** bytes of the body not written to bodyFile (the proxy's body cap). */
+    cutBytes: z.number().int().optional(),
   }),
   z.object({
     ...base,
@@ -263,8 +269,37 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     latencyMs: z.number(),
     /** why the proxy answered with an error itself (the token budget, an unreachable endpoint), or absent. */
     refused: z.string().optional(),
+    /** the answer started but did not end: the agent went away, or the endpoint broke the stream off. */
+    broken: z.string().optional(),
+    /** `--model probe`: the policy's step for this call, the tool it called (null: a text answer), and why. */
+    probe: z.object({ step: z.enum(['run', 'poll', 'interrupt', 'finish', 'aside']), tool: z.string().nullable(), reason: z.string() }).optional(),
     bodyFile: z.string(),
+    cutBytes: z.number().int().optional(),
   }),
+  /** (installed agents) the repro's processes alive when a model call came in, or when the CLI exited: left_after_tool, left_after_exit. */
+  z.object({
+    ...base,
+    type: z.literal('command.tree'),
+    commandId: z.number().int(),
+    at: z.enum(['model.request', 'agent.exit']),
+    request: z.number().int().positive().optional(),
+    alive: z.array(z.object({ pid: z.number().int(), command: z.string() })),
+  }),
+  /** (installed agents) a tool result the first time a model request carried it, with the call it answers, as the CLI sent it. */
+  z.object({
+    ...base,
+    type: z.literal('tool.result'),
+    request: z.number().int().positive(),
+    callId: z.string(),
+    tool: z.string(),
+    /** the call's arguments, as text. */
+    args: z.string(),
+    /** the result exactly as sent, up to a cap; `bytes` is its whole length. */
+    text: z.string(),
+    bytes: z.number().int(),
+  }),
+  /** a wait that had a deadline passed it: what was given up on, and after how long (a teardown that would have hung). */
+  z.object({ ...base, type: z.literal('wait.expired'), what: z.string(), waitedMs: z.number() }),
   z.object({ ...base, type: z.literal('error'), where: z.string(), message: z.string() }),
   z.object({
     ...base,

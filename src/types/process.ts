@@ -67,6 +67,11 @@ export const ProcessSampleSchema = z
     wchan: z.string(),
     /** wait channels of the other threads, when there are any. */
     threadWchans: z.array(z.string()).readonly(),
+    /**
+     * the other threads one by one (the first 16): tid as the command sees it, name (comm), state, wait channel and the syscall
+     * it is blocked in. Absent in traces written before threads were sampled one by one.
+     */
+    otherThreads: z.array(z.object({ tid: z.number(), name: z.string(), state: z.enum(PROC_STATES), wchan: z.string(), syscall: z.object({ nr: z.number(), arg0: z.number() }).readonly().nullable() }).readonly()).readonly().optional(),
     threads: z.number(),
     /** CPU % over the sampling interval (100 = one core). */
     cpuPercent: z.number(),
@@ -146,6 +151,12 @@ export type WaitRelation =
     }
   /** threads of one process blocked in futex waits at ~0 % CPU: two or more is what a lock-order deadlock looks like. */
   | { readonly kind: 'futex'; readonly pid: number; readonly waiting: number; readonly threads: number }
+  /**
+   * a process whose main thread waits on a lock (futex) at ~0 % CPU while a thread of its own, which could release it
+   * (a join, a condition or event wait), is itself blocked elsewhere: in a read, an accept, a sleep. The thread's name is
+   * '' when it is the process's own.
+   */
+  | { readonly kind: 'thread'; readonly pid: number; readonly thread: { readonly tid: number; readonly name: string; readonly wchan: string; readonly syscall: { readonly nr: number; readonly arg0: number } | null } }
   /** a parent in wait4 on a child that is stopped or waits for input that will not come. */
   | { readonly kind: 'child'; readonly pid: number; readonly child: ProcessRef };
 

@@ -2,6 +2,19 @@
 export const OUTCOMES = ['completed', 'limit', 'error'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
+/** How an installed CLI's shell tool ended the repro, as of its result reaching the model (scorers/shell-tool.ts). */
+export const TOOL_ENDS = ['returned-running', 'killed-tree', 'killed-leader', 'exited', 'ended-by-harness', 'never-returned'] as const;
+export type ToolEnd = (typeof TOOL_ENDS)[number];
+
+/** The repro's tool result exactly as the CLI sent it, and what it tells the model. */
+export interface ToolResultScore {
+  readonly text: string;
+  /** a line the command printed is in it; null when the command printed nothing. */
+  readonly held_output: boolean | null;
+  readonly elapsed_ms: number | null;
+  readonly reason: string | null;
+}
+
 /** Score names are the public JSON keys of score.json and summary.json. */
 export interface AttemptScores {
   readonly caseId: string;
@@ -38,7 +51,18 @@ export interface AttemptScores {
     /** (cases with hints) a hint reached the agent; ms from the first hint to its next kill, input or edit. */
     readonly hint_given: boolean | null;
     readonly hint_to_action: number | null;
+    /** wall ms and model tokens between the hang's onset and its end; null without an onset. */
+    readonly hang_tax_ms: number | null;
+    readonly hang_tax_tokens: number | null;
+    /** (installed agents) the shell tool and the repro: see scorers/shell-tool.ts. null elsewhere. */
+    readonly tool_return_ms: number | null;
+    readonly tool_end: ToolEnd | null;
+    readonly left_after_tool: number | null;
+    readonly left_after_exit: number | null;
+    readonly tool_result: ToolResultScore | null;
   };
+  /** the variant's monitor mode (absent in scores written before it was kept). */
+  readonly mode?: string;
   readonly ticks: number;
   readonly tokens: number;
   readonly wallMs: number;

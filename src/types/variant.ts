@@ -51,3 +51,33 @@ export type BudgetOverrides = z.infer<typeof BudgetOverridesSchema>;
 export type VariantSpec = z.infer<typeof VariantSpecSchema>;
 
 export const AGENT_NAMES = AgentSpecSchema.options.map((option) => option.shape.agent.value) as readonly AgentName[];
+
+export type OneOrMany<T> = T | readonly T[];
+
+/**
+ * The axes of the variant cross product, each one value or a list (the CLI's comma lists), and the agent settings
+ * that are not axes. `EvalOptionsInput` extends it; expandVariants needs nothing else.
+ */
+export interface VariantAxes {
+  readonly agent?: OneOrMany<string>;
+  readonly mode?: OneOrMany<string>;
+  readonly intervalMs?: OneOrMany<number>;
+  readonly prompt?: OneOrMany<string>;
+  readonly hungTicks?: OneOrMany<number>;
+  readonly hints?: OneOrMany<boolean>;
+  readonly model?: string;
+  readonly baseUrl?: string;
+  readonly cache?: string;
+  readonly from?: string;
+  readonly cmd?: string;
+  /** installed agents' settings as axes: `--set NAME=V1,V2` → { NAME: [V1, V2] }. */
+  readonly settings?: Readonly<Record<string, readonly string[]>>;
+  readonly budgets?: BudgetOverrides;
+  /** where a module agent's relative path (`--agent ./my-agent.mjs`) is resolved from. */
+  readonly cwd?: string;
+}
+
+export function listOf<T>(value: OneOrMany<T> | undefined): readonly T[] | undefined {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? (value as readonly T[]) : [value as T];
+}

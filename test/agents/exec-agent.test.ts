@@ -83,6 +83,27 @@ describe('--agent exec: JSON lines protocol', () => {
     await session.close?.();
     expect(alive(pid)).toBe(false);
   });
+
+  test("close() ends within its deadline when a setsid child of the agent holds the agent's stdout, and notes what it gave up on", async () => {
+    const pidFile = path.join(dir, 'holder.pid');
+    // The holder leaves the agent's process group (setsid) but keeps its stdout and stderr: 'close' never comes by itself.
+    const command = `setsid sh -c 'echo $$ > ${pidFile}; exec sleep 300' & exec node ${path.join(REPO, 'examples/exec-agent.mjs')}`;
+    const context = agentContext();
+    const session = execAgent({ command, cwd: REPO, agentEnv: [], allowHosts: [], unjailedEnv: process.env }).create(context);
+    await expect(session.next(taskObservation())).resolves.toEqual({ type: 'run', command: 'python3 build.py' });
+    await expect.poll(async () => readFile(pidFile, 'utf8').catch(() => '')).toMatch(/^\d+\n$/);
+    const holder = Number(await readFile(pidFile, 'utf8'));
+    try {
+      expect(alive(holder)).toBe(true);
+      const started = performance.now();
+      await session.close?.();
+      // TERM, a 1 s grace, KILL, a 1 s deadline on the pipes: well under the holder's 300 s
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(context.report.notes).toEqual([{ kind: 'agent', message: expect.stringMatching(/^exec agent stop: gave up after \d+ ms waiting for the exec agent's stdout and stderr to close/) }]);
+    } finally {
+      process.kill(holder, 'SIGKILL');
+    }
+  });
 });
 
 describe('--agent exec end to end', () => {

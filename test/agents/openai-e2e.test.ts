@@ -162,9 +162,10 @@ describe('--agent openai end to end (local fake endpoint, py-pipe-deadlock at ti
     const replayed = replay.summary.attempts[0];
 
     const { hint_to_action: recordedHintToAction } = recorded.attempt.scores;
-    // Latencies are timings of the fresh run; every other score must match.
+    // Latencies and the hang's duration (and so the tokens that fell inside it) are timings of the fresh run; every other score must match.
     const hintToAction = recordedHintToAction === null ? null : expect.any(Number);
-    expect(replayed?.scores).toMatchObject({ ...recorded.attempt.scores, interrupt_latency: expect.any(Number), hint_to_action: hintToAction });
+    const timed = { interrupt_latency: expect.any(Number), hint_to_action: hintToAction, hang_tax_ms: expect.any(Number), hang_tax_tokens: expect.any(Number) };
+    expect(replayed?.scores).toMatchObject({ ...recorded.attempt.scores, ...timed });
     expect(replayed?.tokens).toBe(recorded.attempt.tokens);
     expect(replayed?.outcome).toBe('completed');
   });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hiddenLayers } from '../../src/attempt/verify.js';
 import { attemptMarkerProcesses } from '../support/proc-scan.js';
+import { describeOnLinux } from '../support/capability.js';
 
 const LIBRARY = path.resolve(import.meta.dirname, '../../fixtures/hanging-programs');
 const SHARED = path.join(LIBRARY, 'shared-hidden');
@@ -40,7 +41,7 @@ describe('hiddenLayers', () => {
   });
 });
 
-describe.skipIf(process.platform !== 'linux')('the helpers the hidden checks share', () => {
+describeOnLinux('the helpers the hidden checks share', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'hangbench-hangcheck-'));

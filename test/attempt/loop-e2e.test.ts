@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { GATE_COMMAND_BASE } from '../../src/attempt/gates.js';
 import type { EvalOptionsInput } from '../../src/run/options.js';
@@ -12,6 +12,7 @@ import type { AttemptScores } from '../../src/types/scores.js';
 import { startFakeOpenAI, type ChatRequestBody, type RecordedRequest, type ScriptedReply } from '../support/fake-openai-server.js';
 import { TEST_KEY } from '../agents/openai-helpers.js';
 import { collector } from '../support/collector.js';
+import { describeOnLinux } from '../support/capability.js';
 
 /** Gates and hints through whole attempts (runEval), on a deploy script that waits for a confirmation nobody gives. */
 
@@ -73,7 +74,7 @@ function expectHintsAtTriggers(events: readonly TraceEvent[]): void {
   expect(decisionsBefore).toHaveLength(1);
 }
 
-describe.skipIf(process.platform !== 'linux')('gates and hints in whole attempts', () => {
+describeOnLinux('gates and hints in whole attempts', () => {
   test('the oracle passes every gate at its first finish', async () => {
     const { scores, events } = only(await run('oracle', { agent: 'oracle' }));
     expect(scores.scores).toMatchObject({ solved: true, gates_passed: true, gate_rounds: 1, hint_given: true });

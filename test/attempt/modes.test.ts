@@ -158,7 +158,7 @@ describe('monitor modes on real processes', () => {
 
     await session.perform({ type: 'run', command: 'echo quick' });
     // The quick command exits while nobody waits for it: the next observation, whatever it is, says so.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect.poll(() => trace.events.some((event) => event.type === 'command.exit' && event.commandId === 2), { timeout: 10_000, interval: 20 }).toBe(true);
     const next = await session.perform({ type: 'poll', id: 1 });
     expect(next.notices).toEqual([expect.stringMatching(/^background command #2 exited with code 0 after /)]);
     const again = await session.perform({ type: 'wait', id: 2 });

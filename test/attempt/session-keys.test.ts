@@ -2,7 +2,7 @@ import { renderTick } from '../../src/monitor/render.js';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { Observation } from '../../src/agents/protocol.js';
 import { loadCaseFile } from '../../src/cases/load-cases.js';
 import { AttemptSession } from '../../src/attempt/session.js';
@@ -11,6 +11,7 @@ import { createSandbox, probeHost } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import type { Action } from '../../src/types/actions.js';
 import type { Case } from '../../src/types/case.js';
+import { describeOnLinux } from '../support/capability.js';
 
 const PTY_FIXTURES = path.resolve(import.meta.dirname, '../fixtures/pty');
 const CASE_FILE = path.resolve(import.meta.dirname, '../fixtures/check-cases/cases/pager.yaml');
@@ -53,7 +54,7 @@ async function untilWaiting(current: AttemptSession, first: Observation): Promis
 
 const perform = (current: AttemptSession, action: Action): Promise<Observation> => current.perform(action);
 
-describe.skipIf(process.platform !== 'linux')('input keys through the session', () => {
+describeOnLinux('input keys through the session', () => {
   it('answers a raw-mode menu on a pty with down + enter', async () => {
     const current = await sessionOn('pty');
     const waiting = await untilWaiting(current, await perform(current, { type: 'run', command: 'node menu.mjs' }));

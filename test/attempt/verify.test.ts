@@ -1,11 +1,12 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runVerify } from '../../src/attempt/verify.js';
 import { TraceWriter } from '../../src/trace/writer.js';
 import type { VerifyStep } from '../../src/types/case.js';
 import { sandboxPerTest } from '../sandbox/helpers.js';
+import { describeOnLinux } from '../support/capability.js';
 
 const step = (run: string, fields: Partial<VerifyStep> = {}): VerifyStep => ({ run, timeout: 20_000, exit: 0, ...fields });
 
@@ -19,7 +20,7 @@ async function verify(steps: readonly VerifyStep[]) {
   return { passed, reasons };
 }
 
-describe.skipIf(process.platform !== 'linux')('runVerify', () => {
+describeOnLinux('runVerify', () => {
   it('passes when every step exits as expected and its output matches (a /regex/ or a substring)', async () => {
     await expect(verify([step('echo "ok: 3 tests"', { stdout: '/ok: \\d+ tests/' }), step('echo warn >&2; exit 4', { exit: 4, stderr: 'warn' })])).resolves.toEqual({
       passed: true,

@@ -1,16 +1,17 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { renderCheckCases } from '../../src/cli/check-cases.js';
 import { main } from '../../src/cli/main.js';
 import { checkCases, type CheckCasesResult } from '../../src/check/check-cases.js';
 import { attemptMarkerProcesses } from '../support/proc-scan.js';
 import { collector } from '../support/collector.js';
+import { describeOnLinux } from '../support/capability.js';
 
 const CASES = path.resolve(import.meta.dirname, '../fixtures/check-cases/cases');
 
-describe.skipIf(process.platform !== 'linux')('check-cases', () => {
+describeOnLinux('check-cases', () => {
   let out: string;
   let result: CheckCasesResult;
   beforeAll(async () => {

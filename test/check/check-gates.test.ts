@@ -1,18 +1,19 @@
 import { cp, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { checkGates, type GateCheckContext } from '../../src/check/check-gates.js';
 import { loadCases } from '../../src/cases/load-cases.js';
 import { DEFAULTS } from '../../src/defaults.js';
 import { probeHost } from '../../src/sandbox/index.js';
 import type { Case } from '../../src/types/case.js';
 import { attemptMarkerProcesses } from '../support/proc-scan.js';
+import { describeOnLinux } from '../support/capability.js';
 
 const DIR = path.resolve(import.meta.dirname, '../fixtures/check-gates');
 const prefix = `check-gates-${process.pid}`;
 
-describe.skipIf(process.platform !== 'linux')('the gates check of check-cases', () => {
+describeOnLinux('the gates check of check-cases', () => {
   let cases: Map<string, Case>;
   let context: GateCheckContext;
   beforeAll(async () => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { attemptMarkerProcesses } from '../support/proc-scan.js';
+import { SUMMARY_VERSION } from '../../src/summary/schema.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const bin = path.join(root, 'bin/hangbench.js');
@@ -43,12 +44,21 @@ describe('hangbench CLI', () => {
     expect((await hangbench(['validate', path.join(cases, 'good')])).exitCode).toBe(0);
   });
 
+  it('eval with no case found writes nothing and says why in one line, exit 2', async () => {
+    const out = await mkdtemp(path.join(tmpdir(), 'hangbench-nocase-'));
+    const result = await hangbench(['eval', path.join(out, 'no-such-cases'), '--out', out]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/^hangbench eval: no case to run: .*no-such-cases no such file or folder/m);
+    expect(result.stdout).toBe('');
+    expect(await readdir(out)).toEqual([]);
+  });
+
   it('eval runs the valid cases, reports the broken ones, exits 2, and --json keeps stdout pure JSON', async () => {
     const out = await mkdtemp(path.join(tmpdir(), 'hangbench-cli-'));
     const result = await hangbench(['eval', path.join(cases, 'bad'), path.join(cases, 'good'), '--agent', 'nop', '--out', out, '--json', '--time-scale', '0.1']);
     expect(result.exitCode).toBe(2);
     const summary = JSON.parse(result.stdout) as { summaryVersion: number; attempts: Array<{ caseId: string; scores: { solved: boolean } }>; problems: unknown[] };
-    expect(summary.summaryVersion).toBe(3);
+    expect(summary.summaryVersion).toBe(SUMMARY_VERSION);
     expect(summary.attempts.map((attempt) => attempt.caseId)).toEqual(['good-case']);
     expect(summary.problems).toHaveLength(7);
     expect(result.stderr).toContain('invalid case:');
@@ -76,32 +86,32 @@ describe('hangbench CLI', () => {
 
   it('Ctrl-C stops the run, kills every sandbox, keeps what finished, and exits 130', async () => {
     const out = await mkdtemp(path.join(tmpdir(), 'hangbench-sigint-'));
-    const child = spawn('node', [bin, 'eval', path.join(root, 'cases/py-lock-order.yaml'), '--out', out, '--run-id', 'sigint', '--agent', 'baseline', '--interval', '1m'], {
+    const child = spawn('node', [bin, 'eval', path.join(root, 'cases/py-lock-order.yaml'), '--out', out, '--run-id', `sigint-${process.pid}`, '--agent', 'baseline', '--interval', '1m'], {
       cwd: root,
       env: { ...process.env, CI: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     // wait until the hang is running (its readiness line is in the command log)
-    const log = path.join(out, 'sigint/py-lock-order/baseline-k2·interval-1m/1/command-1.log');
+    const log = path.join(out, `sigint-${process.pid}`, 'py-lock-order/baseline-k2·interval-1m/1/command-1.log');
     for (;;) {
       const text = await readFile(log, 'utf8').catch(() => '');
       if (text.length > 0) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(attemptMarkerProcesses('sigint.').length).toBeGreaterThan(0);
+    expect(attemptMarkerProcesses(`sigint-${process.pid}.`).length).toBeGreaterThan(0);
     child.kill('SIGINT');
     expect(await exited).toBe(130);
-    expect(attemptMarkerProcesses('sigint.')).toEqual([]);
+    expect(attemptMarkerProcesses(`sigint-${process.pid}.`)).toEqual([]);
     // The interrupted attempt keeps its trace but gets no score.json: it did not finish, and `eval --resume` re-runs it.
-    const files = await readdir(path.join(out, 'sigint/py-lock-order/baseline-k2·interval-1m/1'));
+    const files = await readdir(path.join(out, `sigint-${process.pid}`, 'py-lock-order/baseline-k2·interval-1m/1'));
     expect(files).toContain('trace.jsonl');
     expect(files).not.toContain('score.json');
-    const trace = await readFile(path.join(out, 'sigint/py-lock-order/baseline-k2·interval-1m/1/trace.jsonl'), 'utf8');
+    const trace = await readFile(path.join(out, `sigint-${process.pid}`, 'py-lock-order/baseline-k2·interval-1m/1/trace.jsonl'), 'utf8');
     expect(trace).toContain('"by":"harness"');
-    const summary = JSON.parse(await readFile(path.join(out, 'sigint/summary.json'), 'utf8')) as { interrupted: boolean; attempts: unknown[] };
+    const summary = JSON.parse(await readFile(path.join(out, `sigint-${process.pid}`, 'summary.json'), 'utf8')) as { interrupted: boolean; attempts: unknown[] };
     expect(summary).toMatchObject({ interrupted: true, attempts: [] });
-    const meta = JSON.parse(await readFile(path.join(out, 'sigint/meta.json'), 'utf8')) as { interrupted: boolean };
+    const meta = JSON.parse(await readFile(path.join(out, `sigint-${process.pid}`, 'meta.json'), 'utf8')) as { interrupted: boolean };
     expect(meta.interrupted).toBe(true);
   });
 });

@@ -114,7 +114,9 @@ describe('hangbench capture', () => {
     expect(stopped.exitCode, stopped.stderr).toBe(0);
     expect(await readFile(path.join(project, 'cases', 'progress.yaml'), 'utf8')).toContain('stopped by the user');
     expect(attemptMarkerProcesses('capture-')).toEqual([]);
-    const gaveUp = await hangbench(['capture', '--include', 'progress.sh', '--interval', '300ms', '--max', '2s', '--id', 'progress-max', '--', 'bash', 'progress.sh'], project);
+    // Progress the monitor believes: new lines, not one line with a count moving (that reads as a retry loop).
+    await writeFile(path.join(project, 'busy.sh'), 'w=(lexer parser checker emitter linker bundler); i=0; while true; do echo "compiled ${w[i % 6]}-${w[(i / 6) % 6]}.o"; i=$((i+1)); sleep 0.02; done\n');
+    const gaveUp = await hangbench(['capture', '--include', 'busy.sh', '--interval', '1s', '--max', '3s', '--id', 'progress-max', '--', 'bash', 'busy.sh'], project);
     expect(gaveUp.exitCode).toBe(1);
     expect(gaveUp.stderr).toContain('no tick classified it as hung');
   });

@@ -42,3 +42,13 @@ describe('hangbench list', () => {
     expect(stdout).toContain('1 case(s) × 2 variant(s) × 1 repeat(s) = 2 attempt(s)');
   });
 });
+
+describe('hangbench list sources', () => {
+  it('shows each case’s public report, a GitHub issue as owner/repo#N, in the table and the JSON', async () => {
+    const file = path.join(root, 'cases/node-watch-mode.yaml');
+    const table = await run([file, '--agent', 'oracle']);
+    expect(table.stdout).toMatch(/node-watch-mode.*openai\/codex#3775/);
+    const listed = JSON.parse((await run([file, '--agent', 'oracle', '--json'])).stdout) as { cases: { source: string[] }[] };
+    expect(listed.cases[0]?.source).toContain('https://github.com/openai/codex/issues/3775');
+  });
+});

@@ -27,6 +27,10 @@ describe('eval --resume refuses a run whose options or cases changed', () => {
     const changedOption = await hangbench(['eval', '--resume', runDir, '--time-scale', '0.2']);
     expect(changedOption.exitCode).toBe(2);
     expect(changedOption.stderr).toContain('leave out --time-scale');
+    // the hint names the flags as eval spells them
+    const changedHosts = await hangbench(['eval', '--resume', runDir, '--agent-allow-host', 'example.com']);
+    expect(changedHosts.exitCode).toBe(2);
+    expect(changedHosts.stderr).toContain('leave out --agent-allow-host (');
 
     await copyCase('bash-tail-follow', cases);
     const changedCases = await hangbench(['eval', '--resume', runDir]);

@@ -13,7 +13,8 @@ function withoutTimings(summary: RunSummary) {
   return {
     ...rest,
     groups: rest.groups.map(({ interruptLatencyMs: _l, wallMsPerAttempt: _w, ticksPerAttempt: _t, tokensPerAttempt: _k, ...group }) => group),
-    attempts: rest.attempts.map(({ wallMs: _w, ticks: _t, tokens: _k, classificationAtEnd: _c, scores: { interrupt_latency: _l, ...scores }, ...attempt }) => ({
+    shellTools: rest.shellTools?.map(({ hangTaxMs: _h, toolReturnMs: _r, ...row }) => row),
+    attempts: rest.attempts.map(({ wallMs: _w, ticks: _t, tokens: _k, classificationAtEnd: _c, scores: { interrupt_latency: _l, hang_tax_ms: _h, ...scores }, ...attempt }) => ({
       ...attempt,
       scores,
     })),

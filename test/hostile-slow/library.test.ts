@@ -21,15 +21,15 @@ afterAll(async () => {
 async function library(agent: string): Promise<RunResult> {
   const out = await mkdtemp(path.join(tmpdir(), `hangbench-library-${agent}-`));
   outs.push(out);
-  const result = await runEval({ agent, timeScale: 1, out, cwd: PROJECT_ROOT, runId: agent });
+  const result = await runEval({ agent, timeScale: 1, out, cwd: PROJECT_ROOT, runId: `${agent}-${process.pid}` });
   expect(result.problems).toEqual([]);
   expect(result.summary.attempts.filter((attempt) => !attempt.scores.clean).map((attempt) => attempt.caseId)).toEqual([]);
-  expect(attemptMarkerProcesses(`${agent}.`)).toEqual([]);
+  expect(attemptMarkerProcesses(`${agent}-${process.pid}.`)).toEqual([]);
   return result;
 }
 
 describe('every case at time scale 1', () => {
-  it('the oracle solves every case (at time scale 0.1 a loaded machine makes its verify time out)', async () => {
+  it('the oracle solves every case: in the whole run, or alone where the run\'s load made it miss (said which)', async () => {
     const result = await library('oracle');
     expect(result.summary.attempts.length).toBeGreaterThanOrEqual(52);
     // An unsolved attempt is shown with why its checks failed (a verify that timed out on a loaded machine, say).
@@ -41,8 +41,17 @@ describe('every case at time scale 1', () => {
         return [attempt.caseId, attempt.outcome, ...failed];
       }),
     );
-    expect(why).toEqual([]);
-  }, 900_000);
+    if (unsolved.length === 0) return;
+    // Wall budgets are wall time: beside the library's other attempts on 2 cores, the CPU-heavy controls
+    // (ctl-bursty-build, ctl-many-children: hundreds of short processes) have run out of it. Each miss must solve
+    // when run again alone, or the case (or the oracle) is broken.
+    console.log(`oracle: ${unsolved.length} case(s) unsolved in the whole run, run again alone:\n${why.map((line) => `  ${line.join(' · ')}`).join('\n')}`);
+    const out = await mkdtemp(path.join(tmpdir(), 'hangbench-library-oracle-alone-'));
+    outs.push(out);
+    const alone = await runEval({ agent: 'oracle', timeScale: 1, out, cwd: PROJECT_ROOT, concurrency: 1, runId: `oracle-alone-${process.pid}`, caseInputs: unsolved.map((attempt) => path.join(PROJECT_ROOT, 'cases', `${attempt.caseId}.yaml`)) });
+    expect(alone.summary.attempts.filter((attempt) => !attempt.scores.solved).map((attempt) => [attempt.caseId, attempt.outcome])).toEqual([]);
+    expect(alone.summary.attempts.length).toBe(unsolved.length);
+  }, 1_500_000);
 
   it('the baseline reproduces every hang, and interrupts and false-kills exactly what the pins say', async () => {
     const result = await library('baseline');

@@ -7,7 +7,7 @@ import { CAN_UNSHARE_MOUNT, requireCapability } from '../support/capability.js';
 import { PROJECT_ROOT } from './run-hostile.js';
 
 /** The tests whose expectations depend on the host's cgroups: run here as a container sees them, read-only. */
-const HOST_TESTS = ['test/sandbox/host.test.ts', 'test/sandbox/kill.test.ts', 'test/sandbox/limits.test.ts', 'test/sandbox/pty.test.ts'];
+const HOST_TESTS = ['test/sandbox/host.test.ts', 'test/sandbox/kill.test.ts', 'test/sandbox/limits.test.ts', 'test/sandbox/pty.test.ts', 'test/sandbox/userns-kill.test.ts'];
 const READ_ONLY = `for m in $(awk '$3 == "cgroup" || $3 == "cgroup2" {print $2}' /proc/self/mounts) /sys/fs/cgroup; do mount -o remount,bind,ro "$m"; done`;
 
 interface JsonReport {
@@ -44,8 +44,10 @@ describe('the host tests with the cgroup filesystem read-only (a private mount n
       'probeHost finds a writable cgroup where the harness is meant to (root on the CI machine)',
     ]);
     expect(result.numPassedTests).toBeGreaterThan(20);
-    // The other branch, seen from inside: the probe found no cgroup and the kills went by process group + scan.
-    expect(stdout).toMatch(/host capabilities: \{[^\n]*"mechanism":"process-group\+scan"[^\n]*"cgroupLimits":\{"pids":null,"memory":null,"cpu":null\}/);
+    // The other branch, seen from inside: the probe found no cgroup and root's jail kills by per-command namespace
+    // (userns-kill.test.ts above: setsid, env -i, a double fork and setpgid die with the kill, none alive 1 s later).
+    expect(stdout).toMatch(/host capabilities: \{[^\n]*"mechanism":"pid-namespace"[^\n]*"cgroupLimits":\{"pids":null,"memory":null,"cpu":null\}/);
+    expect(stdout).toMatch(/userns kill path: uid 0, isolation bubblewrap, cgroup none, mechanism pid-namespace/);
     expect(stdout).toMatch(/tree kill: goneMs=[\d.]+ steps=\[[^\n]*"signal":"SIGKILL"/);
   }, 300_000);
 });

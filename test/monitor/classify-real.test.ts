@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { renderTick } from '../../src/monitor/index.js';
 import type { Classification, ProcessSample, Tick } from '../../src/types/process.js';
 import { disposeWatched, sequence, ticksUntil, waitForText, watch } from './watch.js';
+import { describeOnLinux } from '../support/capability.js';
 
 afterEach(disposeWatched);
 
@@ -16,7 +17,7 @@ async function expectClassified(command: string, ready: string, expected: Classi
 
 const byCommand = (tick: Tick, command: RegExp): ProcessSample[] => tick.snapshot.processes.filter((p) => command.test(p.command));
 
-describe.skipIf(process.platform !== 'linux')('classification of real hangs', () => {
+describeOnLinux('classification of real hangs', () => {
   it('ABBA lock deadlock → deadlock-futex', async () => {
     const tick = await expectClassified('python3 abba-deadlock.py; echo exited', 'starting transfer', 'deadlock-futex');
     const [python] = byCommand(tick, /^python/);

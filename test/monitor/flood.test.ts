@@ -1,9 +1,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { DEFAULT_WINDOW } from '../../src/monitor/index.js';
 import type { Tick } from '../../src/types/process.js';
 import { disposeWatched, watch } from './watch.js';
+import { describeOnLinux } from '../support/capability.js';
 
 afterEach(disposeWatched);
 
@@ -15,7 +16,7 @@ function collectGarbage(): void {
   (runInNewContext('gc') as () => void)();
 }
 
-describe.skipIf(process.platform !== 'linux')('output flood', () => {
+describeOnLinux('output flood', () => {
   it('is classified output-flood while the harness memory stays bounded', async () => {
     collectGarbage();
     const rssBefore = process.memoryUsage().rss;

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { ProcHandles } from '../../src/monitor/proc-handles.js';
-import { parseStat } from '../../src/monitor/proc-parse.js';
+import { parseStat } from '../../src/proc/index.js';
 import { releaseSample, sampleTree } from '../../src/monitor/sample-tree.js';
+import { describeOnLinux } from '../support/capability.js';
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -28,7 +29,7 @@ function openInto(pid: number): number {
   }).length;
 }
 
-describe.skipIf(process.platform !== 'linux')('ProcHandles', () => {
+describeOnLinux('ProcHandles', () => {
   it('keeps a descriptor per file open and re-reads fresh content through it', async () => {
     const { pid } = sleeper();
     const handles = new ProcHandles();
@@ -77,7 +78,7 @@ describe.skipIf(process.platform !== 'linux')('ProcHandles', () => {
   });
 });
 
-describe.skipIf(process.platform !== 'linux')('sampleTree with kept descriptors', () => {
+describeOnLinux('sampleTree with kept descriptors', () => {
   it('passes its descriptors from sample to sample and releases them at the end', () => {
     const { pid } = sleeper();
     const first = sampleTree([pid]);
@@ -101,7 +102,7 @@ describe.skipIf(process.platform !== 'linux')('sampleTree with kept descriptors'
   });
 });
 
-describe.skipIf(process.platform !== 'linux')('sampleTree reuse of an idle process', () => {
+describeOnLinux('sampleTree reuse of an idle process', () => {
   it('reuses the details of a process that has not run since, and reads afresh one that ran', async () => {
     const child = spawn('bash', ['-c', 'read first; exec 3</dev/null; echo opened; read second'], { stdio: ['pipe', 'pipe', 'ignore'] });
     children.push(child);

@@ -1,11 +1,11 @@
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { createMonitor, renderTick } from '../../src/monitor/index.js';
 import type { Monitor } from '../../src/monitor/index.js';
 import { createSandbox, probeHost } from '../../src/sandbox/index.js';
 import type { Sandbox, SandboxProcess } from '../../src/sandbox/index.js';
 import type { Classification, Tick } from '../../src/types/process.js';
-import { requireCapability, VIM } from '../support/capability.js';
+import { requireCapability, VIM, describeOnLinux } from '../support/capability.js';
 import { sequence, ticksUntil } from './watch.js';
 
 const PTY_FIXTURES = fileURLToPath(new URL('../fixtures/pty', import.meta.url));
@@ -49,7 +49,7 @@ async function classificationsOver(monitor: Monitor, ticks: number): Promise<Cla
   return seen;
 }
 
-describe.skipIf(process.platform !== 'linux')('the monitor on a pty', () => {
+describeOnLinux('the monitor on a pty', () => {
   it('less waiting for a key → blocked-on-stdin (a read of the terminal), its screen as plain text', async () => {
     const { monitor } = await watchPty('seq 1 500 > long.txt; less long.txt');
     const tick = await expectClassified(monitor, 'blocked-on-stdin');

@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { sampleTree } from '../../src/monitor/index.js';
 import type { SandboxProcess } from '../../src/sandbox/index.js';
 import { disposeWatched, waitForText, watch } from './watch.js';
+import { describeOnLinux } from '../support/capability.js';
 
 afterEach(disposeWatched);
 
@@ -17,7 +18,7 @@ async function sleepingChild(tree: SandboxProcess): Promise<number> {
   return pid;
 }
 
-describe.skipIf(process.platform !== 'linux')('sampleTree', () => {
+describeOnLinux('sampleTree', () => {
   it('reads every field of a real tree from /proc', async () => {
     const { tree } = await watch('bash sleep-forever.sh');
     await sleepingChild(tree);

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { createMonitor, sampleTree } from '../../src/monitor/index.js';
 import type { Monitor } from '../../src/monitor/index.js';
 import { releaseSample } from '../../src/monitor/sample-tree.js';
@@ -7,6 +7,7 @@ import { createSandbox, probeHost } from '../../src/sandbox/index.js';
 import type { Sandbox, SandboxProcess } from '../../src/sandbox/index.js';
 import type { ProcessSample, Tick, WaitRelation } from '../../src/types/process.js';
 import { Output } from '../sandbox/helpers.js';
+import { describeOnLinux, requireCapability } from '../support/capability.js';
 
 /** Wait-for relations read from real processes in a real sandbox: each test's tick must name the culprit. */
 
@@ -61,7 +62,7 @@ async function stop(proc: SandboxProcess, monitor: Monitor): Promise<void> {
   monitor.stop();
 }
 
-describe.skipIf(process.platform !== 'linux')('wait-for relations on real processes', () => {
+describeOnLinux('wait-for relations on real processes', () => {
   it('names the orphaned grandchild that holds the write end of the pipe its grandparent reads', async () => {
     const { proc, monitor } = await start('python3 orphan-pipe.py');
     const tick = await statusUntil(monitor, (t) => relations(t, 'pipe').some((r) => r.kind === 'pipe' && r.others.some((o) => o.orphan)));
@@ -119,7 +120,7 @@ describe.skipIf(process.platform !== 'linux')('wait-for relations on real proces
 
   it('tells a download receiving a byte a second from one that receives nothing, where the command has its own network', async (ctx) => {
     const caps = await probeHost();
-    if (caps.isolation !== 'bubblewrap') ctx.skip('needs a network namespace per command (bubblewrap): the harness host counts every program traffic');
+    requireCapability(ctx, 'bubblewrap', caps.isolation === 'bubblewrap', 'a network namespace per command: on the host the harness counts every program\'s traffic');
     const slow = await start('python3 download.py 1');
     const moving = await statusUntil(slow.monitor, (t) => t.classification === 'progressing' && (t.snapshot.waits?.netSegments ?? 0) > 0);
     expect(moving.classification).toBe('progressing');

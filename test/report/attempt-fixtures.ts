@@ -18,6 +18,13 @@ const HANG_SOLVED: Scores = {
   hint_given: null,
   hint_to_action: null,
   diagnosed: null,
+  hang_tax_ms: null,
+  hang_tax_tokens: null,
+  tool_return_ms: null,
+  tool_end: null,
+  left_after_tool: null,
+  left_after_exit: null,
+  tool_result: null,
 };
 
 const CONTROL_SOLVED: Scores = {
@@ -36,6 +43,13 @@ const CONTROL_SOLVED: Scores = {
   hint_given: null,
   hint_to_action: null,
   diagnosed: null,
+  hang_tax_ms: null,
+  hang_tax_tokens: null,
+  tool_return_ms: null,
+  tool_end: null,
+  left_after_tool: null,
+  left_after_exit: null,
+  tool_result: null,
 };
 
 export function hangAttempt(fields: Partial<Omit<AttemptScores, 'scores'>> = {}, scores: Partial<Scores> = {}): AttemptScores {

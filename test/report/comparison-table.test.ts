@@ -80,12 +80,12 @@ describe('renderPairwiseTable', () => {
     expect(interrupted[1]).not.toContain('Holm');
     // discordant 1 and 8 over 12 hang pairs: −58 pt, Newcombe [−79, −21], p = 0.039: the second variant interrupts more
     expect(interrupted[3]).toMatch(/^baseline·interval-2s\s+baseline·no-output-2s\s+12\s+1\/8\s+−58 pt \[−\d+, −\d+\]\s+0\.039\s+baseline·no-output-2s$/);
-    expect(interrupted.at(-1)).toBe('higher is better · a − b: difference of the rates, 95 % Newcombe interval · McNemar exact on the discordant pairs');
+    expect(interrupted.at(-1)).toBe('higher is better · a − b: difference of the rates, 95 % Newcombe interval · McNemar exact on the discordant pairs · no difference ≥ x: the smallest this run could have shown, at 80 % power and α 0.05 over the rows');
     // Hollander & Wolfe latencies: median a − b +490ms, V = 40, p = 0.039: the second is faster
     const latency = familyBlock(text, 'interrupt latency (hangs both interrupted)');
     expect(latency[3]).toMatch(/^baseline·interval-2s\s+baseline·no-output-2s\s+9\s+40\s+\+490ms \[[−+]?[\d.]+m?s, \+[\d.]+m?s\]\s+0\.039\s+baseline·no-output-2s$/);
     // one false kill of two: nowhere near a difference
-    expect(familyBlock(text, 'false kills (controls)')[3]).toMatch(/2\s+0\/1\s+−50 pt \[−\d+, \+\d+\]\s+1\.000\s+no difference shown$/);
+    expect(familyBlock(text, 'false kills (controls)')[3]).toMatch(/2\s+0\/1\s+−50 pt \[−\d+, \+\d+\]\s+1\.000\s+no difference (≥ [^|]+ )?shown( \(too few pairs to show any\))?$/);
     expect(text).toContain('one pair of variants: no correction');
   });
 
@@ -93,10 +93,10 @@ describe('renderPairwiseTable', () => {
     const text = renderPairwiseTable(summarize([...A, ...B, ...C], META), { color: false });
     const solved = familyBlock(text, 'solved (all attempts)');
     expect(solved[1]).toContain('McNemar p (Holm)');
-    expect(solved.find((line) => line.startsWith('baseline·interval-2s   baseline·no-output-2s'))).toMatch(/12\s+1\/8\s+−58 pt \[[^\]]+\]\s+0\.039 \(0\.117\)\s+no difference shown$/);
-    expect(solved.find((line) => line.startsWith('baseline·interval-2s   baseline·timeout-5s'))).toMatch(/0\/0\s+0 pt \[−\d+, \+\d+\]\s+1\.000 \(1\.000\)\s+no difference shown$/);
+    expect(solved.find((line) => line.startsWith('baseline·interval-2s   baseline·no-output-2s'))).toMatch(/12\s+1\/8\s+−58 pt \[[^\]]+\]\s+0\.039 \(0\.117\)\s+no difference ≥ 72 pt shown$/);
+    expect(solved.find((line) => line.startsWith('baseline·interval-2s   baseline·timeout-5s'))).toMatch(/0\/0\s+0 pt \[−\d+, \+\d+\]\s+1\.000 \(1\.000\)\s+no difference (≥ [^|]+ )?shown( \(too few pairs to show any\))?$/);
     const latency = familyBlock(text, 'interrupt latency (hangs both interrupted)');
-    expect(latency.find((line) => line.startsWith('baseline·no-output-2s'))).toMatch(/9\s+6\s+−490ms \[[^\]]+\]\s+0\.055 \(0\.117\)\s+no difference shown$/);
+    expect(latency.find((line) => line.startsWith('baseline·no-output-2s'))).toMatch(/9\s+6\s+−490ms \[[^\]]+\]\s+0\.055 \(0\.117\)\s+no difference (≥ [^|]+ )?shown( \(too few pairs to show any\))?$/);
     expect(text).toContain('(Holm): corrected over the 3 pairs of variants within each metric');
   });
 

@@ -46,7 +46,7 @@ describe('renderMarkdown', () => {
     expect(compared).toContain('### Variant comparison (paired on case and repeat)');
     expect(compared).toContain('#### interrupted (hangs)');
     expect(compared).toContain('| a | b | pairs | a only / b only | a − b [95 % CI] | p | better |');
-    expect(compared).toMatch(/\| v1 \| v2 \| 3 \| 2 \/ 0 \| \+67 pt \[−\d+, \+\d+\] \| 0\.500 \| no difference shown \|/);
+    expect(compared).toMatch(/\| v1 \| v2 \| 3 \| 2 \/ 0 \| \+67 pt \[−\d+, \+\d+\] \| 0\.500 \| no difference shown \(too few pairs to show any\) \|/);
     expect(compared).toContain('#### interrupt latency (hangs both interrupted)');
     expect(compared).not.toContain('Sweep');
   });

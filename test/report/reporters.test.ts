@@ -1,15 +1,11 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fanOut } from '../../src/run/reporter-hooks.js';
 import {
-  createReporters,
-  isLive,
-  registerReporter,
   type AttemptInfo,
   type Reporter,
   type ReporterFailure,
 } from '../../src/report/reporters.js';
 import { summarize } from '../../src/summary/summarize.js';
-import { HangbenchError } from '../../src/types/errors.js';
 import { META, hangAttempt } from './attempt-fixtures.js';
 
 const attempt: AttemptInfo = {
@@ -81,33 +77,5 @@ describe('fanOut', () => {
     );
     expect(fan.onAttemptEnd(attempt, hangAttempt())).toBeUndefined();
     expect(() => fan.onTick(attempt, {} as never)).not.toThrow();
-  });
-});
-
-describe('registry', () => {
-  it('creates registered reporters by name with the context', () => {
-    const factory = vi.fn((context: { color: boolean }) => ({ name: `custom:${context.color}` }));
-    registerReporter('test-custom', factory);
-    const stream = { write: () => true };
-    const [progress, custom] = createReporters(['progress', 'test-custom'], { stream, live: false, color: true });
-    expect(progress?.name).toBe('progress');
-    expect(custom?.name).toBe('custom:true');
-    expect(factory).toHaveBeenCalledOnce();
-  });
-
-  it('refuses an unknown name, listing the known ones, and a duplicate registration', () => {
-    expect(() => createReporters(['nope'], { stream: { write: () => true }, live: false, color: false })).toThrow(
-      /unknown reporter "nope"; use one of: progress/,
-    );
-    expect(() => registerReporter('progress', () => ({ name: 'x' }))).toThrow(HangbenchError);
-  });
-});
-
-describe('isLive', () => {
-  it('is live only on a TTY outside CI', () => {
-    expect(isLive({ isTTY: true }, {})).toBe(true);
-    expect(isLive({ isTTY: true }, { CI: 'true' })).toBe(false);
-    expect(isLive({ isTTY: true }, { CI: 'false' })).toBe(true);
-    expect(isLive({ isTTY: false }, {})).toBe(false);
   });
 });

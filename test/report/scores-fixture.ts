@@ -33,6 +33,13 @@ export function attemptScores(overrides: Partial<Omit<AttemptScores, 'scores'>> 
       hint_given: null,
       hint_to_action: null,
       diagnosed: null,
+      hang_tax_ms: null,
+      hang_tax_tokens: null,
+      tool_return_ms: null,
+      tool_end: null,
+      left_after_tool: null,
+      left_after_exit: null,
+      tool_result: null,
       ...overrides.scores,
     },
   };

@@ -95,7 +95,7 @@ describe('a sweep run (--mode interval,no-output --interval 1s,2s,4s, real proce
         const detail = 'aOnly' in row ? `${row.aOnly} / ${row.bOnly}` : String(row.statistic);
         // a rate: `−58 pt [−80, −25]` (points once, after the difference); a shift: `+490ms [−80ms, +620ms]`
         const effect = family.test === 'mcnemar-exact' ? '[−+]?\\d+ pt \\[[−+]?\\d+, [−+]?\\d+\\]' : '[−+]?[\\d.]+m?s \\[[−+]?[\\d.]+m?s, [−+]?[\\d.]+m?s\\]';
-        expect(markdown).toMatch(new RegExp(`\\| ${row.a} \\| ${row.b} \\| ${row.pairs} \\| ${detail} \\| ${effect} \\| [^|]+ \\| (\\*\\*baseline[^|]+\\*\\*|no difference shown) \\|`));
+        expect(markdown).toMatch(new RegExp(`\\| ${row.a} \\| ${row.b} \\| ${row.pairs} \\| ${detail} \\| ${effect} \\| [^|]+ \\| (\\*\\*baseline[^|]+\\*\\*|no difference (≥ [^|]+ shown|shown \\(too few pairs to show any\\))) \\|`));
         rows += 1;
       }
     }

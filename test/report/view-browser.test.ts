@@ -28,8 +28,9 @@ describe('hangbench view in a real headless Chromium', () => {
   });
 
   it("updates a running attempt's card in place as its trace grows, to its finished outcome", async () => {
-    // a quiet control that runs ~10 s at --time-scale 0.1 (the oracle lets it finish): the page opens while it runs
-    const run = evalRun(results, 'live', [], [path.join(root, 'cases/ctl-silent-download.yaml')]);
+    // a quiet control the oracle lets finish, then runs again fixed: two runs of 6.4 s of sleeps at time scale 0.2 in a
+    // 20 s wall budget (at 0.1, two of 3.2 s in 10 s: 6.5 s measured quiet, which a loaded machine can exceed)
+    const run = evalRun(results, 'live', ['--time-scale', '0.2'], [path.join(root, 'cases/ctl-silent-download.yaml')]);
     const { page } = browser;
     await new Promise<void>((resolve) => {
       const stop = watchTraces(results, (change) => {
@@ -41,7 +42,7 @@ describe('hangbench view in a real headless Chromium', () => {
     await page.goto(`${server.url}/run/live/`);
     expect(await page.locator('section.attempt').getAttribute('data-outcome')).toBe('running');
     // Wait for the card to leave 'running', whatever it ends as, so a failed attempt fails here and says how it ended.
-    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.querySelector('section.attempt')?.getAttribute('data-outcome') !== 'running', undefined, { timeout: 0, polling: 100 });
+    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.querySelector('section.attempt')?.getAttribute('data-outcome') !== 'running', undefined, { timeout: 45_000, polling: 100 });
     expect(await page.locator('section.attempt').getAttribute('data-outcome')).toBe('solved');
     expect(await page.locator('#live-status').textContent()).toMatch(/^live · updated ctl-silent-download\/[^/]+\/1 at /);
     expect(await page.locator('section.attempt').count()).toBe(1);

@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { runEval, type RunResult } from '../../src/run/run-eval.js';
 
 const projectRoot = path.resolve(import.meta.dirname, '../..');
 const CASE = 'bash-apt-lock-wait';
+const bin = path.join(projectRoot, 'bin/hangbench.js');
 
 /**
  * A library case whose workspace holds a FIFO, which the sandbox cannot copy: the attempt breaks in the harness
@@ -63,5 +65,25 @@ describe('an attempt whose sandbox cannot be set up', () => {
     const log = await readFile(path.join(result.runDir, 'errors.log'), 'utf8');
     expect(log).toMatch(new RegExp(`^${CASE}/baseline-k2·interval-10s/1: .*could not copy`, 'm'));
     expect(result.summary.attempts.find((attempt) => attempt.caseId === 'canary')).toMatchObject({ outcome: 'completed', scores: { completed: true } });
+  });
+
+  it('has a trace that says so in one line and a score.json from it, which reports and `hangbench score` read', async () => {
+    const dir = path.join(result.runDir, CASE, 'baseline-k2·interval-10s', '1');
+    const events = (await readFile(path.join(dir, 'trace.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string; message?: string; outcome?: string });
+    expect(events.map((event) => event.type)).toEqual(['attempt.start', 'error', 'attempt.end']);
+    expect(events[1]!.message).toMatch(/could not copy/);
+    expect(events[1]!.message).not.toContain('\n');
+    expect(events[2]!.outcome).toBe('error');
+    const recorded = JSON.parse(await readFile(path.join(dir, 'score.json'), 'utf8')) as unknown;
+    expect(recorded).toEqual(result.summary.attempts.find((attempt) => attempt.caseId === CASE));
+    const rescored = execFileSync('node', [bin, 'score', result.runDir], { encoding: 'utf8' });
+    expect(rescored).toContain('every recorded score.json agrees');
+  });
+
+  it('makes `eval` exit 1 with the cause in one line when it is every attempt of the run', () => {
+    const run = spawnSync('node', [bin, 'eval', path.join(root, 'cases', `${CASE}.yaml`), '--out', path.join(root, 'results'), '--run-id', `all-broken-${process.pid}`, '--time-scale', '0.1'], { encoding: 'utf8', env: { ...process.env, CI: '1' } });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^hangbench eval: every attempt broke in the harness, so this run measured nothing: .*could not copy.*\(stacks in .*errors\.log\)$/m);
+    expect(readdirSync(path.join(root, 'results', `all-broken-${process.pid}`))).toEqual(expect.arrayContaining(['report.md', 'report.html', 'summary.json']));
   });
 });

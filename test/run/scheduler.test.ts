@@ -2,7 +2,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cpuWeight, expectedDurationMs, historyKey } from '../../src/run/expected-duration.js';
 import { loadCases } from '../../src/cases/load-cases.js';
-import { admissionLimits, runScheduled } from '../../src/run/scheduler.js';
+import { admissionLimits, admissionNote, runScheduled } from '../../src/run/scheduler.js';
 import { planAttempts, type SchedulableAttempt } from '../../src/run/scheduler-order.js';
 import type { Case } from '../../src/types/case.js';
 
@@ -92,7 +92,7 @@ describe('runScheduled', () => {
     let maxCpu = 0;
     let floodBesideHeavy = false;
     const heavyIds = new Set<string>();
-    const results = await runScheduled(plan, { maxRunning: 6, cpuSlots: 2, startGapMs: 0 }, async (attempt, planned) => {
+    const results = await runScheduled(plan, { maxRunning: 6, cpuSlots: 2, startGapMs: 0, startupCores: Infinity }, async (attempt, planned) => {
       running += 1;
       cpu += planned.cpuWeight;
       if (planned.cpuWeight > 0) heavyIds.add(attempt.testCase.id);
@@ -115,9 +115,17 @@ describe('runScheduled', () => {
   it('lets light attempts past a heavy one that waits for a slot', async () => {
     const plan = plannedAll();
     const started: string[] = [];
-    await runScheduled(plan, { maxRunning: 3, cpuSlots: 1, startGapMs: 0 }, async (attempt, planned) => {
+    // A heavy attempt holds its slot until every light one has finished: no timer decides the order. Were light ones
+    // not let past a waiting heavy one, they would never all finish and the test would time out.
+    let lightsLeft = plan.filter((planned) => planned.cpuWeight === 0).length;
+    let lightsFinished!: () => void;
+    const allLightsDone = new Promise<void>((resolve) => (lightsFinished = resolve));
+    if (lightsLeft === 0) lightsFinished();
+    await runScheduled(plan, { maxRunning: 3, cpuSlots: 1, startGapMs: 0, startupCores: Infinity }, async (attempt, planned) => {
       started.push(attempt.testCase.id);
-      await new Promise((resolve) => setTimeout(resolve, planned.cpuWeight > 0 ? 40 : 2));
+      if (planned.cpuWeight > 0) return allLightsDone;
+      await Promise.resolve();
+      if (--lightsLeft === 0) lightsFinished();
     });
     const heavyIds = plan.filter((planned) => planned.cpuWeight > 0).map((planned) => planned.attempt.testCase.id);
     const secondHeavy = started.indexOf(heavyIds[1]!);
@@ -146,5 +154,41 @@ describe('runScheduled', () => {
     expect(admissionLimits(8, 2)).toMatchObject({ maxRunning: 8, cpuSlots: 1 });
     expect(admissionLimits(1, 4)).toMatchObject({ maxRunning: 1, cpuSlots: 1, startGapMs: 0 });
     await expect(runScheduled(plannedAll(), admissionLimits(0, 2), async () => undefined)).rejects.toThrow(/at least 1/);
+  });
+
+  const oracle = { name: 'oracle', agent: 'oracle', intervalMs: 10_000 };
+  const peakRunning = async (timeScale: number, variant: typeof oracle): Promise<{ peak: number; peakShare: number }> => {
+    const plan = planAttempts(cases.map((testCase) => ({ testCase, variant, repeat: 1 })), 1, timeScale);
+    const limits = { ...admissionLimits(undefined, 2), startGapMs: 0 };
+    let running = 0;
+    let share = 0;
+    let peak = 0;
+    let peakShare = 0;
+    await runScheduled(plan, limits, async (_, planned) => {
+      running += 1;
+      share += planned.startupShare;
+      peak = Math.max(peak, running);
+      if (running > 1) peakShare = Math.max(peakShare, share);
+      await new Promise((resolve) => setImmediate(resolve));
+      running -= 1;
+      share -= planned.startupShare;
+    });
+    expect(peakShare).toBeLessThanOrEqual(limits.startupCores + 1e-9);
+    return { peak, peakShare };
+  };
+
+  it("at a small time scale admits by the attempts' unscaled work, not their count, and says so before the run", async () => {
+    const small = await peakRunning(0.1, oracle);
+    expect(small.peak).toBeGreaterThan(1);
+    expect(small.peak).toBeLessThan(32);
+    const plan = planAttempts(cases.map((testCase) => ({ testCase, variant: oracle, repeat: 1 })), 1, 0.1);
+    expect(admissionNote(plan, admissionLimits(undefined, 2), 0.1, 2)).toMatch(/running about \d+ attempts at once on 2 cores \(not 32\)/);
+    expect(admissionNote(plan, admissionLimits(32, 2), 0.1, 2, 32)).toMatch(/^warning: --concurrency 32 on 2 cores: .*\(scores then depend on the load\)$/);
+  });
+
+  it('at time scale 1 the baseline still runs 32 at once on 2 cores, without a note', async () => {
+    expect((await peakRunning(1, baseline())).peak).toBe(32);
+    const plan = planAttempts(cases.map((testCase) => ({ testCase, variant: baseline(), repeat: 1 })), 1, 1);
+    expect(admissionNote(plan, admissionLimits(undefined, 2), 1, 2)).toBeNull();
   });
 });

@@ -88,7 +88,7 @@ describe("the exec agent's own process, in a sandbox of its own", () => {
 
 describe('this host', () => {
   it("jails the exec agent's process", (context) => {
-    if (!jailed) context.skip(`no bubblewrap sandbox here (${caps.notes.find((note) => note.startsWith('isolation ')) ?? 'isolation host-user'})`);
+    requireCapability(context, 'bubblewrap', jailed, caps.notes.find((note) => note.startsWith('isolation ')) ?? 'isolation host-user');
     expect(caps.isolation).toBe('bubblewrap');
   });
 });

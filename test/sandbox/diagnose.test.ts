@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { diagnose, preflight } from '../../src/sandbox/diagnose.js';
+import { onlyOnHostShape, requireCapability } from '../support/capability.js';
 
 const PROJECT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 const root = process.getuid?.() === 0;
@@ -27,7 +28,7 @@ describe('why the jail cannot start, and the fix, in one line', () => {
   });
 
   it('names a setuid bwrap before trying it', async (context) => {
-    if (!root) context.skip('making a setuid copy of bwrap needs root');
+    onlyOnHostShape(context, root, 'the harness is root: making a setuid copy of bwrap needs root');
     const dir = await mkdtemp(join(tmpdir(), 'hangbench-suid-'));
     const path = process.env.PATH;
     try {
@@ -66,7 +67,7 @@ describe('hangbench inside a container-like outer sandbox (its /proc masked, as 
   }
 
   it('--isolation strict refuses with one line: the cause and the pod settings that fix it', async (context) => {
-    if (!(await bwrapRuns(OUTER))) context.skip('no unprivileged bwrap on this host to build the outer sandbox');
+    requireCapability(context, 'bubblewrap', await bwrapRuns(OUTER), 'an unprivileged bwrap to build the outer sandbox');
     const out = join(tmpdir(), `hangbench-never-${process.pid}`);
     const result = await hangbenchInside(['eval', `${PROJECT}/cases/py-pipe-deadlock.yaml`, '--agent', 'nop', '--isolation', 'strict', '--out', out]);
     expect(result.code).not.toBe(0);

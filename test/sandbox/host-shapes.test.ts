@@ -15,6 +15,8 @@ import { CAN_UNSHARE_MOUNT, requireCapability, userExists } from '../support/cap
  */
 const PRINT_PROBE = path.resolve(import.meta.dirname, '../fixtures/host-shapes/print-probe.mjs');
 const run = promisify(execFile);
+/** The kill mechanism without a writable cgroup: a jail's per-command user namespaces, else the group + marker scan. */
+const noCgroupMechanism = (caps: HostCapabilities): string => (caps.isolation === 'bubblewrap' ? 'pid-namespace' : 'process-group+scan');
 
 const MOUNTS = readFileSync('/proc/self/mounts', 'utf8')
   .split('\n')
@@ -49,10 +51,11 @@ afterAll(async () => {
 });
 
 describe('the probe under forced host shapes (private mount namespaces, as root)', () => {
-  it('read-only cgroupfs (a container): no cgroup, kills by process group + scan, and no process limit for root', async (ctx) => {
+  it('read-only cgroupfs (a container): no cgroup, kills by the jail\'s per-command namespaces, and no process limit for root', async (ctx) => {
     requireCapability(ctx, 'root with mount namespaces', CAN_UNSHARE_MOUNT);
     const caps = await probeIn('read-only cgroupfs');
-    expect(caps).toMatchObject({ mechanism: 'process-group+scan', cgroupRoot: null, pidsCgroupRoot: null, cpuCgroupRoot: null, memoryCgroupRoot: null });
+    expect(caps.isolation).toBe('bubblewrap');
+    expect(caps).toMatchObject({ mechanism: 'pid-namespace', cgroupRoot: null, pidsCgroupRoot: null, cpuCgroupRoot: null, memoryCgroupRoot: null });
     expect(caps.cgroupLimits).toEqual({ pids: null, memory: null, cpu: null });
     expect(caps.processLimit).toBe('none');
     const notes = caps.notes.join('\n');
@@ -60,12 +63,12 @@ describe('the probe under forced host shapes (private mount namespaces, as root)
     expect(notes).toMatch(/no pids cgroup and running as root, where RLIMIT_NPROC does not bind: no process limit/);
   });
 
-  it('cgroup v1 only: every v1 controller bounds its limit; no cgroup.kill, so kills by process group + scan', async (ctx) => {
+  it('cgroup v1 only: every v1 controller bounds its limit; no cgroup.kill, so kills by namespace (or group + scan)', async (ctx) => {
     requireCapability(ctx, 'root with mount namespaces', CAN_UNSHARE_MOUNT);
     const caps = await probeIn('v1 only');
     const v1 = (controller: string): 'v1' | null => (hasV1(controller) ? 'v1' : null);
     expect(caps.cgroupLimits).toEqual({ pids: v1('pids'), memory: v1('memory'), cpu: v1('cpu') });
-    expect(caps).toMatchObject({ mechanism: 'process-group+scan', cgroupRoot: null, processLimit: hasV1('pids') ? 'pids-cgroup' : 'none' });
+    expect(caps).toMatchObject({ mechanism: noCgroupMechanism(caps), cgroupRoot: null, processLimit: hasV1('pids') ? 'pids-cgroup' : 'none' });
   });
 
   it('cgroup v2 only: kills by cgroup.kill; a limit is v2 where the v2 root offers its controller, else none', async (ctx) => {
@@ -80,10 +83,10 @@ describe('the probe under forced host shapes (private mount namespaces, as root)
     console.info(`v2 only: the v2 root offers [${V2_CONTROLLERS.join(' ')}]; limits ${JSON.stringify(caps.cgroupLimits)}`);
   });
 
-  it('no cgroup mounted at all: no limits by cgroup, kills by process group + scan', async (ctx) => {
+  it('no cgroup mounted at all: no limits by cgroup, kills by namespace (or group + scan)', async (ctx) => {
     requireCapability(ctx, 'root with mount namespaces', CAN_UNSHARE_MOUNT);
     const caps = await probeIn('no cgroup at all');
-    expect(caps).toMatchObject({ mechanism: 'process-group+scan', cgroupRoot: null, processLimit: 'none' });
+    expect(caps).toMatchObject({ mechanism: noCgroupMechanism(caps), cgroupRoot: null, processLimit: 'none' });
     expect(caps.cgroupLimits).toEqual({ pids: null, memory: null, cpu: null });
     expect(caps.notes.join('\n')).toMatch(/no writable cgroup v2 with cgroup\.kill/);
   });
@@ -104,7 +107,7 @@ describe('the probe as another user or without bubblewrap', () => {
     const caps = JSON.parse(stdout) as HostCapabilities;
     // The premise: no other user can write this host's cgroups (root-owned, not world-writable).
     for (const [, mountPoint, type] of MOUNTS) if (type === 'cgroup' || type === 'cgroup2') expect(statSync(mountPoint!).mode & 0o002).toBe(0);
-    expect(caps).toMatchObject({ mechanism: 'process-group+scan', cgroupRoot: null, processLimit: 'rlimit' });
+    expect(caps).toMatchObject({ mechanism: noCgroupMechanism(caps), cgroupRoot: null, processLimit: 'rlimit' });
     expect(caps.cgroupLimits).toEqual({ pids: null, memory: null, cpu: null });
     expect(caps.notes.join('\n')).toMatch(/not usable: EACCES/);
   });

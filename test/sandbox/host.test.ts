@@ -1,8 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path, { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/defaults.js';
-import { isSecretName, probeHost, scrubEnvironment } from '../../src/sandbox/index.js';
+import { isSecretName, probeHost, pyenvVersionBin, scrubEnvironment } from '../../src/sandbox/index.js';
 import { requireCgroup } from '../support/capability.js';
 
 /** The options of the read-write cgroup2 mount that `dir` lies under, from /proc/self/mounts (not the probe's code). */
@@ -27,9 +29,11 @@ describe('probeHost', () => {
   // What follows from the probe's answer, whichever shape this host has; host-shapes.test.ts forces the other shapes.
   it('kills through a cgroup v2 exactly when it found one it could write, with cgroup.kill in it', async () => {
     const caps = await probeHost();
-    expect(caps.mechanism).toBe(caps.cgroupRoot === null ? 'process-group+scan' : 'cgroup-v2');
-    if (caps.cgroupRoot === null) expect(caps.notes.join('\n')).toMatch(/no writable cgroup v2 with cgroup\.kill: killing by process group/);
-    else expect(cgroup2MountHolding(caps.cgroupRoot)).toMatch(/\brw\b/);
+    // meta.json's mechanism is the one the attempts' kills use: cgroup.kill, else the jail's per-command namespaces
+    expect(caps.mechanism).toBe(caps.cgroupRoot !== null ? 'cgroup-v2' : caps.isolation === 'bubblewrap' ? 'pid-namespace' : 'process-group+scan');
+    if (caps.mechanism === 'pid-namespace') expect(caps.notes.join('\n')).toMatch(/no writable cgroup v2 with cgroup\.kill: each command in a user namespace of its own/);
+    if (caps.mechanism === 'process-group+scan') expect(caps.notes.join('\n')).toMatch(/no writable cgroup v2 with cgroup\.kill: killing by process group/);
+    if (caps.cgroupRoot !== null) expect(cgroup2MountHolding(caps.cgroupRoot)).toMatch(/\brw\b/);
   });
 
   it('bounds each limit by the hierarchy that holds its controller, and processes by pids.max or, not as root, RLIMIT_NPROC', async () => {
@@ -97,5 +101,26 @@ describe('scrubEnvironment', () => {
     expect(env.PYENV_ROOT).toBe('/opt/pyenv');
     for (const name of ['OPENAI_API_KEY', 'GITHUB_TOKEN', 'FOO_SECRET', 'DB_PASSWORD']) expect(isSecretName(name)).toBe(true);
     expect(isSecretName('KEYBOARD')).toBe(false);
+  });
+});
+
+describe('pyenvVersionBin: the interpreter pyenv would pick goes first on the sandbox PATH', () => {
+  it('is the selected version\'s bin folder when the shims are on PATH, else null', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'hangbench-pyenv-'));
+    try {
+      const bin = path.join(root, 'versions', '3.11.7', 'bin');
+      await mkdir(bin, { recursive: true });
+      await writeFile(path.join(bin, 'python3'), '');
+      await writeFile(path.join(root, 'version'), '3.11.7\n');
+      const shims = `/usr/bin:${path.join(root, 'shims')}`;
+      expect(pyenvVersionBin({ PATH: shims }, root)).toBe(bin);
+      expect(pyenvVersionBin({ PATH: shims, PYENV_ROOT: root }, null)).toBe(bin);
+      expect(pyenvVersionBin({ PATH: '/usr/bin' }, root), 'no shims on PATH: nothing to skip').toBeNull();
+      expect(pyenvVersionBin({ PATH: shims, PYENV_VERSION: 'system' }, root)).toBeNull();
+      expect(pyenvVersionBin({ PATH: shims, PYENV_VERSION: '3.12.0' }, root), 'a version not installed').toBeNull();
+      expect(scrubEnvironment({ home: '/h', tmp: '/t', timeScale: 1, attemptId: 'a', commandId: 1, pyenvRoot: root, pathFirst: bin, host: { PATH: shims } }).PATH).toBe(`${bin}:${shims}`);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

@@ -84,9 +84,9 @@ describe('killing a command tree', () => {
     expect(procState(holder) ?? 'Z').toBe('Z');
   });
 
-  it('falls back to the process group and a /proc marker scan, which finds a setsid grandchild', async () => {
+  it('falls back to the process group and a /proc marker scan (host-user, no cgroup), which finds a setsid grandchild', async () => {
     sandbox = await makeSandbox('fallback', {
-      capabilities: (caps) => ({ ...caps, mechanism: 'process-group+scan', cgroupRoot: null }),
+      capabilities: (caps) => ({ ...caps, mechanism: 'process-group+scan', cgroupRoot: null, isolation: 'host-user' }),
     });
     const { proc, out } = run(sandbox, `setsid bash -c 'trap "" INT TERM; echo "escaped $$"; exec sleep 1000' & echo "root $$"; wait`);
     const [root, escaped] = await Promise.all([out.pid('root'), out.pid('escaped')]);

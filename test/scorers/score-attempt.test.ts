@@ -12,6 +12,7 @@ describe('scoreAttempt', () => {
       variant: 'interval-10s',
       agent: 'baseline',
       repeat: 1,
+      mode: 'interval',
       outcome: 'completed',
       scores: {
         reproduced: true,
@@ -29,6 +30,15 @@ describe('scoreAttempt', () => {
         hint_given: null,
         hint_to_action: null,
         diagnosed: null,
+        // from the onset to the command's exit after the kill; tokens spent meanwhile
+        hang_tax_ms: 10_010,
+        hang_tax_tokens: 0,
+        // shell-tool fields are for installed agents only
+        tool_return_ms: null,
+        tool_end: null,
+        tool_result: null,
+        left_after_tool: null,
+        left_after_exit: null,
       },
       ticks: 1,
       tokens: 1000,
@@ -68,6 +78,13 @@ describe('scoreAttempt', () => {
       hint_given: null,
       hint_to_action: null,
       diagnosed: null,
+      hang_tax_ms: null,
+      hang_tax_tokens: null,
+      tool_return_ms: null,
+      tool_end: null,
+      tool_result: null,
+      left_after_tool: null,
+      left_after_exit: null,
     });
     expect(result.classificationAtEnd).toBe('busy-no-output');
   });

@@ -66,6 +66,11 @@ export class TraceBuilder {
     return this;
   }
 
+  /** Any other event, as the trace would hold it (zod-checked like the rest). */
+  event(event: Record<string, unknown>): this {
+    return this.push(event);
+  }
+
   command(commandId: number, options: { isRepro?: boolean; command?: string } = {}): this {
     return this.push({
       type: 'command.start',

@@ -22,7 +22,7 @@ const oldGroup = ({ intact: _intact, ...group }: Partial<GroupSummary>) =>
 
 /** The same run as version 1 wrote it: no statistics, comparisons, case matrix, gate/hint rows, pass@k or latency intervals. */
 function asVersion1(): Record<string, unknown> {
-  const { statistics: _s, comparisons: _c, caseMatrix: _m, loop: _l, sweep: _w, ...rest } = structuredClone(current);
+  const { statistics: _s, comparisons: _c, caseMatrix: _m, loop: _l, sweep: _w, shellTools: _st, ...rest } = structuredClone(current);
   return {
     ...rest,
     summaryVersion: 1,
@@ -37,7 +37,7 @@ function asVersion1(): Record<string, unknown> {
 
 /** The same run as version 2 wrote it: `fixed` pooled over hangs and controls, one comparison per pair of variants. */
 function asVersion2(): Record<string, unknown> {
-  const { sweep: _w, ...rest } = structuredClone(current);
+  const { sweep: _w, shellTools: _st, ...rest } = structuredClone(current);
   return {
     ...rest,
     summaryVersion: 2,
@@ -58,7 +58,7 @@ describe('parseRunSummary', () => {
     expect((old.attempts as Array<{ kind: string; scores: { fixed: boolean } }>).filter((a) => a.kind === 'control').every((a) => typeof a.scores.fixed === 'boolean')).toBe(true);
     const upgraded = parseRunSummary(JSON.parse(JSON.stringify(old)), 'old/summary.json');
     expect(upgraded).toEqual(current);
-    expect(upgraded.summaryVersion).toBe(3);
+    expect(upgraded.summaryVersion).toBe(4);
     const controls = upgraded.attempts.filter((attempt) => attempt.kind === 'control');
     expect(controls.every((attempt) => attempt.scores.fixed === null && attempt.scores.intact !== null)).toBe(true);
     expect(upgraded.groups[0]?.fixed).toMatchObject({ over: 'hangs', total: upgraded.groups[0]?.hangAttempts });
@@ -66,7 +66,7 @@ describe('parseRunSummary', () => {
 
   it('reads version 1 by re-summarizing its attempts, with the seed it recorded', () => {
     const upgraded = parseRunSummary(JSON.parse(JSON.stringify(asVersion1())), 'old/summary.json');
-    expect(upgraded.summaryVersion).toBe(3);
+    expect(upgraded.summaryVersion).toBe(4);
     expect(upgraded.comparisons).toEqual(current.comparisons);
     expect(upgraded.caseMatrix).toEqual(current.caseMatrix);
     expect(upgraded.groups).toEqual(current.groups);
@@ -74,8 +74,8 @@ describe('parseRunSummary', () => {
   });
 
   it('refuses an unknown version, saying which versions it reads and what to do', () => {
-    expect(() => parseRunSummary({ ...current, summaryVersion: 4 }, 'run/summary.json')).toThrow(
-      /run\/summary\.json: summaryVersion 4 is not one this hangbench reads \(1, 2, 3\); use the hangbench that wrote it/,
+    expect(() => parseRunSummary({ ...current, summaryVersion: 5 }, 'run/summary.json')).toThrow(
+      /run\/summary\.json: summaryVersion 5 is not one this hangbench reads \(1, 2, 3, 4\); use the hangbench that wrote it/,
     );
     expect(() => parseRunSummary([], 'x.json')).toThrow(/x\.json: summaryVersion undefined/);
   });

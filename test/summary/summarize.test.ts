@@ -24,7 +24,7 @@ describe('summarize', () => {
 
   it('carries the run metadata and a version, and validates against its own schema', () => {
     expect(summary).toMatchObject({
-      summaryVersion: 3,
+      summaryVersion: 4,
       runId: 'run-1',
       startedAt: '2026-01-01T00:00:00.000Z',
       finishedAt: null,
@@ -126,7 +126,7 @@ describe('summarize', () => {
   it('lists every attempt’s scores under the DESIGN names', () => {
     expect(summary.attempts).toHaveLength(8);
     expect(Object.keys(summary.attempts[0]?.scores ?? {}).sort()).toEqual(
-      ['clean', 'completed', 'diagnosed', 'false_kill', 'fixed', 'gate_rounds', 'gates_passed', 'hint_given', 'hint_to_action', 'intact', 'interrupt_latency', 'interrupted', 'reproduced', 'solved', 'within_budget'],
+      ['clean', 'completed', 'diagnosed', 'false_kill', 'fixed', 'gate_rounds', 'gates_passed', 'hang_tax_ms', 'hang_tax_tokens', 'hint_given', 'hint_to_action', 'intact', 'interrupt_latency', 'interrupted', 'left_after_exit', 'left_after_tool', 'reproduced', 'solved', 'tool_end', 'tool_result', 'tool_return_ms', 'within_budget'],
     );
   });
 

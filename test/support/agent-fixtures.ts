@@ -18,6 +18,7 @@ export const TEST_CASE = {
   verify: [{ run: 'python3 build.py', timeout: 20_000, exit: 0 }],
   tags: [],
   gates: [],
+  source: [],
   hints: [],
   hang: { class: 'pipe-write-block', onset: { output: 'compiling' } },
   file: '/cases/py-pipe-deadlock.yaml',

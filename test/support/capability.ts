@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { TestContext } from 'vitest';
+import { describe, it, type TestContext } from 'vitest';
 
 /** What some tests need from the machine, each with how `.ci/run` provides it on the CI machine. */
 export const CAPABILITIES = {
@@ -10,6 +10,7 @@ export const CAPABILITIES = {
   vim: 'vim (`apt-get install vim`)',
   'non-root user hbuser': 'the user `hbuser` (`useradd -m hbuser`, as .ci/run does)',
   'root with mount namespaces': 'root and `unshare -m` (util-linux), to force host shapes in a private mount namespace',
+  'installed agent CLI': 'the adapter\'s pinned package in the agent cache (`node scripts/install-agents.mjs`, as .ci/run does)',
 } as const;
 
 export type Capability = keyof typeof CAPABILITIES;
@@ -65,3 +66,15 @@ export function userExists(name: string): boolean {
 
 export const IS_ROOT = process.getuid?.() === 0;
 export const CAN_UNSHARE_MOUNT = IS_ROOT && commandExists('unshare');
+
+const LINUX = process.platform === 'linux';
+
+/**
+ * `describe` for tests that need Linux (/proc, namespaces, signals as Linux delivers them). Elsewhere the block is one
+ * skipped test that says so, so the skip reporter shows a reason instead of "no reason given", and none of the
+ * block's hooks run where they cannot.
+ */
+export function describeOnLinux(name: string, body: () => void): void {
+  if (LINUX) describe(name, body);
+  else describe(name, () => it('runs on Linux only', (ctx) => onlyOnHostShape(ctx, false, `the host is Linux (this is ${process.platform}: no /proc, no namespaces)`)));
+}

@@ -27,8 +27,8 @@ export interface ScriptedModel {
 const USAGE = { input_tokens: 1000, output_tokens: 20, total_tokens: 1020, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } };
 
 /**
- * An OpenAI-compatible model on loopback that follows a script: chat completions and the Responses API, streamed (SSE)
- * or not, one step per model call; past the script it says "done." It drives a real agent CLI through its own tools.
+ * A model on loopback that follows a script: chat completions, the Responses API, Anthropic Messages and Gemini, streamed
+ * (SSE) or not, one step per model call; past the script it says "done." It drives a real agent CLI through its own tools.
  */
 export async function startScriptedModel(steps: readonly ModelStep[], options: { usage?: boolean; aside?: (call: ModelCall) => ModelReply | null } = {}): Promise<ScriptedModel> {
   const calls: ModelCall[] = [];
@@ -39,7 +39,9 @@ export async function startScriptedModel(steps: readonly ModelStep[], options: {
     request.on('end', () => {
       const path = new URL(request.url ?? '/', 'http://model').pathname;
       const isChat = path.endsWith('/chat/completions');
-      if (request.method !== 'POST' || (!isChat && !path.endsWith('/responses'))) {
+      const isMessages = path.endsWith('/messages');
+      const gemini = /:(streamGenerateContent|generateContent)$/.exec(path)?.[1];
+      if (request.method !== 'POST' || (!isChat && !isMessages && !gemini && !path.endsWith('/responses'))) {
         response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not here"}}');
         return;
       }
@@ -56,6 +58,8 @@ export async function startScriptedModel(steps: readonly ModelStep[], options: {
       }
       const usage = options.usage === false ? null : USAGE;
       if (isChat) chatReply(response, reply, body.stream === true, usage, answered);
+      else if (isMessages) messagesReply(response, reply, body.stream === true, usage, answered);
+      else if (gemini) geminiReply(response, reply, gemini === 'streamGenerateContent', usage);
       else responsesReply(response, reply, body.stream === true, usage, answered);
     });
   });
@@ -111,6 +115,58 @@ function chatReply(response: http.ServerResponse, reply: Exclude<ModelReply, { s
   else chunk({ role: 'assistant', content: reply.text }, null);
   chunk({}, finish, chatUsage ? { usage: chatUsage } : {});
   response.end('data: [DONE]\n\n');
+}
+
+/** Anthropic Messages: one text or tool_use block, streamed as message_start / content_block_* / message_delta / message_stop. */
+function messagesReply(response: http.ServerResponse, reply: Exclude<ModelReply, { status: number }>, stream: boolean, usage: Usage, n: number): void {
+  const block = 'call' in reply ? { type: 'tool_use', id: `toolu_${n}`, name: reply.call, input: reply.args } : { type: 'text', text: reply.text };
+  const stop = 'call' in reply ? 'tool_use' : 'end_turn';
+  const tokens = { input_tokens: usage?.input_tokens ?? 0, output_tokens: usage?.output_tokens ?? 0 };
+  const message = { id: `msg_${n}`, type: 'message', role: 'assistant', model: 'scripted', content: [block], stop_reason: stop, stop_sequence: null, usage: tokens };
+  if (!stream) {
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(message));
+    return;
+  }
+  response.writeHead(200, { 'content-type': 'text/event-stream' });
+  const send = (type: string, data: object): boolean => response.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  send('message_start', { message: { ...message, content: [], stop_reason: null, usage: { input_tokens: tokens.input_tokens, output_tokens: 0 } } });
+  send('content_block_start', { index: 0, content_block: 'call' in reply ? { ...block, input: {} } : { type: 'text', text: '' } });
+  send('content_block_delta', { index: 0, delta: 'call' in reply ? { type: 'input_json_delta', partial_json: JSON.stringify(reply.args) } : { type: 'text_delta', text: reply.text } });
+  send('content_block_stop', { index: 0 });
+  send('message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: tokens.output_tokens } });
+  send('message_stop', {});
+  response.end();
+}
+
+/** Gemini generateContent / streamGenerateContent?alt=sse: one candidate with a text or functionCall part. */
+function geminiReply(response: http.ServerResponse, reply: Exclude<ModelReply, { status: number }>, stream: boolean, usage: Usage): void {
+  const part = 'call' in reply ? { functionCall: { name: reply.call, args: reply.args } } : { text: reply.text };
+  const body = {
+    candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
+    ...(usage ? { usageMetadata: { promptTokenCount: usage.input_tokens, candidatesTokenCount: usage.output_tokens, totalTokenCount: usage.total_tokens } } : {}),
+    modelVersion: 'scripted',
+  };
+  if (!stream) {
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    return;
+  }
+  response.writeHead(200, { 'content-type': 'text/event-stream' }).end(`data: ${JSON.stringify(body)}\r\n\r\n`);
+}
+
+/** The text of a Messages call's last tool_result block (what Claude Code's tool told the model). */
+export function lastMessagesToolResult(call: ModelCall | undefined): string {
+  const messages = (call?.body.messages as Array<{ content?: unknown }> | undefined) ?? [];
+  const blocks = messages.flatMap((message) => (Array.isArray(message.content) ? (message.content as Array<{ type?: string; content?: unknown }>) : []));
+  const content = blocks.filter((block) => block.type === 'tool_result').at(-1)?.content;
+  if (typeof content === 'string') return content;
+  return Array.isArray(content) ? (content as Array<{ text?: string }>).map((item) => item.text ?? '').join('') : JSON.stringify(content ?? '');
+}
+
+/** The output of a Gemini call's last functionResponse part (what Gemini CLI's tool told the model). */
+export function lastGeminiFunctionResponse(call: ModelCall | undefined): string {
+  const contents = (call?.body.contents as Array<{ parts?: Array<{ functionResponse?: { response?: unknown } }> }> | undefined) ?? [];
+  const response = contents.flatMap((content) => content.parts ?? []).filter((part) => part.functionResponse).at(-1)?.functionResponse?.response;
+  return JSON.stringify(response ?? '');
 }
 
 /** The text of a chat completions call's last tool message (what the CLI's tool told the model). */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
+import { DurationSchema } from '../../types/duration.js';
 import { HangbenchError } from '../../types/errors.js';
 
 /** A setting of an adapter: a variant axis (`--set NAME=V1,V2`), substituted as {NAME} in its command, files and env. */
@@ -19,6 +20,29 @@ const ShellToolSchema = z.strictObject({
   timeout: z.string().min(1),
   on_hang: z.string().min(1),
 });
+
+/** One tool call the probe model makes: the tool's name as the CLI declares it, and its arguments (strings expanded). */
+const ProbeCallSchema = z.strictObject({
+  tool: z.string().min(1),
+  args: z.record(z.string(), z.unknown()).default({}),
+});
+
+/**
+ * `probe:` — how `--model probe` drives this CLI's shell tool (docs/installed-agents.md): run the repro, poll while
+ * `running` matches, interrupt (stdin keys into the session, or a kill through another shell call), finish.
+ */
+export const ProbeSpecSchema = z.strictObject({
+  run: ProbeCallSchema,
+  /** a tool result that matches says the command still runs; group 1 is {session}. */
+  running: z.string().min(1).refine((text) => { try { new RegExp(text); return true; } catch { return false; } }, 'a regular expression').optional(),
+  poll: ProbeCallSchema.extend({ every: DurationSchema }).optional(),
+  interrupt: ProbeCallSchema.extend({ kind: z.enum(['keys', 'kill']) }),
+  finish: z.string().min(1).default('The command hung: I ran it, waited, and interrupted it.'),
+  /** the answer to a call that does not offer the run tool (a title or routing call). */
+  aside: z.string().min(1).default('hangbench probe'),
+});
+
+export type ProbeSpec = z.infer<typeof ProbeSpecSchema>;
 
 /**
  * `agents/<name>.yaml`: an installed agent CLI as data. Placeholders in `command`, `files` and `env`:
@@ -41,6 +65,10 @@ const AdapterSchema = z.strictObject({
   logs: z.array(z.string().min(1)).default([]),
   settings: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), SettingSchema).default({}),
   shell: ShellToolSchema.optional(),
+  /** what `--model probe` calls, in this CLI's own tool names and argument shapes. */
+  probe: ProbeSpecSchema.optional(),
+  /** what the CLI tries to reach that no setting of it stops; the jail refuses it, and the attempt's trace says so. */
+  unblockable_traffic: z.string().min(1).optional(),
 }).superRefine((adapter, ctx) => {
   if ((adapter.package === undefined) !== (adapter.version === undefined) || (adapter.package === undefined) !== (adapter.bin === undefined)) {
     ctx.addIssue({ code: 'custom', path: ['package'], message: 'package, version and bin go together: give all three (an npm CLI) or none (a command on PATH)' });
@@ -61,7 +89,7 @@ export async function loadAdapter(name: string, dirs: readonly string[] = adapte
     const text = await readFile(file, 'utf8').catch(() => null);
     if (text !== null) return parseAdapter(file, text);
   }
-  throw new HangbenchError('USAGE', `no adapter "${name}": looked for ${name}.yaml in ${dirs.join(', ')}; the bundled ones are codex, opencode and generic`);
+  throw new HangbenchError('USAGE', `no adapter "${name}": looked for ${name}.yaml in ${dirs.join(', ')}; the bundled ones are in ${dirs.at(-1)}`);
 }
 
 /** One clear line per problem: file:line:column field: what is wrong. */

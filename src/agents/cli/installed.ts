@@ -1,14 +1,14 @@
 import type { Adapter } from './adapter.js';
 import type { InstalledPackage } from './install.js';
 
-/** What an attempt needs of an installed agent CLI (agents/protocol.ts's AgentFactory.installed). */
+/** What an attempt needs of an installed agent CLI (agents/protocol.ts's InstalledAgentFactory). */
 export interface InstalledAgent {
   readonly adapterName: string;
   /** the adapter with the variant's settings resolved, and its package installed (null: a command on PATH). */
   prepare(): Promise<{ readonly adapter: Adapter; readonly settings: Readonly<Record<string, string>>; readonly installed: InstalledPackage | null }>;
   readonly model: string;
-  /** the real endpoint and key: the model proxy's, never the agent's. */
-  readonly upstream: string;
+  /** the real endpoint and key: the model proxy's, never the agent's. null: `--model probe`, the proxy answers itself. */
+  readonly upstream: string | null;
   readonly apiKey: string | undefined;
   /** `generic`'s command (--cmd). */
   readonly cmd?: string;

@@ -1,29 +1,15 @@
 import { countTokens } from '../tokens.js';
 import type { TokenUsage } from '../protocol.js';
-
-export type ModelApi = 'chat' | 'responses' | 'other';
-
-export function apiOf(pathname: string): ModelApi {
-  if (pathname.endsWith('/chat/completions')) return 'chat';
-  if (pathname.endsWith('/responses')) return 'responses';
-  return 'other';
-}
-
-interface RawUsage {
-  prompt_tokens?: number;
-  completion_tokens?: number;
-  input_tokens?: number;
-  output_tokens?: number;
-  prompt_tokens_details?: { cached_tokens?: number };
-  input_tokens_details?: { cached_tokens?: number };
-}
+import type { WireApi } from './api/index.js';
 
 /** The JSON objects of a response: the body itself, or each `data:` line of an SSE stream. */
-function payloads(body: string): unknown[] {
+export function payloads(body: string): unknown[] {
   const trimmed = body.trimStart();
-  if (trimmed.startsWith('{')) {
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     try {
-      return [JSON.parse(trimmed)];
+      const value: unknown = JSON.parse(trimmed);
+      // Gemini's non-SSE stream is a JSON array of responses.
+      return Array.isArray(value) ? value : [value];
     } catch {
       return [];
     }
@@ -42,43 +28,18 @@ function payloads(body: string): unknown[] {
   return found;
 }
 
-function usageIn(payload: unknown): RawUsage | null {
-  if (typeof payload !== 'object' || payload === null) return null;
-  const record = payload as { usage?: RawUsage | null; response?: { usage?: RawUsage | null } };
-  return record.usage ?? record.response?.usage ?? null;
-}
-
-/** What the model wrote, for counting when no usage came: chat deltas and messages, Responses output text and arguments. */
-function textIn(payload: unknown): string {
-  if (typeof payload !== 'object' || payload === null) return '';
-  const record = payload as Record<string, unknown>;
-  const parts: string[] = [];
-  if (typeof record.delta === 'string') parts.push(record.delta);
-  for (const choice of (record.choices as Array<Record<string, unknown>> | undefined) ?? []) {
-    const message = (choice.delta ?? choice.message) as { content?: unknown; tool_calls?: Array<{ function?: { arguments?: string; name?: string } }> } | undefined;
-    if (typeof message?.content === 'string') parts.push(message.content);
-    for (const call of message?.tool_calls ?? []) parts.push(`${call.function?.name ?? ''}${call.function?.arguments ?? ''}`);
-  }
-  return parts.join('');
-}
-
 /**
- * Tokens of one call: the endpoint's `usage` when it sent one (chat's prompt/completion, Responses' input/output, the last
- * seen in a stream), else o200k counts of the request body and of the text the model wrote.
+ * Tokens of one call: the endpoint's own usage in the API's own fields (each field its last value in a stream, so
+ * Anthropic's input from message_start and output from the last message_delta), else o200k counts of the request body
+ * and of the text the model wrote.
  */
-export function usageOf(requestBody: string, responseBody: string): { usage: TokenUsage; from: 'usage' | 'counted' } {
+export function usageOf(api: WireApi, requestBody: string, responseBody: string): { usage: TokenUsage; from: 'usage' | 'counted' } {
   const found = payloads(responseBody);
-  const raw = found.map(usageIn).filter((usage): usage is RawUsage => usage !== null).at(-1);
-  if (raw) {
-    return {
-      usage: {
-        promptTokens: raw.prompt_tokens ?? raw.input_tokens ?? 0,
-        completionTokens: raw.completion_tokens ?? raw.output_tokens ?? 0,
-        cachedTokens: raw.prompt_tokens_details?.cached_tokens ?? raw.input_tokens_details?.cached_tokens ?? 0,
-      },
-      from: 'usage',
-    };
+  const parts = found.map((payload) => api.usage(payload)).filter((usage): usage is Partial<TokenUsage> => usage !== null);
+  if (parts.length > 0) {
+    const merged = Object.assign({ promptTokens: 0, completionTokens: 0, cachedTokens: 0 }, ...parts) as TokenUsage;
+    return { usage: merged, from: 'usage' };
   }
-  const written = found.map(textIn).join('');
+  const written = found.map((payload) => api.written(payload)).join('');
   return { usage: { promptTokens: countTokens(requestBody), completionTokens: countTokens(written), cachedTokens: 0 }, from: 'counted' };
 }

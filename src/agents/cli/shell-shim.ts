@@ -21,7 +21,8 @@ hb_dir=\${HANGBENCH_OBSERVE-}
 hb_seen= hb_cmd=
 if [ -n "$hb_dir" ]; then
   for hb_arg in "$@"; do
-    if [ -n "$hb_seen" ]; then hb_cmd=$hb_arg; break; fi
+    # bash takes every option before the command string (bash -c -l CMD, as Claude Code runs its shell snapshot)
+    if [ -n "$hb_seen" ]; then case $hb_arg in --) continue ;; -*) continue ;; esac; hb_cmd=$hb_arg; break; fi
     case $hb_arg in --*) ;; -*c*) hb_seen=1 ;; -*) ;; *) break ;; esac
   done
 fi

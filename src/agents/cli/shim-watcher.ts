@@ -51,7 +51,16 @@ export class ShimWatcher {
     for (const entry of this.#live.values()) if (entry.ack !== null) closeSync(entry.ack);
   }
 
-  #scan(): void {
+  /**
+   * Takes every report and every gone shim now, with no grace for a late report (a shim writes `.done` before it exits,
+   * so a gone pid without one was killed): called before the harness ends what is left, so a command the agent's tool
+   * already ended is not recorded as the harness's kill.
+   */
+  settle(): void {
+    this.#scan(0);
+  }
+
+  #scan(graceMs = REPORT_GRACE_MS): void {
     if (this.#stopped) return;
     let names: string[];
     try {
@@ -70,7 +79,7 @@ export class ShimWatcher {
     for (const [inner, entry] of this.#live) {
       if (isLive(entry.process.shimPid)) continue;
       entry.goneAt ??= now;
-      if (now - entry.goneAt >= REPORT_GRACE_MS && !existsSync(path.join(this.#dir, `${inner}.done`))) {
+      if (now - entry.goneAt >= graceMs && !existsSync(path.join(this.#dir, `${inner}.done`))) {
         this.#finish(inner, { exitCode: null, signal: 'SIGKILL', toGroup: true, inferred: true });
       }
     }

@@ -1,10 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import { withDeadline } from '../../types/deadline.js';
 import { HangbenchError } from '../../types/errors.js';
 
 const STDERR_TAIL = 2048;
 const GRACE_MS = 1000;
+/** After the SIGKILL, how long stop() waits for the agent's pipes to close before it destroys its ends of them. */
+const CLOSE_MS = 1000;
 
 /** An external agent process: JSON lines to its stdin, lines from its stdout, its stderr kept for error messages. */
 export class AgentProcess {
@@ -49,13 +52,26 @@ export class AgentProcess {
     });
   }
 
-  /** SIGTERM to the agent's process group, SIGKILL after a grace; resolves once it is gone. */
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null || this.child.pid === undefined) return;
-    this.signalGroup('SIGTERM');
-    const timer = setTimeout(() => this.signalGroup('SIGKILL'), GRACE_MS);
-    await this.exited;
+  /**
+   * SIGTERM to the agent's process group, SIGKILL after a grace; resolves once its pipes closed, or — when a process
+   * outside the group (a `setsid` child) still holds them — once the deadline passed and the harness let go of its ends.
+   * Returns what it gave up waiting for, or null.
+   */
+  async stop(): Promise<string | null> {
+    if (this.child.pid === undefined) return null;
+    const running = this.child.exitCode === null && this.child.signalCode === null;
+    if (running) this.signalGroup('SIGTERM');
+    const timer = running ? setTimeout(() => this.signalGroup('SIGKILL'), GRACE_MS) : undefined;
+    const closed = await withDeadline(this.exited, {
+      what: `the exec agent's stdout and stderr to close (pid ${this.child.pid}; a process outside its group still holds them)`,
+      ms: (running ? GRACE_MS : 0) + CLOSE_MS,
+      onExpire: () => {
+        this.signalGroup('SIGKILL');
+        for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) stream?.destroy();
+      },
+    });
     clearTimeout(timer);
+    return closed.state === 'expired' ? `gave up after ${closed.waitedMs} ms waiting for ${closed.what}` : null;
   }
 
   private signalGroup(signal: NodeJS.Signals): void {

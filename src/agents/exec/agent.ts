@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ActionSchema, type Action } from '../../types/actions.js';
-import type { AgentContext, AgentFactory, AgentSession, Observation } from '../protocol.js';
+import type { AgentContext, LoopAgentFactory, AgentSession, Observation } from '../protocol.js';
 import { probeHost, startAgentSandbox, type AgentSandbox } from '../../sandbox/index.js';
 import { AgentProcess } from './agent-process.js';
 
@@ -34,7 +34,7 @@ export interface ExecSettings {
  * `--agent exec --cmd "…"`: an external agent speaking JSON lines (docs/agent-protocol.md).
  * One process per attempt, started on the first observation and stopped when the attempt ends.
  */
-export function execAgent(settings: ExecSettings): AgentFactory {
+export function execAgent(settings: ExecSettings): LoopAgentFactory {
   return { name: 'exec', create: (context) => new ExecSession(settings, context) };
 }
 
@@ -73,7 +73,9 @@ class ExecSession implements AgentSession {
   }
 
   async close(): Promise<void> {
-    await (await this.process?.catch(() => null))?.stop();
+    const gaveUp = await (await this.process?.catch(() => null))?.stop();
+    if (gaveUp) this.context.reporter.note?.('agent', `exec agent stop: ${gaveUp}`);
+    // The sandbox ends everything left in it, the holder of the pipes too.
     await this.sandbox?.stop();
   }
 

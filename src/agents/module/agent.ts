@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ActionSchema, type Action } from '../../types/actions.js';
 import { HangbenchError } from '../../types/errors.js';
-import type { AgentContext, AgentFactory, AgentSession, Observation } from '../protocol.js';
+import type { AgentContext, LoopAgentFactory, AgentSession, Observation } from '../protocol.js';
 import type { ModuleAgentDefinition, ModuleAgentSession } from './define-agent.js';
 import { loadAgentModule } from './load-module.js';
 
@@ -10,7 +10,7 @@ import { loadAgentModule } from './load-module.js';
  * that fails, a `create` or `next` that throws and an action that is not one become the attempt's `error`, never a crash.
  * It is never privileged: no OracleView, no Case object.
  */
-export function moduleAgent(file: string, cwd: string): AgentFactory {
+export function moduleAgent(file: string, cwd: string): LoopAgentFactory {
   const full = path.resolve(cwd, file);
   let loading: Promise<ModuleAgentDefinition> | null = null;
   const load = () => (loading ??= loadAgentModule(full));

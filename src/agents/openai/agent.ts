@@ -3,7 +3,7 @@ import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'ope
 import type { Action } from '../../types/actions.js';
 import { EndpointError } from '../../types/errors.js';
 import type { Tick } from '../../types/process.js';
-import type { AgentContext, AgentFactory, AgentSession, Observation } from '../protocol.js';
+import type { AgentContext, LoopAgentFactory, AgentSession, Observation } from '../protocol.js';
 import type { ResponseCache } from './cache.js';
 import { Conversation } from './conversation.js';
 import { complete, endpointLabel, type Endpoint } from './endpoint.js';
@@ -34,7 +34,7 @@ const MAX_INVALID_REPLIES = 5;
 const NUDGE = 'Reply with exactly one tool call (run, wait, poll, kill, input, read, write, edit or finish); call finish when you are done.';
 
 /** A tool-calling loop over chat completions: tools are the actions, ticks are tool results (or user messages). */
-export function openAIAgent(config: OpenAIAgentConfig): AgentFactory {
+export function openAIAgent(config: OpenAIAgentConfig): LoopAgentFactory {
   const endpoint: Endpoint = {
     client: new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0, timeout: config.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs }),
     label: endpointLabel(config.baseURL ?? process.env.OPENAI_BASE_URL),
@@ -42,7 +42,7 @@ export function openAIAgent(config: OpenAIAgentConfig): AgentFactory {
     retry: { ...DEFAULT_RETRY, ...config.retry },
     sleep: config.sleep,
   };
-  return { name: 'openai', tickTemplate: config.prompt.tick, create: (context) => new OpenAISession(config, endpoint, context) };
+  return { name: 'openai', tickTemplate: config.prompt.tick, ...(config.prompt.tickTokens === null ? {} : { tickTokens: config.prompt.tickTokens }), create: (context) => new OpenAISession(config, endpoint, context) };
 }
 
 class OpenAISession implements AgentSession {

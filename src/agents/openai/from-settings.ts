@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { DEFAULTS } from '../../defaults.js';
 import { HangbenchError } from '../../types/errors.js';
-import type { AgentFactory } from '../protocol.js';
+import type { LoopAgentFactory } from '../protocol.js';
 import { openAIAgent } from './agent.js';
 import { ResponseCache } from './cache.js';
 import { loadPromptSet } from './prompt-set.js';
@@ -16,7 +16,7 @@ export interface OpenAISettings {
 }
 
 /** `--agent openai` from CLI settings; the key comes from the environment only, so it never lands in options or meta.json. */
-export function openAIAgentFromSettings(settings: OpenAISettings, env: NodeJS.ProcessEnv = process.env): AgentFactory {
+export function openAIAgentFromSettings(settings: OpenAISettings, env: NodeJS.ProcessEnv = process.env): LoopAgentFactory {
   if (!settings.model) throw new HangbenchError('USAGE', '--agent openai needs --model NAME (e.g. --model gpt-4o-mini)');
   const apiKey = env.OPENAI_API_KEY;
   if (!apiKey) {

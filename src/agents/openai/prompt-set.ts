@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { DEFAULTS } from '../../defaults.js';
 import { HangbenchError } from '../../types/errors.js';
 import { compileTemplate, type Template } from '../../types/template.js';
 import { TICK_PLACEHOLDERS } from '../../monitor/tick-values.js';
@@ -19,6 +20,8 @@ const PromptConfigSchema = z.strictObject({
   tick: z.string().default('tick.md'),
   /** tool-result: a tick is the result of the pending run/wait call; user-message: a short tool result, then the tick as a user message. */
   tickDelivery: z.enum(['tool-result', 'user-message']).default('tool-result'),
+  /** render each tick within this many tokens ("default": DEFAULTS.tickTokens); absent: ticks are rendered whole. */
+  tickTokens: z.union([z.literal('default'), z.number().int().positive()]).optional(),
 });
 
 export interface PromptSet {
@@ -28,6 +31,8 @@ export interface PromptSet {
   readonly task: Template;
   readonly tick: Template;
   readonly tickDelivery: 'tool-result' | 'user-message';
+  /** the token budget each tick is rendered within; null: whole. */
+  readonly tickTokens: number | null;
 }
 
 /** `--prompt NAME` is a folder of prompts/; a value with a slash is a folder path relative to cwd. */
@@ -53,6 +58,7 @@ export function loadPromptSet(nameOrPath: string, cwd: string): PromptSet {
     task: load(config.task, TASK_PLACEHOLDERS),
     tick: load(config.tick, TICK_PLACEHOLDERS),
     tickDelivery: config.tickDelivery,
+    tickTokens: config.tickTokens === 'default' ? DEFAULTS.tickTokens : (config.tickTokens ?? null),
   };
 }
 

@@ -1,4 +1,5 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { DEFAULTS } from '../../defaults.js';
 
 /** Bounded retries with exponential backoff; `retry-after` is obeyed up to a cap. */
 export interface RetryPolicy {
@@ -10,7 +11,7 @@ export interface RetryPolicy {
   readonly retryAfterCapMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 4, baseDelayMs: 500, maxDelayMs: 8_000, retryAfterCapMs: 30_000 };
+export const DEFAULT_RETRY: RetryPolicy = DEFAULTS.retry;
 
 export interface FailureKind {
   readonly retryable: boolean;

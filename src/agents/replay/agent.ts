@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Action } from '../../types/actions.js';
 import { HangbenchError, LimitExceeded } from '../../types/errors.js';
-import type { AgentContext, AgentFactory, AgentSession, Observation } from '../protocol.js';
+import type { AgentContext, LoopAgentFactory, AgentSession, Observation } from '../protocol.js';
 import type { Tick } from '../../types/process.js';
 import { findRecording, loadRecording, type FollowUp, type RecordedCall, type RecordedTick, type Recording, type ReplayStep } from './recording.js';
 
@@ -12,7 +12,7 @@ import { findRecording, loadRecording, type FollowUp, type RecordedCall, type Re
  * usage is reported again, so budgets and token scores match; no model is called. Where the
  * fresh run behaves differently from the recording, an `agent.note` of kind `divergence` says how.
  */
-export function replayAgent(runDir: string, cwd = process.cwd()): AgentFactory {
+export function replayAgent(runDir: string, cwd = process.cwd()): LoopAgentFactory {
   const from = path.resolve(cwd, runDir);
   return { name: 'replay', create: (context) => new ReplaySession(from, context) };
 }

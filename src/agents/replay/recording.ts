@@ -5,6 +5,7 @@ import { readTrace } from '../../trace/read.js';
 import type { Action } from '../../types/actions.js';
 import { HangbenchError } from '../../types/errors.js';
 import type { EventOf, TraceEvent } from '../../types/events.js';
+import { RUN_FILES } from '../../types/run-files.js';
 
 /** What followed an action in a trace: its result, a tick of the command, the command's exit, or a gate that failed a finish. */
 export type FollowUp = 'ok' | 'failed' | 'tick' | 'exit' | 'gate';
@@ -46,8 +47,8 @@ export interface Recording {
 export async function findRecording(runDir: string, caseId: string, repeat: number): Promise<string> {
   const caseDir = path.join(runDir, caseId);
   const variants = existsSync(caseDir) ? await readdir(caseDir) : [];
-  const matches = variants.filter((variant) => existsSync(path.join(caseDir, variant, String(repeat), 'trace.jsonl'))).sort();
-  if (matches.length === 1) return path.join(caseDir, matches[0] as string, String(repeat), 'trace.jsonl');
+  const matches = variants.filter((variant) => existsSync(path.join(caseDir, variant, String(repeat), RUN_FILES.trace))).sort();
+  if (matches.length === 1) return path.join(caseDir, matches[0] as string, String(repeat), RUN_FILES.trace);
   if (matches.length === 0) throw new HangbenchError('AGENT', `replay: no recording of case ${caseId} repeat ${repeat} under ${runDir}`);
   throw new HangbenchError('AGENT', `replay: ${caseId} repeat ${repeat} was recorded in several variants (${matches.join(', ')}); give --from a run with one`);
 }

@@ -1,5 +1,5 @@
 import type { ProcessSample } from '../../types/process.js';
-import { readProcFile } from '../proc-files.js';
+import { readProcFile } from '../../proc/index.js';
 import { SYSCALL_NR } from '../syscall-names.js';
 import { readMemory, readMemoryString, readPollFds } from './proc-mem.js';
 

@@ -1,5 +1,6 @@
 import type { Classification, ProcessRef, ProcessSample, TreeSnapshot, WaitRelation } from '../../types/process.js';
 import { formatBytes, seconds } from '../../types/units.js';
+import { describeSyscall } from '../syscall-names.js';
 import { nameOf } from './names.js';
 
 /** A relation put in words: who waits on what, and which process is the cause. */
@@ -23,7 +24,7 @@ export function diagnose(snapshot: TreeSnapshot): Diagnosis | null {
     return process ? nameOf(process, notes) : `pid ${pid}`;
   };
   const refName = (ref: ProcessRef): string => name(ref.pid, refNotes(ref, byPid));
-  const order: ReadonlyArray<WaitRelation['kind']> = ['lock', 'child', 'pipe', 'futex', 'socket'];
+  const order: ReadonlyArray<WaitRelation['kind']> = ['lock', 'child', 'pipe', 'thread', 'futex', 'socket'];
   for (const kind of order) {
     for (const relation of relations.filter((r) => r.kind === kind)) {
       const found = explain(relation, name, refName);
@@ -55,6 +56,16 @@ function explain(relation: WaitRelation, name: (pid: number) => string, refName:
       }
       const deadlock = relation.waiting >= 2 ? ': two or more threads each waiting on a lock is what a lock-order deadlock looks like' : '';
       return { sentence: `${name(relation.pid)}: ${relation.waiting} of ${relation.threads} threads wait on locks (futex) at ~0% CPU${deadlock}`, culprit: relation.pid, classification: 'deadlock-futex' };
+    }
+    case 'thread': {
+      const { thread } = relation;
+      const label = thread.name === '' ? `thread ${thread.tid}` : `${thread.name} (tid ${thread.tid})`;
+      const call = thread.syscall === null ? '' : ` ${describeSyscall(thread.syscall)}`;
+      return {
+        sentence: `${name(relation.pid)}: its main thread waits on a lock (futex) at ~0% CPU for a thread of its own, and that thread is itself blocked: ${label} in ${thread.wchan}${call}`,
+        culprit: relation.pid,
+        classification: null,
+      };
     }
     case 'socket':
       return explainSocket(relation, name);
@@ -104,7 +115,9 @@ function explainSocket(relation: Extract<WaitRelation, { kind: 'socket' }>, name
 function refNotes(ref: ProcessRef, byPid: ReadonlyMap<number, ProcessSample>): string[] {
   const notes: string[] = [];
   if (ref.state === 'T' || ref.state === 't') notes.push('stopped');
-  if (ref.orphan) notes.push('orphaned, ppid 1');
+  const own = byPid.get(ref.pid);
+  if (ref.orphan) notes.push(own && own.sid === own.pid ? 'detached, own session' : 'orphaned, ppid 1');
+  else if (own && own.sid === own.pid && own.sid !== byPid.get(own.ppid)?.sid) notes.push('own session');
   if (ref.state === 'Z') notes.push('zombie');
   const process = byPid.get(ref.pid);
   if (notes.length === 0 && process && ref.doing !== 'running') notes.push(ref.doing === 'sleep' ? 'sleeping' : ref.doing);
@@ -118,21 +131,61 @@ function holderState(holder: ProcessRef): string {
   return '';
 }
 
-/** Work the kernel shows although the command prints nothing: files growing, data segments moving, storage writes. */
-export function progressNote(snapshot: TreeSnapshot): string | null {
+/**
+ * Work the kernel shows although the command prints nothing: files growing, data segments moving, storage writes.
+ * Only work of the processes the command's end waits on counts: the root and the descendants still attached to it.
+ * A process that detached (re-parented, or in a session of its own that no parent waits for) may write all it likes;
+ * the command does not end any sooner for it (see `detachedNote`).
+ */
+export function progressNote(snapshot: TreeSnapshot, rootPid: number): string | null {
   const waits = snapshot.waits;
   if (!waits || waits.intervalMs <= 0) return null;
-  const grew = waits.progress.reduce((sum, delta) => sum + delta.filesGrew, 0);
-  const stored = waits.progress.reduce((sum, delta) => sum + delta.writeBytes, 0);
+  const attached = attachedPids(snapshot.processes, rootPid);
+  const progress = waits.progress.filter((delta) => attached.has(delta.pid));
+  const grew = progress.reduce((sum, delta) => sum + delta.filesGrew, 0);
+  const stored = progress.reduce((sum, delta) => sum + delta.writeBytes, 0);
   const interval = seconds(waits.intervalMs);
   if (grew > 0) {
-    const top = [...waits.progress].sort((a, b) => b.filesGrew - a.filesGrew)[0];
+    const top = [...progress].sort((a, b) => b.filesGrew - a.filesGrew)[0];
     const who = top ? nameFor(snapshot, top.pid) : '';
     return `files it has open grew by ${formatBytes(grew)} in ${interval}${who ? ` (${who})` : ''}`;
   }
-  if (waits.netSegments !== null && waits.netSegments > 0) return `${waits.netSegments} TCP data segments moved in its network in ${interval}`;
+  // the namespace's segments cannot be told apart by process: a detached process that is the only one left moving keeps them uncounted
+  const detachedOnly = waits.progress.length > 0 && progress.length === 0;
+  if (waits.netSegments !== null && waits.netSegments > 0 && !detachedOnly) return `${waits.netSegments} TCP data segments moved in its network in ${interval}`;
   if (stored >= STORAGE_PROGRESS_BYTES) return `it wrote ${formatBytes(stored)} to storage in ${interval}`;
   return null;
+}
+
+/** What detached processes did meanwhile: reported beside a hung verdict, never counted as the command's progress. */
+export function detachedNote(snapshot: TreeSnapshot, rootPid: number): string | null {
+  const waits = snapshot.waits;
+  if (!waits || waits.intervalMs <= 0) return null;
+  const attached = attachedPids(snapshot.processes, rootPid);
+  const moved = waits.progress.filter((delta) => !attached.has(delta.pid) && (delta.filesGrew > 0 || delta.writeBytes > 0 || delta.wchar > 0));
+  const top = [...moved].sort((a, b) => b.filesGrew + b.writeBytes + b.wchar - (a.filesGrew + a.writeBytes + a.wchar))[0];
+  if (!top) return null;
+  const what = top.filesGrew > 0 ? `grew files it has open by ${formatBytes(top.filesGrew)}` : `wrote ${formatBytes(Math.max(top.writeBytes, top.wchar))}`;
+  return `${nameFor(snapshot, top.pid)}, detached, ${what} in ${seconds(waits.intervalMs)}: its own work, not the command's progress`;
+}
+
+/**
+ * The root and every process whose parents lead back to it without crossing into a session of its own: what the
+ * command's end waits on. A re-parented process (its parent gone) or one that called setsid is detached.
+ */
+export function attachedPids(processes: readonly ProcessSample[], rootPid: number): Set<number> {
+  const byPid = new Map(processes.map((process) => [process.pid, process]));
+  const attached = new Set<number>();
+  const isAttached = (process: ProcessSample, depth: number): boolean => {
+    if (process.pid === rootPid || attached.has(process.pid)) return true;
+    const parent = byPid.get(process.ppid);
+    // a child of a root that is not sampled (the launcher a jail enters through) is the command itself
+    if (!parent) return process.ppid === rootPid;
+    if (depth > processes.length || process.sid !== parent.sid) return false;
+    return isAttached(parent, depth + 1);
+  };
+  for (const process of processes) if (isAttached(process, 0)) attached.add(process.pid);
+  return attached;
 }
 
 function nameFor(snapshot: TreeSnapshot, pid: number): string {

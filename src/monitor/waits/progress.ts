@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import type { ProgressDelta } from '../../types/process.js';
 import type { FdLink } from '../proc-details.js';
-import { readProcFile, readProcLink } from '../proc-files.js';
+import { readProcFile, readProcLink } from '../../proc/index.js';
 import { parseDataSegments } from './net-sockets.js';
 
 /** Counters of one process at one sample, for the deltas of the next. */

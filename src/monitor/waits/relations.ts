@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import type { ProcessRef, ProcessSample, WaitRelation } from '../../types/process.js';
 import type { FdLink } from '../proc-details.js';
-import { readProcFile } from '../proc-files.js';
+import { readProcFile } from '../../proc/index.js';
 import { waitKind } from '../wait-kind.js';
 import { accessMode, blockedOn } from './blocked-on.js';
 import { lockFileKey, parseLocks, type LockLine } from './proc-locks.js';
@@ -43,6 +43,11 @@ export function findRelations(processes: readonly ProcessSample[], extras: Reado
   let followed = 0;
   for (const process of processes) {
     const kind = waitKind(process);
+    const stuckThread = kind === 'other' && process.cpuPercent < 5 ? threadBlockedElsewhere(process) : undefined;
+    if (stuckThread) {
+      relations.push({ kind: 'thread', pid: process.pid, thread: { tid: stuckThread.tid, name: stuckThread.name === process.command ? '' : stuckThread.name, wchan: stuckThread.wchan, syscall: stuckThread.syscall } });
+      continue;
+    }
     if (kind === 'futex' && process.cpuPercent < 5) {
       relations.push({ kind: 'futex', pid: process.pid, waiting: 1 + process.threadWchans.filter((w) => /futex/.test(w)).length, threads: process.threads });
       continue;
@@ -194,3 +199,13 @@ function readNamespace(pid: number): string {
   }
 }
 
+/**
+ * The main thread waits on a futex and another thread is asleep somewhere else (a read, an accept, a sleep): what a
+ * join or a condition wait on a thread that is itself stuck looks like. A running thread may still wake it: none.
+ */
+function threadBlockedElsewhere(process: ProcessSample): NonNullable<ProcessSample['otherThreads']>[number] | undefined {
+  if (!/futex/.test(process.wchan)) return undefined;
+  const others = process.otherThreads ?? [];
+  if (others.some((thread) => thread.state === 'R' || thread.wchan === '')) return undefined;
+  return others.find((thread) => (thread.state === 'S' || thread.state === 'D') && !/futex/.test(thread.wchan));
+}

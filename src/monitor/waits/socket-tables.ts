@@ -1,4 +1,4 @@
-import { readProcFile } from '../proc-files.js';
+import { readProcFile } from '../../proc/index.js';
 import { parseTcp, type SocketLine } from './net-sockets.js';
 
 /** The tcp and tcp6 tables of one network namespace, by inode, read whole once (they are short inside a sandbox). */

@@ -3,6 +3,7 @@ import { readTrace, scoreAttempt } from '../../scorers/index.js';
 import { loadRunReport, readMetaSpine, readSummaryFile, readTracedAttempts, toReportAttempt, type ReportAttempt, type RunReport } from '../run-folder.js';
 import { summarize } from '../../summary/summarize.js';
 import { attemptKey } from '../../types/attempt-key.js';
+import { RUN_FILES } from '../../types/run-files.js';
 
 /**
  * A run's report as it stands: its summary.json when the run has finished, else one summarised from the attempts
@@ -24,7 +25,7 @@ export async function liveRunReport(runDir: string): Promise<RunReport> {
 export async function liveAttempt(runDir: string, key: string): Promise<ReportAttempt | null> {
   const [caseId, variant, repeat, ...rest] = key.split('/');
   if (!caseId || !variant || !repeat || rest.length > 0 || [caseId, variant, repeat].some((part) => part === '..' || part === '.')) return null;
-  const events = await readTrace(path.join(runDir, caseId, variant, repeat, 'trace.jsonl')).catch(() => null);
+  const events = await readTrace(path.join(runDir, caseId, variant, repeat, RUN_FILES.trace)).catch(() => null);
   if (!events) return null;
   const scores = scoreAttempt(events);
   return attemptKey(scores) === key ? toReportAttempt({ dir: path.join(caseId, variant, repeat), events, scores }) : null;

@@ -5,6 +5,7 @@ import { CLIENT_SCRIPT } from './client-script.js';
 import { escapeHtml as esc, jsonForScript, shortTime } from './escape.js';
 import { STYLES } from './styles.js';
 import { renderCaseMatrix, renderClassTable, renderComparisons, renderSweep, renderVariantTable } from './summary-section.js';
+import { renderShellTools } from './shell-tools-section.js';
 
 /** Where a live page (`hangbench view`) gets its updates: an SSE stream and a URL that renders one attempt. */
 export interface LiveEndpoints {
@@ -53,6 +54,7 @@ ${header(report)}
 ${renderSweep(summary)}
 <h2>Variant comparison</h2>${renderComparisons(summary)}
 ${renderCaseMatrix(summary)}
+${renderShellTools(summary)}
 <details class="classes"><summary><h2>Classes</h2></summary>${renderClassTable(summary)}</details>
 <h2>Attempts</h2>
 <div class="filters">${filterSelect('case', 'case', attempts.map((a) => a.scores.caseId))}${filterSelect('variant', 'variant', attempts.map((a) => a.scores.variant))}${filterSelect('class', 'class', attempts.map((a) => a.scores.class))}${filterSelect('outcome', 'outcome', attempts.map(outcomeOf))}<span id="shown" class="muted"></span><span class="muted">ticks: green progressing, orange looks hung · click a tick for the text the agent saw · total wall ${shortTime(attempts.reduce((sum, a) => sum + a.scores.wallMs, 0))}</span></div>

@@ -29,7 +29,7 @@ function familyTable(family: MetricComparison): string {
   const holmed = family.rows.length > 1;
   const rows = family.rows.map((row: RateEffect | ShiftEffect) => {
     const detail = rate ? `${(row as RateEffect).aOnly} / ${(row as RateEffect).bOnly}` : (row as ShiftEffect).statistic === null ? '–' : String((row as ShiftEffect).statistic);
-    const verdict = row.better === null ? `<td class="muted">${esc(verdictText(row))}</td>` : `<td class="better">${esc(verdictText(row))}</td>`;
+    const verdict = row.better === null ? `<td class="muted">${esc(verdictText(family, row))}</td>` : `<td class="better">${esc(verdictText(family, row))}</td>`;
     return `<tr><th class="name">${breakableName(row.a)}</th><th class="name">${breakableName(row.b)}</th><td>${row.pairs}</td><td>${detail}</td><td class="effect">${esc(effectText(family, row))}</td><td>${formatP(row.p)}</td>${holmed ? `<td>${formatP(row.pAdjusted)}</td>` : ''}${verdict}</tr>`;
   });
   const head = `<tr><th>a</th><th>b</th><th>pairs</th><th>${rate ? 'a only / b only' : 'V'}</th><th>a − b [95 % CI]</th><th>p</th>${holmed ? '<th>p (Holm)</th>' : ''}<th>better</th></tr>`;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { readTrace } from '../../scorers/index.js';
 import { findTraces } from '../run-folder.js';
 import { attemptKey } from '../../types/attempt-key.js';
+import { RUN_FILES } from '../../types/run-files.js';
 
 /** A trace that grew: which run and attempt, how many events it has, and whether the attempt is still going. */
 export interface TraceChange {
@@ -15,7 +16,7 @@ export interface TraceChange {
 
 /** The runs under a results folder (folders with a meta.json), or the folder itself when it is one run (named "."). */
 export async function listRuns(root: string): Promise<Array<{ readonly id: string; readonly dir: string }>> {
-  const isRun = (dir: string) => stat(path.join(dir, 'meta.json')).then(() => true, () => false);
+  const isRun = (dir: string) => stat(path.join(dir, RUN_FILES.meta)).then(() => true, () => false);
   if (await isRun(root)) return [{ id: '.', dir: root }];
   const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
   const folders = entries.filter((entry) => entry.isDirectory());
@@ -29,7 +30,7 @@ const SETTLE_MS = 10_000;
 /** A run that finished a while ago (summary.json, nothing rewritten since): its traces no longer grow. */
 async function settled(runDir: string): Promise<boolean> {
   const mtime = (file: string) => stat(path.join(runDir, file)).then((info) => info.mtimeMs, () => null);
-  const [summary, meta] = await Promise.all([mtime('summary.json'), mtime('meta.json')]);
+  const [summary, meta] = await Promise.all([mtime(RUN_FILES.summary), mtime(RUN_FILES.meta)]);
   return summary !== null && Date.now() - Math.max(summary, meta ?? 0) > SETTLE_MS;
 }
 

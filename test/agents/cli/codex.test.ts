@@ -1,14 +1,15 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { agentCacheDir } from '../../../src/agents/cli/install.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { DEFAULTS } from '../../../src/defaults.js';
 import { runEval } from '../../../src/run/run-eval.js';
 import { readTrace } from '../../../src/scorers/index.js';
 import { probeHost } from '../../../src/sandbox/index.js';
 import type { EventOf, TraceEvent } from '../../../src/types/events.js';
 import type { AttemptScores } from '../../../src/types/scores.js';
+import { requireCapability } from '../../support/capability.js';
+import { installedCli } from '../../support/installed-cli.js';
 import { lastToolOutput, startScriptedModel, type ModelStep } from '../../support/scripted-model-server.js';
 
 /** The real Codex CLI in the attempt's sandbox, driven by a scripted model through its own tools (exec_command, write_stdin). */
@@ -16,10 +17,10 @@ import { lastToolOutput, startScriptedModel, type ModelStep } from '../../suppor
 const REPO = path.resolve(import.meta.dirname, '../../..');
 const HANG = path.join(REPO, 'test/fixtures/installed/sleep-forever.yaml');
 const CONTROL = path.join(REPO, 'test/fixtures/installed/slow-ok.yaml');
-const CODEX = path.join(agentCacheDir(), '@openai+codex@0.171.0', 'node_modules/.bin/codex');
 const REAL_KEY = 'sk-real-key-the-agent-must-never-see';
 const capabilities = await probeHost();
-const missing = !existsSync(CODEX) ? `@openai/codex 0.171.0 is not in the agent cache (${agentCacheDir()}); .ci/run installs it` : capabilities.isolation !== 'bubblewrap' ? 'installed agents need the bubblewrap sandbox' : null;
+const codex = await installedCli('codex');
+const { afterFirstMs, afterTermMs, afterKillMs } = DEFAULTS.killGraces;
 
 let out: string;
 const saved = { key: process.env.OPENAI_API_KEY };
@@ -41,7 +42,7 @@ interface Ran {
 
 type RanWithModel = Ran & { model: Awaited<ReturnType<typeof startScriptedModel>> };
 
-async function run(runId: string, caseFile: string, steps: readonly ModelStep[], extra: { mode?: string; tokens?: number } = {}): Promise<RanWithModel> {
+async function run(runId: string, caseFile: string, steps: readonly ModelStep[], extra: { mode?: string; tokens?: number; wallMs?: number } = {}): Promise<RanWithModel> {
   const model = await startScriptedModel(steps);
   try {
     const result = await runEval({
@@ -57,7 +58,7 @@ async function run(runId: string, caseFile: string, steps: readonly ModelStep[],
       out,
       runId,
       cwd: REPO,
-      ...(extra.tokens ? { budgets: { tokens: extra.tokens } } : {}),
+      ...(extra.tokens || extra.wallMs ? { budgets: { ...(extra.tokens ? { tokens: extra.tokens } : {}), ...(extra.wallMs ? { wallMs: extra.wallMs } : {}) } } : {}),
     });
     const scores = result.summary.attempts[0]!;
     const dir = path.join(result.runDir, scores.caseId, scores.variant, String(scores.repeat));
@@ -70,7 +71,29 @@ async function run(runId: string, caseFile: string, steps: readonly ModelStep[],
 const ofType = <K extends TraceEvent['type']>(events: readonly TraceEvent[], type: K): EventOf<K>[] => events.filter((event): event is EventOf<K> => event.type === type);
 const sessionOf = (text: string): number => Number(/session ID (\d+)/.exec(text)?.[1] ?? NaN);
 
-describe.skipIf(missing !== null)(`codex in the sandbox${missing ? ` (skipped: ${missing})` : ''}`, () => {
+describe('codex in the sandbox', () => {
+  beforeEach((ctx) => {
+    requireCapability(ctx, 'bubblewrap', capabilities.isolation === 'bubblewrap', 'installed agents run in the bubblewrap jail');
+    requireCapability(ctx, 'installed agent CLI', codex.present, `${codex.spec} at ${codex.bin}`);
+  });
+
+  test('a token budget stop while codex holds its hung command ends the attempt within the kill graces', async () => {
+    // the first call spends the budget; codex yields with the repro still running, and its next call is refused
+    const ran = await run('budget-stop', HANG, [
+      () => ({ call: 'exec_command', args: { cmd: 'bash serve.sh', yield_time_ms: 2500 } }),
+      () => ({ text: 'never reached' }),
+    ], { tokens: 1000 });
+    const limit = ofType(ran.events, 'limit')[0];
+    expect(limit).toMatchObject({ kind: 'tokens' });
+    const repro = ofType(ran.events, 'command.start').find((start) => start.command === 'bash serve.sh');
+    expect(ofType(ran.events, 'kill').find((kill) => kill.commandId === repro?.commandId)).toMatchObject({ by: 'budget' });
+    const end = ofType(ran.events, 'attempt.end')[0]!;
+    expect(end.outcome).toBe('limit');
+    expect(end.t - limit!.t).toBeLessThan(2 * (afterFirstMs + afterTermMs + afterKillMs) + 1_000);
+    expect(ofType(ran.events, 'wait.expired')).toEqual([]);
+    expect(ran.scores.scores.clean).toBe(true);
+  }, 150_000);
+
   test('hang: codex runs the repro, the shim sees it, onset and ticks are recorded, codex ends it, and its fix is verified', async () => {
     const ran = await run('hang', HANG, [
       () => ({ call: 'exec_command', args: { cmd: 'bash serve.sh', yield_time_ms: 2500 } }),

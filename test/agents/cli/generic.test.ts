@@ -1,11 +1,12 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { runEval } from '../../../src/run/run-eval.js';
 import { readTrace } from '../../../src/scorers/index.js';
 import { probeHost } from '../../../src/sandbox/index.js';
 import type { EventOf, TraceEvent } from '../../../src/types/events.js';
+import { requireCapability } from '../../support/capability.js';
 import { startScriptedModel } from '../../support/scripted-model-server.js';
 
 /** `--agent cli:generic --cmd '… {issue_file}'`: any program, pointed at the proxy by HANGBENCH_BASE_URL, observed through the shim. */
@@ -33,7 +34,9 @@ afterAll(async () => {
 
 const ofType = <K extends TraceEvent['type']>(events: readonly TraceEvent[], type: K): EventOf<K>[] => events.filter((event): event is EventOf<K> => event.type === type);
 
-describe.skipIf(capabilities.isolation !== 'bubblewrap')(`the generic adapter${capabilities.isolation !== 'bubblewrap' ? ' (skipped: installed agents need the bubblewrap sandbox)' : ''}`, () => {
+describe('the generic adapter', () => {
+  beforeEach((ctx) => requireCapability(ctx, 'bubblewrap', capabilities.isolation === 'bubblewrap', 'installed agents run in the bubblewrap jail'));
+
   test('runs --cmd with {issue_file}; its model call goes through the proxy, its bash -c is observed and completes the control', async () => {
     const model = await startScriptedModel([() => ({ text: 'bash slow.sh' })]);
     try {

@@ -66,6 +66,7 @@ describe('the model proxy', () => {
     expect(seen.requests.map((request) => [request.api, request.stream, request.model])).toEqual([['responses', true, 'm'], ['chat', true, 'm']]);
     expect(seen.responses.map((response) => [response.status, response.tokensFrom, response.usage.promptTokens, response.usage.completionTokens])).toEqual([[200, 'usage', 1000, 20], [200, 'usage', 1000, 20]]);
     expect(proxy!.tokens).toBe(2040);
+    await proxy!.written();
     expect(await readFile(seen.responses[0]!.bodyFile, 'utf8')).toBe(responses.text);
   });
 

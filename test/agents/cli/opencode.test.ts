@@ -1,13 +1,13 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { agentCacheDir } from '../../../src/agents/cli/install.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { runEval } from '../../../src/run/run-eval.js';
 import { readTrace } from '../../../src/scorers/index.js';
 import { probeHost } from '../../../src/sandbox/index.js';
 import type { EventOf, TraceEvent } from '../../../src/types/events.js';
+import { requireCapability } from '../../support/capability.js';
+import { installedCli } from '../../support/installed-cli.js';
 import { lastChatToolOutput, startScriptedModel, type ModelCall, type ModelStep } from '../../support/scripted-model-server.js';
 
 /** The real opencode CLI in the attempt's sandbox, driven by a scripted model through its own tools (bash, read, edit). */
@@ -15,13 +15,12 @@ import { lastChatToolOutput, startScriptedModel, type ModelCall, type ModelStep 
 const REPO = path.resolve(import.meta.dirname, '../../..');
 const HANG = path.join(REPO, 'test/fixtures/installed/sleep-forever.yaml');
 const CONTROL = path.join(REPO, 'test/fixtures/installed/slow-ok.yaml');
-const OPENCODE = path.join(agentCacheDir(), 'opencode-ai@1.18.33', 'node_modules/.bin/opencode');
 /** opencode (a 100 MB Bun binary) takes 5–60 s to boot at nice 10 on a loaded 2-core machine: the attempt's wall budget allows it. */
 const WALL_MS = 240_000;
 const TEST_MS = WALL_MS + 60_000;
 const REAL_KEY = 'sk-real-key-the-agent-must-never-see';
 const capabilities = await probeHost();
-const missing = !existsSync(OPENCODE) ? `opencode-ai 1.18.33 is not in the agent cache (${agentCacheDir()}); .ci/run installs it` : capabilities.isolation !== 'bubblewrap' ? 'installed agents need the bubblewrap sandbox' : null;
+const opencode = await installedCli('opencode');
 
 let out: string;
 const saved = process.env.OPENAI_API_KEY;
@@ -56,7 +55,12 @@ async function run(runId: string, caseFile: string, steps: readonly ModelStep[])
 
 const ofType = <K extends TraceEvent['type']>(events: readonly TraceEvent[], type: K): EventOf<K>[] => events.filter((event): event is EventOf<K> => event.type === type);
 
-describe.skipIf(missing !== null)(`opencode in the sandbox${missing ? ` (skipped: ${missing})` : ''}`, () => {
+describe('opencode in the sandbox', () => {
+  beforeEach((ctx) => {
+    requireCapability(ctx, 'bubblewrap', capabilities.isolation === 'bubblewrap', 'installed agents run in the bubblewrap jail');
+    requireCapability(ctx, 'installed agent CLI', opencode.present, `${opencode.spec} at ${opencode.bin}`);
+  });
+
   test('hang: its bash tool ends the hung repro at the timeout the model gave; the fix made with its edit tool is verified', async () => {
     const ran = await run('hang', HANG, [
       () => ({ call: 'bash', args: { command: 'bash serve.sh', timeout: 2500, description: 'run the checks' } }),

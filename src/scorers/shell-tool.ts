@@ -1,0 +1,89 @@
+import type { EventOf, TraceEvent } from '../types/events.js';
+import { TOOL_ENDS, type ToolEnd, type ToolResultScore } from '../types/scores.js';
+import { attemptStart, happenedBefore, ofType, primaryOnset } from './trace-query.js';
+import { describeToolResult } from './tool-result-text.js';
+
+export { TOOL_ENDS, type ToolEnd };
+
+export interface ShellToolScore {
+  /** ms from the repro's start to its tool result reaching the model (the first model request that carried it); null: never. */
+  readonly tool_return_ms: number | null;
+  /** how the CLI's shell tool ended the repro, as of its result reaching the model. */
+  readonly tool_end: ToolEnd | null;
+  /** the repro's processes alive when its result reached the model, and when the CLI exited (null: not observed). */
+  readonly left_after_tool: number | null;
+  readonly left_after_exit: number | null;
+  /** the result as the CLI sent it, and what it tells the model. */
+  readonly tool_result: ToolResultScore | null;
+}
+
+const NONE: ShellToolScore = { tool_return_ms: null, tool_end: null, left_after_tool: null, left_after_exit: null, tool_result: null };
+
+/** The string values of a tool call's arguments (JSON as the model wrote them), or the text itself. */
+function argumentStrings(args: string): string[] {
+  const found: string[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') found.push(value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (typeof value === 'object' && value !== null) Object.values(value).forEach(walk);
+  };
+  try {
+    walk(JSON.parse(args));
+  } catch {
+    found.push(args);
+  }
+  return found;
+}
+
+/** The call ran this command: an argument is the command, holds it (a wrapper), or is held by it (the shim saw a wrapper). */
+function callRan(result: EventOf<'tool.result'>, command: string): boolean {
+  const wanted = command.trim();
+  return argumentStrings(result.args).some((arg) => arg.trim() !== '' && (arg.includes(wanted) || (arg.trim().length >= 3 && wanted.includes(arg.trim()))));
+}
+
+/** The repro command the shell-tool scores are about: the onset's command when it ran the repro, else the first repro. */
+function reproStart(events: readonly TraceEvent[]): EventOf<'command.start'> | undefined {
+  const starts = ofType(events, 'command.start');
+  const onset = primaryOnset(events);
+  return starts.find((start) => start.isRepro && start.commandId === onset?.commandId) ?? starts.find((start) => start.isRepro);
+}
+
+/**
+ * (installed agents) What the CLI's own shell tool did with the case's repro, from the trace alone: when its result
+ * reached the model, whether the command was still running then, ended with its whole tree or only its leader, or
+ * never came back, and what of it was still alive then and when the CLI exited. null for other agents and attempts
+ * that never ran the repro.
+ */
+export function shellTool(events: readonly TraceEvent[]): ShellToolScore {
+  const { agent } = attemptStart(events);
+  if (agent !== 'cli' && !agent.startsWith('cli:')) return NONE;
+  const start = reproStart(events);
+  if (!start) return NONE;
+  const result = ofType(events, 'tool.result').find((one) => !happenedBefore(one, start) && callRan(one, start.command));
+  const trees = ofType(events, 'command.tree').filter((tree) => tree.commandId === start.commandId);
+  const atExit = trees.find((tree) => tree.at === 'agent.exit');
+  const left_after_exit = atExit ? atExit.alive.length : null;
+  if (!result) return { ...NONE, tool_end: 'never-returned', left_after_exit };
+  const atTool = trees.find((tree) => tree.at === 'model.request' && tree.request === result.request);
+  const left_after_tool = atTool ? atTool.alive.length : null;
+  const output = ofType(events, 'tick')
+    .filter((tick) => tick.commandId === start.commandId && happenedBefore(tick, result))
+    .map((tick) => tick.output.text)
+    .join('\n');
+  return {
+    tool_return_ms: result.t - start.t,
+    tool_end: toolEnd(events, start.commandId, result, left_after_tool),
+    left_after_tool,
+    left_after_exit,
+    tool_result: describeToolResult(result.text, output),
+  };
+}
+
+function toolEnd(events: readonly TraceEvent[], commandId: number, result: EventOf<'tool.result'>, leftAfterTool: number | null): ToolEnd {
+  const exit = ofType(events, 'command.exit').find((one) => one.commandId === commandId && happenedBefore(one, result));
+  if (!exit) return 'returned-running';
+  const kill = ofType(events, 'kill').find((one) => one.commandId === commandId && !happenedBefore(exit, one));
+  if (kill && kill.by !== 'agent') return 'ended-by-harness';
+  if (!kill && exit.signal === null) return 'exited';
+  return leftAfterTool !== null && leftAfterTool > 0 ? 'killed-leader' : 'killed-tree';
+}

@@ -1,0 +1,91 @@
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadCases } from '../../src/index.js';
+import { runEval, type RunResult } from '../../src/run/run-eval.js';
+import { readTrace, scoreAttempt } from '../../src/scorers/index.js';
+import type { Case } from '../../src/types/case.js';
+import type { AttemptScores } from '../../src/types/scores.js';
+import { attemptMarkerProcesses } from './proc-scan.js';
+
+const projectRoot = path.resolve(import.meta.dirname, '../..');
+const TIME_SCALE = 0.1;
+const AGENTS = ['oracle', 'nop', 'baseline'] as const;
+
+export interface EndToEnd {
+  /** what the describe block says it runs ("a spread of the library", "every case"). */
+  readonly what: string;
+  /** the cases of the library to run, from all of them in file order. */
+  readonly select: (cases: readonly Case[]) => Case[];
+  /** the fewest cases `select` must give. */
+  readonly atLeast: number;
+  /** the beforeAll's timeout: three runs of the selection. */
+  readonly timeoutMs: number;
+}
+
+/**
+ * The library end to end: the oracle, nop and the baseline over the selected cases at --time-scale 0.1, each run then
+ * checked for harness errors, nop's solved hangs, leftovers and scores that the traces alone give again. `npm test` runs
+ * it on a spread (test/e2e/eval.test.ts), the slow suite on every case (test/hostile-slow/eval-library.test.ts).
+ */
+export function describeEndToEnd(options: EndToEnd): void {
+  describe(`end to end on ${options.what} at --time-scale ${TIME_SCALE}`, () => {
+    const runs: Record<string, RunResult> = {};
+    let library: Awaited<ReturnType<typeof loadCases>>;
+    let chosen: Case[] = [];
+
+    beforeAll(async () => {
+      library = await loadCases([], projectRoot);
+      chosen = options.select(library.cases);
+      const caseInputs = chosen.map((testCase) => testCase.file);
+      for (const agent of AGENTS) {
+        const out = await mkdtemp(path.join(tmpdir(), `hangbench-e2e-${agent}-`));
+        runs[agent] = await runEval({ agent, timeScale: TIME_SCALE, out, cwd: projectRoot, caseInputs, concurrency: 4, runId: `${agent}-${process.pid}` });
+      }
+    }, options.timeoutMs);
+
+    it('loads every case of the library without problems, and runs hangs and controls of it', () => {
+      expect(library.problems).toEqual([]);
+      expect(library.cases.length).toBeGreaterThanOrEqual(52);
+      expect(chosen.length).toBeGreaterThanOrEqual(options.atLeast);
+      expect(new Set(chosen.map((testCase) => testCase.kind))).toEqual(new Set(['hang', 'control']));
+      expect(runs.oracle?.problems).toEqual([]);
+      expect(runs.oracle?.summary.attempts.length).toBe(chosen.length);
+    });
+
+    // Whether the oracle's verify finishes in time and the baseline kills after the onset depends, at this scale, on
+    // start-up speed: both are checked at time scale 1 in the slow suite (test/hostile-slow/library.test.ts).
+    it('oracle and baseline end every attempt without a harness error', () => {
+      for (const agent of ['oracle', 'baseline']) {
+        const errors = runs[agent]!.summary.attempts.filter((attempt) => attempt.outcome === 'error');
+        expect(errors.map((attempt) => [agent, attempt.caseId])).toEqual([]);
+      }
+    });
+
+    it('nop solves 0 % of hang cases', () => {
+      const hangs = runs.nop!.summary.attempts.filter((attempt) => attempt.kind === 'hang');
+      expect(hangs.length).toBeGreaterThanOrEqual(8);
+      expect(hangs.filter((attempt) => attempt.scores.solved)).toEqual([]);
+    });
+
+    it('every attempt of every agent ends clean, and no process carries a run marker afterwards', () => {
+      for (const run of Object.values(runs)) {
+        expect(run.summary.attempts.filter((attempt) => !attempt.scores.clean).map((attempt) => attempt.caseId)).toEqual([]);
+      }
+      // run ids carry the pid: another checkout's run on this machine is not taken for a leftover of this one
+      expect(AGENTS.flatMap((agent) => attemptMarkerProcesses(`${agent}-${process.pid}.`))).toEqual([]);
+    });
+
+    it('hangbench score recomputes the same scores from the traces alone', async () => {
+      for (const run of Object.values(runs)) {
+        const traces = (await readdir(run.runDir, { recursive: true })).filter((file) => file.endsWith('trace.jsonl'));
+        expect(traces.length).toBe(run.summary.attempts.length);
+        for (const trace of traces) {
+          const recorded = JSON.parse(await readFile(path.join(run.runDir, path.dirname(trace), 'score.json'), 'utf8')) as AttemptScores;
+          expect(scoreAttempt(await readTrace(path.join(run.runDir, trace)))).toEqual(recorded);
+        }
+      }
+    });
+  });
+}
