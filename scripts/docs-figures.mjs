@@ -63,8 +63,9 @@ const GENERATORS = {
     const files = info.files.map((file) => file.path);
     const fixtures = files.filter((file) => file.startsWith('fixtures/')).length;
     const dist = files.filter((file) => file.startsWith('dist/')).length;
-    const kb = (bytes) => `${Math.round(bytes / 1000).toLocaleString('en-US')} kB`;
-    return `The tarball of ${info.version}, from \`npm pack --dry-run --json\` (\`npm run docs:figures\` rewrites this line): ${info.entryCount.toLocaleString('en-US')} files, ${kb(info.size)} packed, ${kb(info.unpackedSize)} unpacked — ${fixtures.toLocaleString('en-US')} of the files are the fixtures of the case library and ${dist} are \`dist/\` (a \`.js\` and a \`.d.ts\` per module).`;
+    // Sizes to a tenth of a megabyte: a byte-exact figure would go stale with every line of source.
+    const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
+    return `The tarball of ${info.version}, from \`npm pack --dry-run --json\` (\`npm run docs:figures\` rewrites this line): ${info.entryCount.toLocaleString('en-US')} files, ${mb(info.size)} packed, ${mb(info.unpackedSize)} unpacked — ${fixtures.toLocaleString('en-US')} of the files are the fixtures of the case library and ${dist} are \`dist/\` (a \`.js\` and a \`.d.ts\` per module).`;
   },
 };
 

@@ -71,7 +71,20 @@ export const ProcessSampleSchema = z
      * the other threads one by one (the first 16): tid as the command sees it, name (comm), state, wait channel and the syscall
      * it is blocked in. Absent in traces written before threads were sampled one by one.
      */
-    otherThreads: z.array(z.object({ tid: z.number(), name: z.string(), state: z.enum(PROC_STATES), wchan: z.string(), syscall: z.object({ nr: z.number(), arg0: z.number() }).readonly().nullable() }).readonly()).readonly().optional(),
+    otherThreads: z
+        .array(
+            z
+                .object({
+                    tid: z.number(),
+                    name: z.string(),
+                    state: z.enum(PROC_STATES),
+                    wchan: z.string(),
+                    syscall: z.object({ nr: z.number(), arg0: z.number() }).readonly().nullable(),
+                })
+                .readonly(),
+        )
+        .readonly()
+        .optional(),
     threads: z.number(),
     /** CPU % over the sampling interval (100 = one core). */
     cpuPercent: z.number(),
