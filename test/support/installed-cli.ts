@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { TestContext } from 'vitest';
+import { afterAll, beforeAll, type TestContext } from 'vitest';
 import { loadAdapter, type Adapter } from '../../src/agents/cli/adapter.js';
 import { agentCacheDir } from '../../src/agents/cli/install.js';
 import { runEval } from '../../src/run/run-eval.js';
@@ -71,3 +72,25 @@ export async function recordedBodies(dir: string, events: readonly TraceEvent[])
 export const REPO = path.resolve(import.meta.dirname, '../..');
 export const HANG_CASE = path.join(REPO, 'test/fixtures/installed/sleep-forever.yaml');
 export const CONTROL_CASE = path.join(REPO, 'test/fixtures/installed/slow-ok.yaml');
+
+/** The real key: in OPENAI_API_KEY while a CLI's tests run, and never in anything the agent or its model saw. */
+export const REAL_KEY = 'sk-real-key-the-agent-must-never-see';
+
+/**
+ * For the test file of one CLI: a results folder of its own and the real key in OPENAI_API_KEY while its tests run;
+ * after them the key is put back and the folder removed (kept with HB_KEEP). Returns the folder (set once they start).
+ */
+export function resultsWithRealKey(name: string): () => string {
+  let out = '';
+  const saved = process.env.OPENAI_API_KEY;
+  beforeAll(async () => {
+    out = await mkdtemp(path.join(tmpdir(), `hangbench-${name}-`));
+    process.env.OPENAI_API_KEY = REAL_KEY;
+  });
+  afterAll(async () => {
+    if (saved === undefined) delete process.env.OPENAI_API_KEY;
+    else process.env.OPENAI_API_KEY = saved;
+    if (!process.env.HB_KEEP && out !== '') await rm(out, { recursive: true, force: true });
+  });
+  return () => out;
+}

@@ -1,8 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CONTROL_CASE, HANG_CASE, installedCli, ofType, recordedBodies, requireInstalledCli, runInstalled } from '../../support/installed-cli.js';
+import { describe, expect, test } from 'vitest';
+import { CONTROL_CASE, HANG_CASE, installedCli, ofType, REAL_KEY, recordedBodies, requireInstalledCli, resultsWithRealKey, runInstalled } from '../../support/installed-cli.js';
 import { lastChatToolOutput } from '../../support/scripted-model-server.js';
 
 /** The real Cline (cline, a native binary, from the agent cache) in the attempt's sandbox, driven by a scripted model through its own run_commands tool. */
@@ -11,24 +8,13 @@ const cli = await installedCli('cline');
 /** Cline (a 150 MB Bun binary) takes minutes to its first request on a loaded 2-core machine. */
 const WALL_MS = 420_000;
 const TEST_MS = WALL_MS + 120_000;
-const REAL_KEY = 'sk-real-key-the-agent-must-never-see';
 
-let out: string;
-const saved = process.env.OPENAI_API_KEY;
-beforeAll(async () => {
-  out = await mkdtemp(path.join(tmpdir(), 'hangbench-cline-'));
-  process.env.OPENAI_API_KEY = REAL_KEY;
-});
-afterAll(async () => {
-  if (saved === undefined) delete process.env.OPENAI_API_KEY;
-  else process.env.OPENAI_API_KEY = saved;
-  if (!process.env.HB_KEEP) await rm(out, { recursive: true, force: true });
-});
+const out = resultsWithRealKey('cline');
 
 describe(`cline in the sandbox (${cli.adapter.package}@${cli.adapter.version})`, () => {
   test('control: its run_commands tool runs the slow program to the end, the shim observes it, and the CLI exits', async (ctx) => {
     requireInstalledCli(ctx, cli);
-    const ran = await runInstalled({ name: 'cline', caseFile: CONTROL_CASE, out, runId: 'control', wallMs: WALL_MS, steps: [() => ({ call: 'run_commands', args: { commands: ['bash slow.sh'] } }), () => ({ text: 'it completes.' })] });
+    const ran = await runInstalled({ name: 'cline', caseFile: CONTROL_CASE, out: out(), runId: 'control', wallMs: WALL_MS, steps: [() => ({ call: 'run_commands', args: { commands: ['bash slow.sh'] } }), () => ({ text: 'it completes.' })] });
     const start = ofType(ran.events, 'command.start').find((one) => one.command.includes('bash slow.sh'));
     expect(start, 'the shim reported the command').toBeDefined();
     expect(ofType(ran.events, 'command.exit').find((exit) => exit.commandId === start!.commandId)?.exitCode).toBe(0);
@@ -41,7 +27,7 @@ describe(`cline in the sandbox (${cli.adapter.package}@${cli.adapter.version})`,
 
   test('hang: its run_commands kills the hung repro at its own 30 s and reports the timeout', async (ctx) => {
     requireInstalledCli(ctx, cli);
-    const ran = await runInstalled({ name: 'cline', caseFile: HANG_CASE, out, runId: 'hang', wallMs: WALL_MS, steps: [() => ({ call: 'run_commands', args: { commands: ['bash serve.sh'] } }), () => ({ text: 'serve.sh waits for a server that never comes.' })] });
+    const ran = await runInstalled({ name: 'cline', caseFile: HANG_CASE, out: out(), runId: 'hang', wallMs: WALL_MS, steps: [() => ({ call: 'run_commands', args: { commands: ['bash serve.sh'] } }), () => ({ text: 'serve.sh waits for a server that never comes.' })] });
     const start = ofType(ran.events, 'command.start').find((one) => one.command.includes('bash serve.sh'));
     expect(start, 'the shim reported the command').toBeDefined();
     expect(ofType(ran.events, 'command.exit').find((exit) => exit.commandId === start!.commandId), 'the command ended').toBeDefined();

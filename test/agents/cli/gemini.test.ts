@@ -1,8 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CONTROL_CASE, HANG_CASE, installedCli, ofType, recordedBodies, requireInstalledCli, runInstalled } from '../../support/installed-cli.js';
+import { describe, expect, test } from 'vitest';
+import { CONTROL_CASE, HANG_CASE, installedCli, ofType, REAL_KEY, recordedBodies, requireInstalledCli, resultsWithRealKey, runInstalled } from '../../support/installed-cli.js';
 import { lastGeminiFunctionResponse, type ModelCall, type ModelReply } from '../../support/scripted-model-server.js';
 
 /** The real Gemini CLI (@google/gemini-cli, from the agent cache) in the attempt's sandbox, driven by a scripted model through its own run_shell_command tool. */
@@ -11,27 +8,16 @@ const cli = await installedCli('gemini');
 /** Gemini CLI relaunches itself with a larger heap; on a loaded 2-core machine it takes minutes to its first request. */
 const WALL_MS = 420_000;
 const TEST_MS = WALL_MS + 120_000;
-const REAL_KEY = 'sk-real-key-the-agent-must-never-see';
 
 /** Side calls to another model (its router, a next-speaker check) are answered outside the script. */
 const aside = (call: ModelCall): ModelReply | null => (call.path.includes('/models/scripted:') ? null : { text: '{}' });
 
-let out: string;
-const saved = process.env.OPENAI_API_KEY;
-beforeAll(async () => {
-  out = await mkdtemp(path.join(tmpdir(), 'hangbench-gemini-'));
-  process.env.OPENAI_API_KEY = REAL_KEY;
-});
-afterAll(async () => {
-  if (saved === undefined) delete process.env.OPENAI_API_KEY;
-  else process.env.OPENAI_API_KEY = saved;
-  if (!process.env.HB_KEEP) await rm(out, { recursive: true, force: true });
-});
+const out = resultsWithRealKey('gemini');
 
 describe(`gemini in the sandbox (${cli.adapter.package}@${cli.adapter.version})`, () => {
   test('control: its run_shell_command tool runs the slow program to the end, the shim observes it, and the CLI exits', async (ctx) => {
     requireInstalledCli(ctx, cli);
-    const ran = await runInstalled({ name: 'gemini', caseFile: CONTROL_CASE, out, runId: 'control', wallMs: WALL_MS, aside, steps: [() => ({ call: 'run_shell_command', args: { command: 'bash slow.sh', description: 'run it' } }), () => ({ text: 'it completes.' })] });
+    const ran = await runInstalled({ name: 'gemini', caseFile: CONTROL_CASE, out: out(), runId: 'control', wallMs: WALL_MS, aside, steps: [() => ({ call: 'run_shell_command', args: { command: 'bash slow.sh', description: 'run it' } }), () => ({ text: 'it completes.' })] });
     const start = ofType(ran.events, 'command.start').find((one) => one.command.includes('bash slow.sh'));
     expect(start, 'the shim reported the command').toBeDefined();
     expect(ofType(ran.events, 'command.exit').find((exit) => exit.commandId === start!.commandId)?.exitCode).toBe(0);
@@ -44,7 +30,7 @@ describe(`gemini in the sandbox (${cli.adapter.package}@${cli.adapter.version})`
 
   test('hang: at an inactivity timeout of 3 s its run_shell_command cancels the hung repro and says so', async (ctx) => {
     requireInstalledCli(ctx, cli);
-    const ran = await runInstalled({ name: 'gemini', caseFile: HANG_CASE, out, runId: 'hang', wallMs: WALL_MS, settings: { inactivity_timeout_s: '3' }, aside, steps: [() => ({ call: 'run_shell_command', args: { command: 'bash serve.sh', description: 'run the checks' } }), () => ({ text: 'serve.sh waits for a server that never comes.' })] });
+    const ran = await runInstalled({ name: 'gemini', caseFile: HANG_CASE, out: out(), runId: 'hang', wallMs: WALL_MS, settings: { inactivity_timeout_s: '3' }, aside, steps: [() => ({ call: 'run_shell_command', args: { command: 'bash serve.sh', description: 'run the checks' } }), () => ({ text: 'serve.sh waits for a server that never comes.' })] });
     const start = ofType(ran.events, 'command.start').find((one) => one.command.includes('bash serve.sh'));
     expect(start, 'the shim reported the command').toBeDefined();
     expect(ofType(ran.events, 'command.exit').find((exit) => exit.commandId === start!.commandId), 'the command ended').toBeDefined();

@@ -1,8 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CONTROL_CASE, HANG_CASE, installedCli, ofType, recordedBodies, requireInstalledCli, runInstalled } from '../../support/installed-cli.js';
+import { describe, expect, test } from 'vitest';
+import { CONTROL_CASE, HANG_CASE, installedCli, ofType, REAL_KEY, recordedBodies, requireInstalledCli, resultsWithRealKey, runInstalled } from '../../support/installed-cli.js';
 import { lastChatToolOutput } from '../../support/scripted-model-server.js';
 
 /** The real Qwen Code (@qwen-code/qwen-code, from the agent cache) in the attempt's sandbox, driven by a scripted model through its own run_shell_command tool. */
@@ -11,24 +8,13 @@ const cli = await installedCli('qwen');
 /** Qwen Code is the slowest JS CLI to start (5 s idle; minutes on a loaded 2-core machine). */
 const WALL_MS = 420_000;
 const TEST_MS = WALL_MS + 120_000;
-const REAL_KEY = 'sk-real-key-the-agent-must-never-see';
 
-let out: string;
-const saved = process.env.OPENAI_API_KEY;
-beforeAll(async () => {
-  out = await mkdtemp(path.join(tmpdir(), 'hangbench-qwen-'));
-  process.env.OPENAI_API_KEY = REAL_KEY;
-});
-afterAll(async () => {
-  if (saved === undefined) delete process.env.OPENAI_API_KEY;
-  else process.env.OPENAI_API_KEY = saved;
-  if (!process.env.HB_KEEP) await rm(out, { recursive: true, force: true });
-});
+const out = resultsWithRealKey('qwen');
 
 describe(`qwen in the sandbox (${cli.adapter.package}@${cli.adapter.version})`, () => {
   test('control: its run_shell_command tool runs the slow program to the end, the shim observes it, and the CLI exits', async (ctx) => {
     requireInstalledCli(ctx, cli);
-    const ran = await runInstalled({ name: 'qwen', caseFile: CONTROL_CASE, out, runId: 'control', wallMs: WALL_MS, steps: [() => ({ call: 'run_shell_command', args: { command: 'bash slow.sh', description: 'run it' } }), () => ({ text: 'it completes.' })] });
+    const ran = await runInstalled({ name: 'qwen', caseFile: CONTROL_CASE, out: out(), runId: 'control', wallMs: WALL_MS, steps: [() => ({ call: 'run_shell_command', args: { command: 'bash slow.sh', description: 'run it' } }), () => ({ text: 'it completes.' })] });
     const start = ofType(ran.events, 'command.start').find((one) => one.command.includes('bash slow.sh'));
     expect(start, 'the shim reported the command').toBeDefined();
     expect(ofType(ran.events, 'command.exit').find((exit) => exit.commandId === start!.commandId)?.exitCode).toBe(0);
@@ -41,7 +27,7 @@ describe(`qwen in the sandbox (${cli.adapter.package}@${cli.adapter.version})`, 
 
   test('hang: its run_shell_command kills the hung repro at the timeout the model gave and says it timed out', async (ctx) => {
     requireInstalledCli(ctx, cli);
-    const ran = await runInstalled({ name: 'qwen', caseFile: HANG_CASE, out, runId: 'hang', wallMs: WALL_MS, steps: [() => ({ call: 'run_shell_command', args: { command: 'bash serve.sh', timeout: 3000, description: 'run the checks' } }), () => ({ text: 'serve.sh waits for a server that never comes.' })] });
+    const ran = await runInstalled({ name: 'qwen', caseFile: HANG_CASE, out: out(), runId: 'hang', wallMs: WALL_MS, steps: [() => ({ call: 'run_shell_command', args: { command: 'bash serve.sh', timeout: 3000, description: 'run the checks' } }), () => ({ text: 'serve.sh waits for a server that never comes.' })] });
     const start = ofType(ran.events, 'command.start').find((one) => one.command.includes('bash serve.sh'));
     expect(start, 'the shim reported the command').toBeDefined();
     expect(ofType(ran.events, 'command.exit').find((exit) => exit.commandId === start!.commandId), 'the command ended').toBeDefined();
