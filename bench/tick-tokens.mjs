@@ -5,7 +5,7 @@ import { countTokens } from '../dist/agents/tokens.js';
 import { loadPromptSet } from '../dist/agents/openai/prompt-set.js';
 import { renderTick } from '../dist/monitor/index.js';
 import { compileTemplate } from '../dist/types/template.js';
-import { TICK_PLACEHOLDERS } from '../dist/monitor/tick-values.js';
+import { TICK_PLACEHOLDERS } from '../dist/monitor/ticks/tick-values.js';
 const run = process.argv[2];
 const d = loadPromptSet('diagnostic', process.cwd());
 const m = loadPromptSet('minimal', process.cwd());

@@ -22,6 +22,6 @@ export { TraceEventSchema, TRACE_SCHEMA_VERSION, type TraceEvent, type TraceEven
 export type { AttemptScores } from './types/scores.js';
 export { CaseFileSchema, type Case, type CaseFile } from './types/case.js';
 export type { VariantSpec, AgentSpec } from './types/variant.js';
-export type { MonitorMode } from './monitor/modes/index.js';
+export type { MonitorMode } from './modes/index.js';
 export type { Tick, ExitInfo, KillRecord } from './types/process.js';
 export { HangbenchError, type HangbenchErrorCode } from './types/errors.js';

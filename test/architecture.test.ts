@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,15 +16,7 @@ interface Import {
 /** src/index.ts re-exports the library API from every stage (docs/api.md): it is the top, not a layer. */
 const PUBLIC_API = 'index.ts';
 
-/**
- * monitor/modes/ holds one definition per monitor mode (schema, label, scaling, period, schedule): plain data and
- * arithmetic that the variant schema in types/ is built from, so it is a unit of its own below types/, not part of the
- * monitor that samples processes.
- */
-const MODES = path.join('monitor', 'modes');
-
 function unitOf(module: string): string {
-  if (module.startsWith(MODES + path.sep)) return MODES;
   return module.includes(path.sep) ? module.split(path.sep)[0]! : '.';
 }
 
@@ -72,12 +65,15 @@ const MAY_NOT_IMPORT: Record<string, readonly string[]> = {
   summary: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox'],
   trace: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary'],
   stats: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary', 'trace'],
+  /**
+   * one definition per monitor mode (schema, label, scaling, period, schedule): plain data and arithmetic that the
+   * variant schema in types/ is built from (zod, each other, durations from types/ and the defaults, nothing else).
+   */
+  modes: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'proc', 'scorers', 'summary', 'trace', 'stats', 'capture'],
   types: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'proc', 'scorers', 'summary', 'trace', 'stats'],
   /** src/'s top-level files but index.ts: defaults.ts imports nothing of src/, so every layer (types/ too) reads it. */
-  '.': ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary', 'trace', 'stats', 'types'],
+  '.': ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary', 'trace', 'stats', 'types', 'modes'],
 };
-/** the mode definitions: zod, each other, durations from types/ and the defaults, nothing else. */
-const MODES_MAY_NOT_IMPORT = ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary', 'trace', 'stats', 'capture'];
 
 describe('the direction of imports', () => {
   it('has a rule for every folder of src/', async () => {
@@ -90,12 +86,6 @@ describe('the direction of imports', () => {
       expect(wrong).toEqual([]);
     });
   }
-
-  it(`src/${MODES} imports nothing from ${MODES_MAY_NOT_IMPORT.join(', ')}`, async () => {
-    const imports = (await importsOf('monitor')).filter((entry) => entry.file.startsWith(MODES + path.sep));
-    expect(imports.length).toBeGreaterThan(0);
-    expect(imports.filter((entry) => MODES_MAY_NOT_IMPORT.includes(entry.target))).toEqual([]);
-  });
 
   it('has no import circle between files (a type import back counts too)', async () => {
     const graph = new Map<string, string[]>();
@@ -121,4 +111,34 @@ describe('the direction of imports', () => {
     for (const file of graph.keys()) visit(file, []);
     expect(circles).toEqual([]);
   });
+
+  it('enters a folder that has a barrel (index.ts) only through it', async () => {
+    const barrels = new Set<string>();
+    for (const folder of await folders()) if (existsSync(path.join(SRC, folder, 'index.ts'))) barrels.add(folder);
+    expect(barrels.size).toBeGreaterThan(0);
+    const around: string[] = [];
+    for (const folder of [...(await folders()), '.']) {
+      for (const entry of await importsOf(folder)) {
+        if (entry.target === unitOf(entry.file) || !barrels.has(entry.target)) continue;
+        if (entry.module !== path.join(entry.target, 'index.js')) around.push(`${entry.file} → ${entry.module}`);
+      }
+    }
+    expect(around).toEqual([]);
+  });
+});
+
+/** Folders that hold several concerns keep one subfolder per concern; their top level is the entry and shared types. */
+const SUBFOLDERS: Record<string, readonly string[]> = {
+  sandbox: ['agent', 'cgroup', 'files', 'host', 'jail', 'kill', 'net'],
+  monitor: ['classify', 'output', 'sample', 'ticks', 'waits'],
+};
+
+describe('subfolders per concern', () => {
+  for (const [folder, expected] of Object.entries(SUBFOLDERS)) {
+    it(`src/${folder} has its concerns in ${expected.join(', ')} and few files at its top`, async () => {
+      const entries = await readdir(path.join(SRC, folder), { withFileTypes: true });
+      expect(entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort()).toEqual([...expected]);
+      expect(entries.filter((entry) => entry.isFile()).length).toBeLessThanOrEqual(8);
+    });
+  }
 });

@@ -4,7 +4,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import pidusage from 'pidusage';
 import { Bench } from 'tinybench';
-import { releaseSample, sampleTree } from '../../dist/monitor/sample-tree.js';
+import { releaseSample, sampleTree } from '../../dist/monitor/sample/sample-tree.js';
 import { sized } from '../lib/smoke.mjs';
 import { markdownTable, us } from '../lib/stats.mjs';
 

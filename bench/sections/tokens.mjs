@@ -2,7 +2,7 @@
 // the harness's own rendering and a "whole terminal screen every tick" style (80×24, as a screen-scraping agent sees).
 import { countTokens } from '../../dist/agents/tokens.js';
 import { listBuiltinPrompts, loadPromptSet } from '../../dist/agents/openai/prompt-set.js';
-import { tickValues } from '../../dist/monitor/tick-values.js';
+import { tickValues } from '../../dist/monitor/ticks/tick-values.js';
 import { libraryCases, projectRoot, runHarness, scratchDir, tickOfEvent, traceEvents } from '../lib/harness.mjs';
 import { markdownTable, mean, quantile } from '../lib/stats.mjs';
 

@@ -4,7 +4,7 @@ import type { Action } from '../types/actions.js';
 import type { AgentNoteKind } from '../types/events.js';
 import type { ExitInfo, KillRecord, Tick } from '../types/process.js';
 import type { Template } from '../types/template.js';
-import type { MonitorMode } from '../monitor/modes/index.js';
+import type { MonitorMode } from '../modes/index.js';
 import type { InstalledAgent } from './cli/installed.js';
 
 /**

@@ -1,4 +1,4 @@
-import { killLeftSurvivors } from '../scorers/clean.js';
+import { killLeftSurvivors } from '../scorers/index.js';
 import path from 'node:path';
 import { scoreAttempt } from '../scorers/index.js';
 import { writeJsonAtomic } from '../trace/atomic-write.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { AgentFactory } from '../agents/protocol.js';
-import { scaleMode } from '../monitor/modes/index.js';
-import type { HostCapabilities } from '../sandbox/types.js';
+import { scaleMode } from '../modes/index.js';
+import type { HostCapabilities } from '../sandbox/index.js';
 import type { Case, Onset } from '../types/case.js';
 import { caseClass } from '../types/case.js';
 import { TRACE_SCHEMA_VERSION, type EventOf } from '../types/events.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { createSandbox } from '../sandbox/index.js';
-import type { Sandbox } from '../sandbox/types.js';
+import type { Sandbox } from '../sandbox/index.js';
 import { makeDirs } from '../trace/make-dirs.js';
 import { resultsFaultOf } from '../trace/results-fault.js';
 import { TraceWriter } from '../trace/writer.js';

@@ -1,7 +1,7 @@
 import type { ObservationBody } from '../agents/protocol.js';
-import { monotonicStart } from '../monitor/schedule.js';
-import type { Monitor } from '../monitor/types.js';
-import type { SandboxProcess } from '../sandbox/types.js';
+import { monotonicStart } from '../monitor/index.js';
+import type { Monitor } from '../monitor/index.js';
+import type { SandboxProcess } from '../sandbox/index.js';
 import { formatDuration } from '../types/duration.js';
 import type { ExitInfo, KillRecord, Tick } from '../types/process.js';
 

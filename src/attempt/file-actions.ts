@@ -1,5 +1,5 @@
 import type { ObservationBody } from '../agents/protocol.js';
-import type { Sandbox } from '../sandbox/types.js';
+import type { Sandbox } from '../sandbox/index.js';
 import type { Action } from '../types/actions.js';
 import type { TraceWriter } from '../trace/writer.js';
 import { failure } from './observations.js';

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { GateFailure } from '../agents/protocol.js';
 import { createMonitor } from '../monitor/index.js';
-import { stripTerminalControls } from '../monitor/terminal-text.js';
-import type { Sandbox } from '../sandbox/types.js';
+import { stripTerminalControls } from '../monitor/index.js';
+import type { Sandbox } from '../sandbox/index.js';
 import type { Gate } from '../types/case.js';
 import type { TraceWriter } from '../trace/writer.js';
 import { collect, unmetExpectation } from './verify.js';

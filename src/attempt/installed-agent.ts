@@ -10,7 +10,7 @@ import { openSandboxEndpoint } from '../agents/cli/sandbox-endpoint.js';
 import { INSIDE, shellShim } from '../agents/cli/shell-shim.js';
 import { ShimWatcher } from '../agents/cli/shim-watcher.js';
 import type { InstalledPackage } from '../agents/cli/install.js';
-import type { Sandbox, SandboxOptions } from '../sandbox/types.js';
+import type { Sandbox, SandboxOptions } from '../sandbox/index.js';
 import type { Case } from '../types/case.js';
 import { DEFAULTS } from '../defaults.js';
 import { withDeadline } from '../types/deadline.js';

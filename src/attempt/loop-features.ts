@@ -1,4 +1,4 @@
-import type { Sandbox } from '../sandbox/types.js';
+import type { Sandbox } from '../sandbox/index.js';
 import type { Case } from '../types/case.js';
 import { GateKeeper, type GateFailure } from './gates.js';
 import { HintSchedule } from './hint-schedule.js';

@@ -1,5 +1,5 @@
-import type { TickRenderer } from '../monitor/render.js';
-import type { MonitorMode } from '../monitor/modes/index.js';
+import type { TickRenderer } from '../monitor/index.js';
+import type { MonitorMode } from '../modes/index.js';
 import type { ObservedProcess } from '../sandbox/index.js';
 import type { ExitInfo, Tick } from '../types/process.js';
 import type { TraceWriter } from '../trace/writer.js';

@@ -1,5 +1,5 @@
 import type { AttemptScores } from '../types/scores.js';
-import { renderTick } from '../monitor/render.js';
+import { renderTick } from '../monitor/index.js';
 import { countTokens } from '../agents/tokens.js';
 import { runAgentPhase } from './agent-phase.js';
 import { endTrace, recordAttempt, stopCommands, verifyAttempt } from './attempt-end.js';

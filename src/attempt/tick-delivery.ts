@@ -1,6 +1,6 @@
 import type { ObservationBody } from '../agents/protocol.js';
 import { countTokens } from '../agents/tokens.js';
-import type { TickRenderer } from '../monitor/render.js';
+import type { TickRenderer } from '../monitor/index.js';
 import type { Tick } from '../types/process.js';
 import type { TraceWriter } from '../trace/writer.js';
 import { mergeTicks } from './merge-ticks.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { stripTerminalControls } from '../monitor/terminal-text.js';
-import type { CommandRunner } from '../sandbox/types.js';
+import { stripTerminalControls } from '../monitor/index.js';
+import type { CommandRunner } from '../sandbox/index.js';
 import type { VerifyStep } from '../types/case.js';
 import type { ExitInfo } from '../types/process.js';
 import type { TraceWriter } from '../trace/writer.js';

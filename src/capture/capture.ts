@@ -1,6 +1,6 @@
 import { access, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { HostCapabilities } from '../sandbox/types.js';
+import type { HostCapabilities } from '../sandbox/index.js';
 import { formatDuration } from '../types/duration.js';
 import { HangbenchError } from '../types/errors.js';
 import { looksHung, type Tick } from '../types/process.js';

@@ -1,4 +1,4 @@
-import { waitKind } from '../monitor/wait-kind.js';
+import { waitKind } from '../monitor/index.js';
 import type { HangClass } from '../types/case.js';
 import type { Classification, Tick } from '../types/process.js';
 import type { Terminal } from '../types/terminal.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { createMonitor } from '../monitor/index.js';
 import { createSandbox } from '../sandbox/index.js';
-import type { HostCapabilities } from '../sandbox/types.js';
+import type { HostCapabilities } from '../sandbox/index.js';
 import { looksHung, type Tick } from '../types/process.js';
 import type { Terminal } from '../types/terminal.js';
 

@@ -1,4 +1,4 @@
-import type { HostCapabilities } from '../sandbox/types.js';
+import type { HostCapabilities } from '../sandbox/index.js';
 import type { Case } from '../types/case.js';
 import type { CheckOutcome } from './check-repro.js';
 import { GateKeeper, type GateVerdict } from '../attempt/gates.js';

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { createMonitor } from '../monitor/index.js';
-import type { Monitor } from '../monitor/types.js';
+import type { Monitor } from '../monitor/index.js';
 import { createSandbox } from '../sandbox/index.js';
-import type { HostCapabilities } from '../sandbox/types.js';
+import type { HostCapabilities } from '../sandbox/index.js';
 import type { Case, Onset } from '../types/case.js';
 import { formatDuration } from '../types/duration.js';
 import { matchesCulprit, type Culprit } from '../types/culprit.js';

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { applySolutionPatch, type PatchedFile } from '../attempt/patch.js';
 import { createSandbox } from '../sandbox/index.js';
-import type { HostCapabilities, Sandbox } from '../sandbox/types.js';
+import type { HostCapabilities, Sandbox } from '../sandbox/index.js';
 import { TraceWriter } from '../trace/writer.js';
 import type { Case } from '../types/case.js';
 

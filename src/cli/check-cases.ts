@@ -1,5 +1,5 @@
-import { paint, shouldUseColor } from '../report/format.js';
-import { newTable, tableToString } from '../report/table-style.js';
+import { paint, shouldUseColor } from '../report/index.js';
+import { newTable, tableToString } from '../report/index.js';
 import { CHECK_NAMES, checkCases, type CaseSoundness, type CheckCasesResult, type CheckName } from '../check/check-cases.js';
 import { formatDuration } from '../types/duration.js';
 import { formatCaseProblem } from '../types/errors.js';

@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { compareSummaries } from '../report/compare.js';
-import { renderComparisonMarkdown, renderComparisonText } from '../report/compare-render.js';
-import { readSummaryFile } from '../report/run-folder.js';
-import type { ReportSummary } from '../report/stats-view.js';
+import { compareSummaries } from '../report/index.js';
+import { renderComparisonMarkdown, renderComparisonText } from '../report/index.js';
+import { readSummaryFile } from '../report/index.js';
+import type { ReportSummary } from '../report/index.js';
 import { HangbenchError } from '../types/errors.js';
 import { parse } from './args.js';
 import type { CliIO } from './io.js';

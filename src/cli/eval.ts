@@ -12,10 +12,10 @@ import {
   renderSummaryTable,
   shouldUseColor,
 } from '../report/index.js';
-import { renderLoopTable } from '../report/loop-table.js';
-import { renderSequential } from '../report/sequential-text.js';
-import { renderShellToolsTable } from '../report/shell-tools-table.js';
-import { writeRunReports } from '../report/write-reports.js';
+import { renderLoopTable } from '../report/index.js';
+import { renderSequential } from '../report/index.js';
+import { renderShellToolsTable } from '../report/index.js';
+import { writeRunReports } from '../report/index.js';
 import type { ReporterFailure } from '../run/reporter-hooks.js';
 import type { EvalOptionsInput } from '../run/options.js';
 import { runEval } from '../run/run-eval.js';

@@ -1,7 +1,7 @@
 import { formatDuration } from '../types/duration.js';
 import { DEFAULTS } from '../defaults.js';
 import { listBuiltinPrompts } from '../agents/openai/prompt-set.js';
-import { MODE_NAMES, modeHelp } from '../monitor/modes/index.js';
+import { MODE_NAMES, modeHelp } from '../modes/index.js';
 import { AGENT_KINDS } from '../agents/registry.js';
 
 export const MAIN_HELP = `hangbench — does an agent notice a hanging command, interrupt it in time, and fix the cause?

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { loadCases } from '../cases/load-cases.js';
 import { sourcesLabel } from '../cases/source-label.js';
-import { newTable, tableToString } from '../report/table-style.js';
+import { newTable, tableToString } from '../report/index.js';
 import { resolveOptions } from '../run/options.js';
 import { caseClass } from '../types/case.js';
 import { formatCaseProblem } from '../types/errors.js';

@@ -3,7 +3,7 @@ import { killEverySandboxNow } from '../sandbox/index.js';
 import { resultsFaultOf } from '../trace/results-fault.js';
 import { ConfigFileSchema } from '../run/config-file.js';
 import { hangbenchVersion } from '../run/meta.js';
-import { RunSummarySchema } from '../summary/schema.js';
+import { RunSummarySchema } from '../summary/index.js';
 import { TraceEventSchema } from '../types/events.js';
 import { CaseFileSchema } from '../types/case.js';
 import { HangbenchError } from '../types/errors.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { mergeRuns } from '../report/merge.js';
+import { mergeRuns } from '../report/index.js';
 import { HangbenchError } from '../types/errors.js';
 import { parse } from './args.js';
 import type { CliIO } from './io.js';

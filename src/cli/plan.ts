@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { readSummaryFile } from '../report/run-folder.js';
+import { readSummaryFile } from '../report/index.js';
 import { DEFAULTS } from '../defaults.js';
-import { planRepeats, type Detect, type Plan } from '../summary/plan.js';
+import { planRepeats, type Detect, type Plan } from '../summary/index.js';
 import { formatDuration, parseDuration } from '../types/duration.js';
 import { HangbenchError } from '../types/errors.js';
 import { listFlag, numberFlag, parse } from './args.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { REPORT_FILES, rederiveRun, writeRunReports } from '../report/write-reports.js';
+import { REPORT_FILES, rederiveRun, writeRunReports } from '../report/index.js';
 import { HangbenchError } from '../types/errors.js';
 import { parse } from './args.js';
 import type { CliIO } from './io.js';

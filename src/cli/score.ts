@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readRunMeta } from '../run/meta.js';
 import { renderAttemptTable, renderClassTable, renderSummaryTable, shouldUseColor } from '../report/index.js';
-import { renderLoopTable } from '../report/loop-table.js';
+import { renderLoopTable } from '../report/index.js';
 import { summarize, summarizeLoop } from '../summary/index.js';
 import { readTrace, scoreAttempt } from '../scorers/index.js';
 import { HangbenchError } from '../types/errors.js';

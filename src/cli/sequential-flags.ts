@@ -1,6 +1,6 @@
 import { DEFAULTS } from '../defaults.js';
 import type { SequentialOptions } from '../run/sequential.js';
-import { COMPARED_METRICS } from '../summary/compared-metrics.js';
+import { COMPARED_METRICS } from '../summary/index.js';
 import { HangbenchError } from '../types/errors.js';
 import { listFlag, numberFlag, type ParsedArgs } from './args.js';
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { startViewServer } from '../report/html/view-server.js';
+import { startViewServer } from '../report/index.js';
 import { HangbenchError } from '../types/errors.js';
 import { numberFlag, parse } from './args.js';
 import type { CliIO } from './io.js';

@@ -1,14 +1,14 @@
 import type { ExitInfo } from '../types/process.js';
-import { foldLines } from './fold-lines.js';
-import { LogCopy } from './log-copy.js';
-import { createOnsetMatcher } from './onset.js';
-import { OutputIntake } from './output-intake.js';
-import { DEFAULT_WINDOW } from './output-window.js';
-import { scheduleFor } from './modes/index.js';
-import { monotonicStart, ScheduleTimer } from './schedule.js';
-import { TickBuilder } from './tick-builder.js';
+import { foldLines } from './output/fold-lines.js';
+import { LogCopy } from './output/log-copy.js';
+import { createOnsetMatcher } from './classify/onset.js';
+import { OutputIntake } from './output/output-intake.js';
+import { DEFAULT_WINDOW } from './output/output-window.js';
+import { scheduleFor } from '../modes/index.js';
+import { monotonicStart, ScheduleTimer } from './ticks/schedule.js';
+import { TickBuilder } from './ticks/tick-builder.js';
 import type { Monitor, MonitorEvent, MonitorOptions } from './types.js';
-import { createWaiters } from './waiters.js';
+import { createWaiters } from './ticks/waiters.js';
 
 /**
  * Watches one command: drains its output, reports the onset, and follows its mode — a tick at every deadline of the

@@ -1,8 +1,8 @@
-import type { SandboxProcess } from '../sandbox/types.js';
+import type { SandboxProcess } from '../sandbox/index.js';
 import type { Onset } from '../types/case.js';
 import type { ExitInfo, Tick } from '../types/process.js';
-import type { MonitorMode } from './modes/index.js';
-import type { WindowLimits } from './output-window.js';
+import type { MonitorMode } from '../modes/index.js';
+import type { WindowLimits } from './output/output-window.js';
 
 export interface MonitorOptions {
   readonly process: SandboxProcess;

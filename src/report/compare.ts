@@ -3,11 +3,11 @@ import { HangbenchError } from '../types/errors.js';
 import type { AttemptScores } from '../types/scores.js';
 import { latencyShift, type LatencyShift } from './compare-latency.js';
 import type { ReportSummary } from './stats-view.js';
-import { rate } from '../summary/summarize.js';
-import type { Rate } from '../summary/schema.js';
-import { countsOver, RATE_METRICS, type ComparedRate } from '../summary/compared-metrics.js';
-import { pairUp, type Pair } from '../summary/pair-up.js';
-import type { Over } from '../summary/schema-comparisons.js';
+import { rate } from '../summary/index.js';
+import type { Rate } from '../summary/index.js';
+import { countsOver, RATE_METRICS, type ComparedRate } from '../summary/index.js';
+import { pairUp, type Pair } from '../summary/index.js';
+import type { Over } from '../summary/index.js';
 
 /** The rates `compare` sets side by side per variant; a lower-is-better one regresses when its interval moves wholly above. */
 const RATES = RATE_METRICS.filter((metric) => metric.betweenRuns);

@@ -1,5 +1,5 @@
 import { formatDuration } from '../types/duration.js';
-import type { MetricComparison, Over, RateEffect, ShiftEffect } from '../summary/schema-comparisons.js';
+import type { MetricComparison, Over, RateEffect, ShiftEffect } from '../summary/index.js';
 import { DASH } from './format.js';
 
 /** Words shared by every renderer of the per-metric comparisons, so the terminal, report.md and report.html agree. */

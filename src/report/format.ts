@@ -1,5 +1,5 @@
 import { formatDuration } from '../types/duration.js';
-import type { Rate } from '../summary/schema.js';
+import type { Rate } from '../summary/index.js';
 
 /** Cell formatting shared by the renderers. Pure: colour is an argument, never read from the environment. */
 

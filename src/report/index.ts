@@ -18,3 +18,15 @@ export {
   type TickEvent,
 } from './reporters.js';
 export { createProgressReporter, finishedLine } from './progress.js';
+export { renderComparisonMarkdown, renderComparisonText } from './compare-render.js';
+export { compareSummaries } from './compare.js';
+export { paint } from './format.js';
+export { startViewServer } from './html/view-server.js';
+export { renderLoopTable } from './loop-table.js';
+export { mergeRuns } from './merge.js';
+export { readSummaryFile } from './run-folder.js';
+export { renderSequential } from './sequential-text.js';
+export { renderShellToolsTable } from './shell-tools-table.js';
+export type { ReportSummary } from './stats-view.js';
+export { newTable, tableToString } from './table-style.js';
+export { REPORT_FILES, rederiveRun, writeRunReports } from './write-reports.js';

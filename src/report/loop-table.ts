@@ -1,4 +1,4 @@
-import type { LoopSummary } from '../summary/schema.js';
+import type { LoopSummary } from '../summary/index.js';
 import { DASH, count, duration, fraction, paint, percentWithInterval } from './format.js';
 import { newTable, tableToString } from './table-style.js';
 

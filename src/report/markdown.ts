@@ -1,10 +1,10 @@
 import { formatDuration } from '../types/duration.js';
 import type { AttemptScores } from '../types/scores.js';
 import { fraction, percentWithInterval } from './format.js';
-import { missedScores } from '../scorers/missed.js';
+import { missedScores } from '../scorers/index.js';
 import { caseMatrixOf, comparisonsOf, formatP, sweepOf, type ReportSummary } from './stats-view.js';
-import type { Rate } from '../summary/schema.js';
-import type { MetricComparison, RateEffect, ShiftEffect, Sweep } from '../summary/schema-comparisons.js';
+import type { Rate } from '../summary/index.js';
+import type { MetricComparison, RateEffect, ShiftEffect, Sweep } from '../summary/index.js';
 import { agreesEverywhere, agreesEverywhereText, effectText, familyNote, familyTitle, hasPairs, verdictText } from './effects.js';
 import { axisTitle, axisValue, latencyCell, rateCellText, sweepRows } from './sweep-view.js';
 import { SHELL_TOOL_HEADS, SHELL_TOOL_NOTE, shellToolCells, shellToolRows } from './shell-tools-view.js';

@@ -2,7 +2,7 @@ import { cp, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { byRunOrder, findTraces } from './run-folder.js';
 import type { ReportSummary } from './stats-view.js';
-import { summarize } from '../summary/summarize.js';
+import { summarize } from '../summary/index.js';
 import { HangbenchError } from '../types/errors.js';
 import { writeJsonAtomic } from '../trace/atomic-write.js';
 import { checkShards, readShardRun, type ShardRun } from './merge-checks.js';

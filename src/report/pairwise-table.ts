@@ -1,6 +1,6 @@
-import { ALPHA } from '../summary/comparisons.js';
-import type { MetricComparison, RateEffect, ShiftEffect } from '../summary/schema-comparisons.js';
-import type { RunSummary } from '../summary/schema.js';
+import { ALPHA } from '../summary/index.js';
+import type { MetricComparison, RateEffect, ShiftEffect } from '../summary/index.js';
+import type { RunSummary } from '../summary/index.js';
 import { agreesEverywhere, agreesEverywhereText, effectText, familyNote, familyTitle, hasPairs, pText, verdictText } from './effects.js';
 import { paint } from './format.js';
 import { newTable, tableToString } from './table-style.js';

@@ -8,7 +8,7 @@ import type { AttemptScores } from '../types/scores.js';
 import { attemptKey } from '../types/attempt-key.js';
 import { buildTimeline, type AttemptTimeline } from './html/timeline-model.js';
 import type { ReportSummary } from './stats-view.js';
-import { readRunSummary } from '../summary/read.js';
+import { readRunSummary } from '../summary/index.js';
 import { RUN_FILES } from '../types/run-files.js';
 
 

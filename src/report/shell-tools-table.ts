@@ -1,4 +1,4 @@
-import type { ShellToolRow } from '../summary/schema.js';
+import type { ShellToolRow } from '../summary/index.js';
 import { paint } from './format.js';
 import { SHELL_TOOL_HEADS, shellToolCells, shellToolRows } from './shell-tools-view.js';
 import { newTable, tableToString } from './table-style.js';

@@ -1,4 +1,4 @@
-import type { ShellToolRow } from '../summary/schema.js';
+import type { ShellToolRow } from '../summary/index.js';
 import { formatDuration } from '../types/duration.js';
 
 /** The "Shell tools" section's cells, shared by the terminal table, report.md and report.html: one row per CLI × class. */

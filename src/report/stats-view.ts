@@ -1,5 +1,5 @@
-import type { CaseMatrixRow, RunSummary } from '../summary/schema.js';
-import type { MetricComparison, Sweep } from '../summary/schema-comparisons.js';
+import type { CaseMatrixRow, RunSummary } from '../summary/index.js';
+import type { MetricComparison, Sweep } from '../summary/index.js';
 
 /** The summary the reports read: summary.json as src/summary writes it (older versions are upgraded on read). */
 export type ReportSummary = RunSummary;

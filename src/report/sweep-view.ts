@@ -1,5 +1,5 @@
 import { formatDuration } from '../types/duration.js';
-import type { Sweep, SweepPoint } from '../summary/schema-comparisons.js';
+import type { Sweep, SweepPoint } from '../summary/index.js';
 import { DASH, fraction, percentWithInterval } from './format.js';
 
 /** How the sweep's axis and points read in a table: `interval 2s`, `k 4`; shared by report.md and report.html. */

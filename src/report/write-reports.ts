@@ -5,7 +5,7 @@ import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 import { byRunOrder, loadRunReport, readMetaSpine, readSummaryFile, readTracedAttempts, type RunReport } from './run-folder.js';
 import type { ReportSummary } from './stats-view.js';
-import { summarize } from '../summary/summarize.js';
+import { summarize } from '../summary/index.js';
 import { attemptKey } from '../types/attempt-key.js';
 import { HangbenchError } from '../types/errors.js';
 import { writeFileAtomic, writeJsonAtomic } from '../trace/atomic-write.js';

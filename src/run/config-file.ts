@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { DEFAULTS } from '../defaults.js';
 import { DurationSchema } from '../types/duration.js';
 import { formatCaseProblem, HangbenchError, type CaseProblem } from '../types/errors.js';
-import { makeMode, MODE_FIELDS, MODE_NAMES, modeTakes, type MonitorMode } from '../monitor/modes/index.js';
+import { makeMode, MODE_FIELDS, MODE_NAMES, modeTakes, type MonitorMode } from '../modes/index.js';
 import { AGENT_NAMES, type AgentName, type AgentSpec, type VariantSpec } from '../types/variant.js';
 import { AGENT_CONFIG_KEYS, AGENTS, type AgentDefinition } from '../agents/registry.js';
 import { problemsFromIssues } from '../cases/case-problems.js';

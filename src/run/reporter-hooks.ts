@@ -1,4 +1,4 @@
-import type { RunSummary } from '../summary/schema.js';
+import type { RunSummary } from '../summary/index.js';
 import type { EventOf } from '../types/events.js';
 import type { AttemptScores } from '../types/scores.js';
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { rm, statfs } from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_LOG_CAP_BYTES } from '../monitor/log-copy.js';
+import { DEFAULT_LOG_CAP_BYTES } from '../monitor/index.js';
 import { writeFileAtomic } from '../trace/atomic-write.js';
 import { makeDirs } from '../trace/make-dirs.js';
 import { resultsFaultOf, type ResultsFault } from '../trace/results-fault.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { AttemptScoresSchema } from '../summary/schema.js';
+import { AttemptScoresSchema } from '../summary/index.js';
 import { HangbenchError } from '../types/errors.js';
 import type { AttemptScores } from '../types/scores.js';
 import { readRunMeta, type RunMeta } from './meta.js';

@@ -1,4 +1,4 @@
-import type { RunSummary } from '../summary/schema.js';
+import type { RunSummary } from '../summary/index.js';
 import { formatCaseProblem, HangbenchError, type CaseProblem } from '../types/errors.js';
 import type { Reporter, ReporterFailure } from './reporter-hooks.js';
 import type { EvalOptionsInput } from './options.js';

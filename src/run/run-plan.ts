@@ -4,7 +4,7 @@ import type { AgentFactory } from '../agents/protocol.js';
 import { attemptDir, type Attempt } from '../attempt/run-attempt.js';
 import { loadCases } from '../cases/load-cases.js';
 import { probeHost } from '../sandbox/index.js';
-import type { HostCapabilities } from '../sandbox/types.js';
+import type { HostCapabilities } from '../sandbox/index.js';
 import type { Case } from '../types/case.js';
 import type { CaseProblem } from '../types/errors.js';
 import { HangbenchError } from '../types/errors.js';

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { DEFAULTS } from '../defaults.js';
 import { signMixtureEValue } from '../stats/index.js';
-import { COMPARED_METRICS } from '../summary/compared-metrics.js';
-import { groupBy } from '../summary/group-by.js';
-import { pairUp } from '../summary/pair-up.js';
-import type { RunSummary } from '../summary/schema.js';
-import type { Sequential, SequentialComparison, SequentialRound } from '../summary/schema-sequential.js';
+import { COMPARED_METRICS } from '../summary/index.js';
+import { groupBy } from '../summary/index.js';
+import { pairUp } from '../summary/index.js';
+import type { RunSummary } from '../summary/index.js';
+import type { Sequential, SequentialComparison, SequentialRound } from '../summary/index.js';
 import { writeJsonAtomic } from '../trace/atomic-write.js';
 import { HangbenchError } from '../types/errors.js';
 import type { AttemptScores } from '../types/scores.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HangbenchError } from '../types/errors.js';
-import { makeMode, MODE_NAMES, modeLabel, modeTakes, type MonitorMode } from '../monitor/modes/index.js';
+import { makeMode, MODE_NAMES, modeLabel, modeTakes, type MonitorMode } from '../modes/index.js';
 import { AGENT_NAMES, listOf, type AgentName, type AgentSpec, type VariantAxes, type VariantSpec } from '../types/variant.js';
 import { AGENTS, agentLabel, refuseModuleWord, type AgentDefinition } from '../agents/registry.js';
 import { DEFAULTS } from '../defaults.js';

@@ -1,14 +1,14 @@
-export { probeHost } from './probe.js';
-export { isolationWarning, requireIsolation } from './isolation.js';
+export { probeHost } from './host/probe.js';
+export { isolationWarning, requireIsolation } from './host/isolation.js';
 export { innerPid, isLive } from '../proc/index.js';
-export { ObservedProcess, type ObservedExit } from './observed.js';
+export { ObservedProcess, type ObservedExit } from './agent/observed.js';
 export { createSandbox, pyenvVersionBin } from './sandbox.js';
-export { killEverySandboxNow } from './live.js';
+export { killEverySandboxNow } from './kill/live.js';
 export { scrubEnvironment, isSecretName } from './env.js';
-export { openBridge } from './bridge.js';
-export { startAgentSandbox, type AgentSandbox } from './agent-sandbox.js';
-export { startEgressProxy, type EgressProxy, type EgressRecord } from './egress-proxy.js';
-export type { Bridge, BridgeOptions, BridgeTarget } from './bridge.js';
+export { openBridge } from './net/bridge.js';
+export { startAgentSandbox, type AgentSandbox } from './agent/agent-sandbox.js';
+export { startEgressProxy, type EgressProxy, type EgressRecord } from './net/egress-proxy.js';
+export type { Bridge, BridgeOptions, BridgeTarget } from './net/bridge.js';
 export type {
   CommandRunner,
   HostCapabilities,

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { HangbenchError } from '../types/errors.js';
 import type { ExitInfo, KillDecider, KillRecord, SignalName } from '../types/process.js';
-import { escalate } from './escalate.js';
-import type { ProcessTree, TreeRoot } from './tree.js';
+import { escalate } from './kill/escalate.js';
+import type { ProcessTree, TreeRoot } from './kill/tree.js';
 import type { KillGraces, SandboxProcess } from './types.js';
 import type { Terminal } from '../types/terminal.js';
 

@@ -1,6 +1,6 @@
 import { readStat } from '../proc/index.js';
-import { sendSignal } from './signals.js';
-import type { ProcessTree } from './tree.js';
+import { sendSignal } from './kill/signals.js';
+import type { ProcessTree } from './kill/tree.js';
 
 /**
  * `terminal: pty` runs the command under script(1) from util-linux: no native addon, and it does what a terminal

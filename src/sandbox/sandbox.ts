@@ -3,25 +3,25 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { HangbenchError } from '../types/errors.js';
-import { AttemptCgroups } from './attempt-cgroups.js';
+import { AttemptCgroups } from './cgroup/attempt-cgroups.js';
 import { DEFAULTS } from '../defaults.js';
 import { scrubEnvironment } from './env.js';
 import { launcherArgv, ulimitFlags } from './launcher.js';
-import { scanAndKillLeaks } from './leak.js';
-import { openBridge, type Bridge, type BridgeOptions, type BridgeTarget } from './bridge.js';
-import { trackSandbox } from './live.js';
-import { OwnInodes } from './own-inodes.js';
-import { confinePath } from './paths.js';
+import { scanAndKillLeaks } from './kill/leak.js';
+import { openBridge, type Bridge, type BridgeOptions, type BridgeTarget } from './net/bridge.js';
+import { trackSandbox } from './kill/live.js';
+import { OwnInodes } from './files/own-inodes.js';
+import { confinePath } from './files/paths.js';
 import { hostPidIn, inOtherAttemptCgroup, markerEntries, pidNamespace, scanForMarker } from '../proc/index.js';
-import { needsCommandUserns, sandboxOwner, startJail, type AttemptJail } from './attempt-jail.js';
-import { jailedTree } from './jailed-tree.js';
-import { chownNew, chownTree } from './owner.js';
+import { needsCommandUserns, sandboxOwner, startJail, type AttemptJail } from './jail/attempt-jail.js';
+import { jailedTree } from './kill/jailed-tree.js';
+import { chownNew, chownTree } from './jail/owner.js';
 import { startCommand, type SandboxCommand } from './process.js';
-import { sendSignal } from './signals.js';
+import { sendSignal } from './kill/signals.js';
 import { PTY_ENV, ptyLaunchEnv, terminalTree } from './pty.js';
-import { cgroupTree, scanTree } from './tree.js';
+import { cgroupTree, scanTree } from './kill/tree.js';
 import type { CommandRunner, HostCapabilities, KillGraces, LeakReport, ResourceLimits, Sandbox, SandboxLimitHit, SandboxOptions, SpawnOptions } from './types.js';
-import { overlayDir, prepareDirs, removeDirs, verifyDirs, type AttemptDirs } from './workspace.js';
+import { overlayDir, prepareDirs, removeDirs, verifyDirs, type AttemptDirs } from './files/workspace.js';
 
 /** The pyenv shim finds its versions through PYENV_ROOT or $HOME/.pyenv, and HOME moves into the sandbox. */
 function hostPyenvRoot(): string | null {

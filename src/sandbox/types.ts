@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Bridge, BridgeOptions, BridgeTarget } from './bridge.js';
+import type { Bridge, BridgeOptions, BridgeTarget } from './net/bridge.js';
 import type { ExitInfo, Isolation, KillDecider, KillMechanism, KillRecord, SignalName } from '../types/process.js';
 import type { Terminal } from '../types/terminal.js';
 

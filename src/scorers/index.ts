@@ -59,3 +59,5 @@ export function scoreAttempt(events: readonly TraceEvent[]): AttemptScores {
     classificationAtEnd: classificationAtEnd(events),
   };
 }
+export { killLeftSurvivors } from './clean.js';
+export { missedScores } from './missed.js';

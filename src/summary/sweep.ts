@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { modePeriodMs, withModePeriod } from '../monitor/modes/index.js';
+import { modePeriodMs, withModePeriod } from '../modes/index.js';
 import { VariantSpecSchema, type VariantSpec } from '../types/variant.js';
 import type { GroupSummary } from './schema.js';
 import type { Sweep, SweepPoint } from './schema-comparisons.js';

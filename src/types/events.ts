@@ -3,7 +3,7 @@ import { ActionSchema } from './actions.js';
 import { CulpritSchema } from './culprit.js';
 import { CLASSIFICATIONS, ISOLATIONS, KILL_DECIDERS, KILL_MECHANISMS, ProcessSampleSchema } from './process.js';
 import { OUTCOMES } from './scores.js';
-import { MonitorModeSchema } from '../monitor/modes/index.js';
+import { MonitorModeSchema } from '../modes/index.js';
 import { VariantSpecSchema } from './variant.js';
 import { LimitKindSchema } from './limits.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MonitorModeSchema } from '../monitor/modes/index.js';
+import { MonitorModeSchema } from '../modes/index.js';
 
 /** Which agent, with the settings that agent takes (and only those). */
 const AgentSpecSchema = z.discriminatedUnion('agent', [

@@ -4,13 +4,13 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Observation } from '../../src/agents/protocol.js';
 import { loadTokenizer } from '../../src/agents/tokens.js';
-import { renderTick } from '../../src/monitor/render.js';
+import { renderTick } from '../../src/monitor/ticks/render.js';
 import { loadCaseFile } from '../../src/cases/load-cases.js';
 import { AttemptSession } from '../../src/attempt/session.js';
 import { TraceWriter } from '../../src/trace/writer.js';
 import { createSandbox, probeHost, type Sandbox } from '../../src/sandbox/index.js';
 import type { EventOf } from '../../src/types/events.js';
-import type { MonitorMode } from '../../src/monitor/modes/index.js';
+import type { MonitorMode } from '../../src/modes/index.js';
 
 const WORKSPACE = path.resolve(import.meta.dirname, '../fixtures/monitor');
 const CASE_FILE = path.resolve(import.meta.dirname, '../fixtures/check-cases/cases/pager.yaml');

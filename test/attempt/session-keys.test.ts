@@ -1,4 +1,4 @@
-import { renderTick } from '../../src/monitor/render.js';
+import { renderTick } from '../../src/monitor/ticks/render.js';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

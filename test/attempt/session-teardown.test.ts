@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { AttemptSession } from '../../src/attempt/session.js';
 import { loadCaseFile } from '../../src/cases/load-cases.js';
-import { renderTick } from '../../src/monitor/render.js';
+import { renderTick } from '../../src/monitor/ticks/render.js';
 import { ObservedProcess } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { TraceWriter } from '../../src/trace/writer.js';

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { afterEach, expect, it } from 'vitest';
-import { ProcHandles } from '../../src/monitor/proc-handles.js';
+import { ProcHandles } from '../../src/monitor/sample/proc-handles.js';
 import { parseStat } from '../../src/proc/index.js';
-import { releaseSample, sampleTree } from '../../src/monitor/sample-tree.js';
+import { releaseSample, sampleTree } from '../../src/monitor/sample/sample-tree.js';
 import { describeOnLinux } from '../support/capability.js';
 
 const children: ChildProcess[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RepetitionTracker } from '../../src/monitor/repetition.js';
+import { RepetitionTracker } from '../../src/monitor/classify/repetition.js';
 
 const lines = (count: number, line: (i: number) => string): string => Array.from({ length: count }, (_, i) => line(i)).join('\n') + '\n';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scheduleFor } from '../../src/monitor/index.js';
 import type { ModeSchedule } from '../../src/monitor/index.js';
-import { monotonicStart } from '../../src/monitor/schedule.js';
+import { monotonicStart } from '../../src/monitor/ticks/schedule.js';
 
 /** Serves a schedule as the monitor's timer would when every timer fires on time: the first n deadlines. */
 function deadlines(schedule: ModeSchedule, count: number, lastOutputMs: number | null = null): number[] {

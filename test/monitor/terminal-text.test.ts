@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { stripTerminalControls } from '../../src/monitor/terminal-text.js';
-import { foldLines } from '../../src/monitor/fold-lines.js';
-import { CursorKeyMode } from '../../src/monitor/cursor-keys.js';
+import { stripTerminalControls } from '../../src/monitor/output/terminal-text.js';
+import { foldLines } from '../../src/monitor/output/fold-lines.js';
+import { CursorKeyMode } from '../../src/monitor/output/cursor-keys.js';
 
 describe('stripTerminalControls', () => {
   it('leaves plain pipe output alone', () => {

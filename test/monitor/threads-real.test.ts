@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { processTree } from '../../src/monitor/tick-values.js';
+import { processTree } from '../../src/monitor/ticks/tick-values.js';
 import { looksHung } from '../../src/types/process.js';
 import { disposeAfterEach, processOf, start, statuses, stop } from './real-status.js';
 

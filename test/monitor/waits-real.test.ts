@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
 import { createMonitor, sampleTree } from '../../src/monitor/index.js';
 import type { Monitor } from '../../src/monitor/index.js';
-import { releaseSample } from '../../src/monitor/sample-tree.js';
+import { releaseSample } from '../../src/monitor/sample/sample-tree.js';
 import { createSandbox, probeHost } from '../../src/sandbox/index.js';
 import type { Sandbox, SandboxProcess } from '../../src/sandbox/index.js';
 import type { ProcessSample, Tick, WaitRelation } from '../../src/types/process.js';

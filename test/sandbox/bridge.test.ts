@@ -6,7 +6,7 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { onlyOnHostShape } from '../support/capability.js';
-import { run, sandboxPerTest } from '../sandbox/helpers.js';
+import { run, sandboxPerTest } from './helpers.js';
 
 const makeSandbox = sandboxPerTest();
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { diagnose, preflight } from '../../src/sandbox/diagnose.js';
+import { diagnose, preflight } from '../../src/sandbox/host/diagnose.js';
 import { onlyOnHostShape, requireCapability } from '../support/capability.js';
 
 const PROJECT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');

@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, request, type Server as HttpServer } from 'node:http';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEgressProxy, type EgressProxy, type EgressRecord } from '../../src/sandbox/egress-proxy.js';
+import { startEgressProxy, type EgressProxy, type EgressRecord } from '../../src/sandbox/net/egress-proxy.js';
 
 /**
  * The egress proxy as agents use it, straight on its Unix socket: `CONNECT host:443` (what every HTTPS client sends

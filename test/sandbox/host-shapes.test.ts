@@ -9,7 +9,7 @@ import type { HostCapabilities } from '../../src/sandbox/index.js';
 import { CAN_UNSHARE_MOUNT, requireCapability, userExists } from '../support/capability.js';
 
 /**
- * The probe (src/sandbox/probe.ts), run by the built harness in a child process under host shapes forced for real:
+ * The probe (src/sandbox/host/probe.ts), run by the built harness in a child process under host shapes forced for real:
  * cgroup hierarchies made read-only or unmounted in a private mount namespace, a non-root user, a PATH without
  * bubblewrap. What each shape must give is worked out here from /proc/self/mounts, independently of the probe.
  */

@@ -1,4 +1,4 @@
-import { renderTick } from '../../src/monitor/render.js';
+import { renderTick } from '../../src/monitor/ticks/render.js';
 import type { Template } from '../../src/types/template.js';
 import type { AgentContext, AgentNoteKind, Observation, TokenUsage } from '../../src/agents/protocol.js';
 import type { Case } from '../../src/types/case.js';

@@ -19,7 +19,7 @@ export class AgentProcess {
   private stderr = '';
   private readonly exited: Promise<unknown>;
 
-  /** `argv` (default `/bin/sh -c command`) is how to start it: a sandbox's entry comes first (src/sandbox/agent-sandbox.ts). */
+  /** `argv` (default `/bin/sh -c command`) is how to start it: a sandbox's entry comes first (src/sandbox/agent/agent-sandbox.ts). */
   constructor(command: string, cwd: string, env: NodeJS.ProcessEnv, argv: readonly string[] = ['/bin/sh', '-c', command]) {
     this.command = command;
     const [file = '/bin/sh', ...args] = argv;

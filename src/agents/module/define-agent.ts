@@ -1,6 +1,6 @@
 import type { Action } from '../../types/actions.js';
 import type { AgentBudgets, AgentReporter, Observation } from '../protocol.js';
-import type { MonitorMode } from '../../monitor/modes/index.js';
+import type { MonitorMode } from '../../modes/index.js';
 
 /**
  * What a module agent is given for one attempt: the same as every unprivileged agent, and no ground truth — the case's

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { DEFAULTS } from '../../defaults.js';
 import { HangbenchError } from '../../types/errors.js';
 import { compileTemplate, type Template } from '../../types/template.js';
-import { TICK_PLACEHOLDERS } from '../../monitor/tick-values.js';
+import { TICK_PLACEHOLDERS } from '../../monitor/index.js';
 
 /** prompts/ of this package: three levels up from src/agents/openai and from dist/agents/openai alike. */
 const BUILTIN_PROMPTS_DIR = fileURLToPath(new URL('../../../prompts/', import.meta.url));

@@ -1,6 +1,6 @@
 import type { ProcessSample } from '../../types/process.js';
 import { readProcFile } from '../../proc/index.js';
-import { SYSCALL_NR } from '../syscall-names.js';
+import { SYSCALL_NR } from '../sample/syscall-names.js';
 import { readMemory, readMemoryString, readPollFds } from './proc-mem.js';
 
 /** What a blocked process waits on, from its syscall and arguments: descriptors (and which way), or a FIFO being opened. */

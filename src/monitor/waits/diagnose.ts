@@ -1,6 +1,6 @@
 import type { Classification, ProcessRef, ProcessSample, TreeSnapshot, WaitRelation } from '../../types/process.js';
 import { formatBytes, seconds } from '../../types/units.js';
-import { describeSyscall } from '../syscall-names.js';
+import { describeSyscall } from '../sample/syscall-names.js';
 import { nameOf } from './names.js';
 
 /** A relation put in words: who waits on what, and which process is the cause. */

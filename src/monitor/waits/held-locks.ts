@@ -1,5 +1,5 @@
 import type { ProcessSample } from '../../types/process.js';
-import type { FdLink } from '../proc-details.js';
+import type { FdLink } from '../sample/proc-details.js';
 import { readProcFile } from '../../proc/index.js';
 
 /**

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import type { ProgressDelta } from '../../types/process.js';
-import type { FdLink } from '../proc-details.js';
+import type { FdLink } from '../sample/proc-details.js';
 import { readProcFile, readProcLink } from '../../proc/index.js';
 import { parseDataSegments } from './net-sockets.js';
 

@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import type { ProcessRef, ProcessSample, WaitRelation } from '../../types/process.js';
-import type { FdLink } from '../proc-details.js';
+import type { FdLink } from '../sample/proc-details.js';
 import { readProcFile } from '../../proc/index.js';
-import { waitKind } from '../wait-kind.js';
+import { waitKind } from '../classify/wait-kind.js';
 import { accessMode, blockedOn } from './blocked-on.js';
 import { lockFileKey, parseLocks, type LockLine } from './proc-locks.js';
 import { socketsOf, type SocketTables } from './socket-tables.js';

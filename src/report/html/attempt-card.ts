@@ -1,4 +1,4 @@
-import { missedScores } from '../../scorers/missed.js';
+import { missedScores } from '../../scorers/index.js';
 import type { ReportAttempt } from '../run-folder.js';
 import { escapeHtml as esc, jsonForScript, shortTime } from './escape.js';
 import { renderTimelineSvg } from './timeline-svg.js';

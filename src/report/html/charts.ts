@@ -1,4 +1,4 @@
-import type { GroupSummary, Rate } from '../../summary/schema.js';
+import type { GroupSummary, Rate } from '../../summary/index.js';
 import { escapeHtml as esc, shortTime } from './escape.js';
 import { ASCENT, CHAR_WIDTH, LabelLayout, LINE_HEIGHT, candidatesAround, textAt, textBox } from './label-layout.js';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { readTrace, scoreAttempt } from '../../scorers/index.js';
 import { loadRunReport, readMetaSpine, readSummaryFile, readTracedAttempts, toReportAttempt, type ReportAttempt, type RunReport } from '../run-folder.js';
-import { summarize } from '../../summary/summarize.js';
+import { summarize } from '../../summary/index.js';
 import { attemptKey } from '../../types/attempt-key.js';
 import { RUN_FILES } from '../../types/run-files.js';
 

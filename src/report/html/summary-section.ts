@@ -1,8 +1,8 @@
 import { fraction, percentWithInterval } from '../format.js';
 import { agreesEverywhere, agreesEverywhereText, effectText, familyNote, familyTitle, hasPairs, verdictText } from '../effects.js';
 import { caseMatrixOf, comparisonsOf, formatP as formatPText, type ReportSummary } from '../stats-view.js';
-import type { Rate } from '../../summary/schema.js';
-import type { MetricComparison, RateEffect, ShiftEffect } from '../../summary/schema-comparisons.js';
+import type { Rate } from '../../summary/index.js';
+import type { MetricComparison, RateEffect, ShiftEffect } from '../../summary/index.js';
 import { breakableName, escapeHtml as esc, shortTime } from './escape.js';
 import { variantColor } from './charts.js';
 import { renderSweepChart } from './sweep-chart.js';

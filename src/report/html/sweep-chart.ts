@@ -1,4 +1,4 @@
-import type { Sweep, SweepPoint } from '../../summary/schema-comparisons.js';
+import type { Sweep, SweepPoint } from '../../summary/index.js';
 import { formatDuration } from '../../types/duration.js';
 import { axisTitle } from '../sweep-view.js';
 import { escapeHtml as esc, shortTime } from './escape.js';

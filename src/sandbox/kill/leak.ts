@@ -1,0 +1,51 @@
+import { POLL_MS } from './poll.js';
+import { liveCgroupProcs } from '../cgroup/cgroup.js';
+import { describeProcess, inOtherAttemptCgroup, markerEntries, scanForMarker } from '../../proc/index.js';
+import { sendSignal, sleep } from './signals.js';
+import type { ProcessTree } from './tree.js';
+import type { LeakReport } from '../types.js';
+
+export interface LeakSources {
+  readonly attemptId: string;
+  readonly proc: boolean;
+  /** every command's tree, whatever the mechanism (covers a root that has not joined its cgroup yet). */
+  readonly trees: readonly ProcessTree[];
+  /** the attempt-wide pids cgroup, which every command joined, when there is one. */
+  readonly pidsCgroup: string | null;
+  /** the name of the attempt's cgroups: processes in another attempt's cgroups are not read (see scanForMarker). */
+  readonly cgroupName: string;
+  /** how long to keep killing before giving up on a process that will not die (D state). */
+  readonly timeoutMs: number;
+}
+
+function findAll(sources: LeakSources): number[] {
+  const found = new Set<number>(sources.trees.flatMap((tree) => tree.pids()));
+  if (sources.pidsCgroup !== null) for (const pid of liveCgroupProcs(sources.pidsCgroup)) found.add(pid);
+  // The marker scan also finds what escaped every cgroup and group: the last resort, and the proof.
+  if (sources.proc) {
+    const otherAttempt = (pid: number): boolean => inOtherAttemptCgroup(pid, sources.cgroupName);
+    for (const pid of scanForMarker(markerEntries(sources.attemptId), otherAttempt)) found.add(pid);
+  }
+  return [...found];
+}
+
+function killPass(sources: LeakSources): void {
+  for (const tree of sources.trees) tree.killAll();
+  for (const pid of findAll(sources)) {
+    // SIGKILL reaches a stopped process too; SIGCONT first keeps that independent of the kernel's ordering.
+    sendSignal(pid, 'SIGCONT');
+    sendSignal(pid, 'SIGKILL');
+  }
+}
+
+/** Finds anything of the attempt still running, names it, kills it, and waits until it is gone. */
+export async function scanAndKillLeaks(sources: LeakSources): Promise<LeakReport> {
+  const leaked = findAll(sources).map((pid) => ({ pid, command: sources.proc ? describeProcess(pid) : '?' }));
+  if (leaked.length === 0) return { clean: true, leaked };
+  const deadline = performance.now() + sources.timeoutMs;
+  while (findAll(sources).length > 0 && performance.now() < deadline) {
+    killPass(sources);
+    await sleep(POLL_MS);
+  }
+  return { clean: false, leaked };
+}
