@@ -24,4 +24,4 @@ export { CaseFileSchema, type Case, type CaseFile } from './types/case.js';
 export type { VariantSpec, AgentSpec } from './types/variant.js';
 export type { MonitorMode } from './modes/index.js';
 export type { Tick, ExitInfo, KillRecord } from './types/process.js';
-export { HangbenchError, type HangbenchErrorCode } from './types/errors.js';
+export { HangbenchError, INPUT_ERROR_CODES, type HangbenchErrorCode } from './types/errors.js';

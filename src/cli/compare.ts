@@ -15,10 +15,10 @@ const REGRESSION_EXIT = 4;
 async function summaryAt(io: CliIO, given: string): Promise<ReportSummary> {
   const target = path.resolve(io.cwd, given);
   const info = await stat(target).catch(() => null);
-  if (info === null) throw new HangbenchError('USAGE', `${target} does not exist; pass a run folder or its summary.json`);
+  if (info === null) throw new HangbenchError('RUN_FOLDER', `${target} does not exist; pass a run folder or its summary.json`);
   const runDir = info.isDirectory() ? target : path.dirname(target);
   const summary = await readSummaryFile(runDir);
-  if (summary === null) throw new HangbenchError('USAGE', `${runDir} has no summary.json; run \`hangbench report ${given}\` to derive it from the traces`);
+  if (summary === null) throw new HangbenchError('RUN_FOLDER', `${runDir} has no summary.json; run \`hangbench report ${given}\` to derive it from the traces`);
   return summary;
 }
 

@@ -6,7 +6,7 @@ import { hangbenchVersion } from '../run/meta.js';
 import { RunSummarySchema } from '../summary/index.js';
 import { TraceEventSchema } from '../types/events.js';
 import { CaseFileSchema } from '../types/case.js';
-import { HangbenchError } from '../types/errors.js';
+import { HangbenchError, INPUT_ERROR_CODES } from '../types/errors.js';
 import { checkCasesCommand } from './check-cases.js';
 import { evalCommand } from './eval.js';
 import { MAIN_HELP } from './help.js';
@@ -92,7 +92,7 @@ export async function main(argv: readonly string[], given?: CliIO): Promise<numb
     return await run(rest, io);
   } catch (error) {
     const stack = debug ? `\n${stackOf(error)}` : '';
-    if (error instanceof HangbenchError && error.code === 'USAGE') {
+    if (error instanceof HangbenchError && INPUT_ERROR_CODES.includes(error.code)) {
       io.stderr.write(`hangbench ${command}: ${error.message}${stack}\n`);
       return 2;
     }

@@ -83,7 +83,7 @@ export async function planCommand(args: readonly string[], io: CliIO): Promise<n
   if (detectFlag === undefined) throw new HangbenchError('USAGE', 'plan needs --detect: the smallest difference to be able to see (10pt, 2s, 300tokens)');
   const runDir = path.resolve(io.cwd, given);
   const summary = await readSummaryFile(runDir);
-  if (summary === null) throw new HangbenchError('USAGE', `${runDir} has no summary.json; run \`hangbench report ${given}\` to derive it from the traces`);
+  if (summary === null) throw new HangbenchError('RUN_FOLDER', `${runDir} has no summary.json; run \`hangbench report ${given}\` to derive it from the traces`);
   const power = numberFlag('power', parsed.string('power')) ?? DEFAULTS.power;
   if (!(power > 0 && power < 1)) throw new HangbenchError('USAGE', `--power ${power}: a probability between 0 and 1, such as 0.8`);
   const metrics = listFlag('metric', parsed.string('metric')) ?? [];

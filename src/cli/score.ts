@@ -22,11 +22,11 @@ export async function scoreCommand(args: readonly string[], io: CliIO): Promise<
   if (runDir === undefined || parsed.positionals.length > 1) throw new HangbenchError('USAGE', 'score takes exactly one run folder, e.g. hangbench score results/<run-id>');
   const root = path.resolve(io.cwd, runDir);
   const traces = (await readdir(root, { recursive: true }).catch(() => {
-    throw new HangbenchError('USAGE', `${root} is not a readable folder`);
+    throw new HangbenchError('RUN_FOLDER', `${root} is not a readable folder`);
   }))
     .filter((file) => path.basename(file) === RUN_FILES.trace)
     .sort();
-  if (traces.length === 0) throw new HangbenchError('USAGE', `no trace.jsonl under ${root}; pass a run folder such as results/<run-id>`);
+  if (traces.length === 0) throw new HangbenchError('RUN_FOLDER', `no trace.jsonl under ${root}; pass a run folder such as results/<run-id>`);
 
   const attempts: AttemptScores[] = [];
   const disagreements: string[] = [];

@@ -121,7 +121,7 @@ function caseDelta(caseId: string, variant: string, base: readonly AttemptScores
  */
 export function compareSummaries(base: ReportSummary, next: ReportSummary, { allowDifferentCases = false } = {}): Comparison {
   if (base.summaryVersion !== next.summaryVersion) {
-    throw new HangbenchError('USAGE', `the runs have different summary versions (${base.summaryVersion} and ${next.summaryVersion}); re-render both with one hangbench (hangbench report <run-dir>)`);
+    throw new HangbenchError('RUN_FOLDER', `the runs have different summary versions (${base.summaryVersion} and ${next.summaryVersion}); re-render both with one hangbench (hangbench report <run-dir>)`);
   }
   const baseCases = caseIds(base);
   const newCases = caseIds(next);
@@ -130,7 +130,7 @@ export function compareSummaries(base: ReportSummary, next: ReportSummary, { all
   if (!allowDifferentCases && (onlyInBase.length > 0 || onlyInNew.length > 0)) {
     const list = (ids: readonly string[]) => (ids.length > 5 ? `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more` : ids.join(', '));
     throw new HangbenchError(
-      'USAGE',
+      'RUN_FOLDER',
       `the runs ran different cases (${[onlyInBase.length > 0 ? `only in base: ${list(onlyInBase)}` : '', onlyInNew.length > 0 ? `only in new: ${list(onlyInNew)}` : ''].filter(Boolean).join('; ')}); pass --allow-different-cases to compare the cases both ran`,
     );
   }
@@ -144,7 +144,7 @@ export function compareSummaries(base: ReportSummary, next: ReportSummary, { all
     const [only] = baseVariants;
     const [other] = [...newVariants];
     if (baseVariants.length !== 1 || newVariants.size !== 1 || only === undefined || other === undefined) {
-      throw new HangbenchError('USAGE', `the runs have no variant in common (base: ${baseVariants.join(', ')}; new: ${[...newVariants].join(', ')}); compare runs of the same variants`);
+      throw new HangbenchError('RUN_FOLDER', `the runs have no variant in common (base: ${baseVariants.join(', ')}; new: ${[...newVariants].join(', ')}); compare runs of the same variants`);
     }
     // one variant each, named differently (another agent or interval): compare the two, under the base's name
     paired = `${other} (new) against ${only} (base)`;

@@ -14,7 +14,7 @@ export interface ShardRun {
   readonly shard: Shard;
 }
 
-const refuse = (message: string): HangbenchError => new HangbenchError('USAGE', `merge: ${message}`);
+const refuse = (message: string): HangbenchError => new HangbenchError('RUN_FOLDER', `merge: ${message}`);
 
 export async function readShardRun(dir: string): Promise<ShardRun> {
   // meta.json validated like every reader of it does: merge compares options, cases and versions field by field.

@@ -41,7 +41,7 @@ export async function mergeRuns(dirs: readonly string[], outDir: string): Promis
   const traceVersions = new Map(await Promise.all(runs.map(async (run) => [run.dir, await traceSchemaVersions(run)] as const)));
   checkShards(runs, traceVersions);
   const existing = await readdir(outDir).catch(() => []);
-  if (existing.length > 0) throw new HangbenchError('USAGE', `merge: ${outDir} is not empty; merge into a new folder`);
+  if (existing.length > 0) throw new HangbenchError('RUN_FOLDER', `merge: ${outDir} is not empty; merge into a new folder`);
   await makeDirs(outDir);
 
   const copied = new Map<string, string>();
@@ -49,7 +49,7 @@ export async function mergeRuns(dirs: readonly string[], outDir: string): Promis
     for (const trace of await findTraces(run.dir)) {
       const attempt = path.dirname(trace);
       const other = copied.get(attempt);
-      if (other !== undefined) throw new HangbenchError('USAGE', `merge: ${attempt} is in both ${other} and ${run.dir}`);
+      if (other !== undefined) throw new HangbenchError('RUN_FOLDER', `merge: ${attempt} is in both ${other} and ${run.dir}`);
       copied.set(attempt, run.dir);
       await cp(path.join(run.dir, attempt), path.join(outDir, attempt), { recursive: true });
     }

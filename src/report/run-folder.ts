@@ -37,7 +37,7 @@ export type MetaSpine = z.infer<typeof MetaSpineSchema>;
 /** Every trace.jsonl under a run folder, as paths relative to it, sorted. */
 export async function findTraces(runDir: string): Promise<string[]> {
   const files = await readdir(runDir, { recursive: true }).catch(() => {
-    throw new HangbenchError('USAGE', `${runDir} is not a readable folder; pass a run folder such as results/<run-id>`);
+    throw new HangbenchError('RUN_FOLDER', `${runDir} is not a readable folder; pass a run folder such as results/<run-id>`);
   });
   return files.filter((file) => path.basename(file) === RUN_FILES.trace).sort();
 }
@@ -47,7 +47,7 @@ export async function readMetaSpine(runDir: string): Promise<MetaSpine | null> {
   const text = await readFile(file, 'utf8').catch(() => null);
   if (text === null) return null;
   const parsed = MetaSpineSchema.safeParse(JSON.parse(text));
-  if (!parsed.success) throw new HangbenchError('USAGE', `${file}: not a hangbench meta.json (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+  if (!parsed.success) throw new HangbenchError('RUN_FOLDER', `${file}: not a hangbench meta.json (${parsed.error.issues[0]?.message ?? 'invalid'})`);
   return parsed.data;
 }
 

@@ -16,7 +16,7 @@ export const REPORT_FILES = ['report.md', RUN_FILES.junit, 'report.html'] as con
 /** Writes report.md, junit.xml and report.html (each by rename) from a run's summary.json and its traces. */
 export async function writeRunReports(runDir: string): Promise<RunReport> {
   const summary = await readSummaryFile(runDir);
-  if (summary === null) throw new HangbenchError('USAGE', `${path.join(runDir, RUN_FILES.summary)} is missing; run \`hangbench report ${runDir}\` to derive it from the traces`);
+  if (summary === null) throw new HangbenchError('RUN_FOLDER', `${path.join(runDir, RUN_FILES.summary)} is missing; run \`hangbench report ${runDir}\` to derive it from the traces`);
   const report = await loadRunReport(runDir, summary);
   const finished = new Set(summary.attempts.map(attemptKey));
   const junitAttempts = report.attempts.filter((attempt) => finished.has(attempt.timeline.key));
@@ -38,7 +38,7 @@ export interface Rederived {
  */
 export async function rederiveRun(runDir: string): Promise<Rederived> {
   const [old, meta, traced] = await Promise.all([readSummaryFile(runDir).catch(() => null), readMetaSpine(runDir), readTracedAttempts(runDir)]);
-  if (traced.length === 0) throw new HangbenchError('USAGE', `no trace.jsonl under ${runDir}; pass a run folder such as results/<run-id>`);
+  if (traced.length === 0) throw new HangbenchError('RUN_FOLDER', `no trace.jsonl under ${runDir}; pass a run folder such as results/<run-id>`);
   const finished: typeof traced = [];
   const unfinished: string[] = [];
   for (const attempt of traced) {

@@ -95,7 +95,7 @@ const CONFIG_KEYS: Record<string, readonly string[]> = {
 export async function loadConfigFile(file: string, cwd: string): Promise<LoadedConfig> {
   const full = path.resolve(cwd, file);
   const text = await readFile(full, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new HangbenchError('USAGE', `--config ${file}: cannot read it (${error.code ?? error.message})`);
+    throw new HangbenchError('CONFIG', `--config ${file}: cannot read it (${error.code ?? error.message})`);
   });
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
@@ -106,7 +106,7 @@ export async function loadConfigFile(file: string, cwd: string): Promise<LoadedC
   const parsed = problems.length === 0 ? ConfigFileSchema.safeParse(doc.toJS()) : null;
   if (parsed && !parsed.success) problems.push(...problemsFromIssues(full, doc, lines, parsed.error.issues, CONFIG_KEYS));
   if (problems.length > 0 || !parsed?.success) {
-    throw new HangbenchError('USAGE', `invalid config file:\n${problems.map((problem) => `  ${formatCaseProblem(problem)}`).join('\n')}`);
+    throw new HangbenchError('CONFIG', `invalid config file:\n${problems.map((problem) => `  ${formatCaseProblem(problem)}`).join('\n')}`);
   }
   const config = parsed.data;
   const base = path.dirname(full);

@@ -57,19 +57,19 @@ export type RunMeta = z.infer<typeof RunMetaSchema>;
 export async function readRunMeta(runDir: string): Promise<RunMeta> {
   const file = path.join(runDir, RUN_FILES.meta);
   const text = await readFile(file, 'utf8').catch(() => null);
-  if (text === null) throw new HangbenchError('USAGE', `${runDir} has no readable meta.json; pass a run folder such as results/<run-id>`);
+  if (text === null) throw new HangbenchError('RUN_FOLDER', `${runDir} has no readable meta.json; pass a run folder such as results/<run-id>`);
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new HangbenchError('USAGE', `${file}: not valid JSON (${(error as Error).message})`);
+    throw new HangbenchError('RUN_FOLDER', `${file}: not valid JSON (${(error as Error).message})`);
   }
   const version = (raw as { metaVersion?: unknown } | null)?.metaVersion;
   if (version !== META_VERSION) {
-    throw new HangbenchError('USAGE', `${file}: metaVersion ${JSON.stringify(version)} is not ${META_VERSION}, the one this hangbench reads; re-run it with this version`);
+    throw new HangbenchError('RUN_FOLDER', `${file}: metaVersion ${JSON.stringify(version)} is not ${META_VERSION}, the one this hangbench reads; re-run it with this version`);
   }
   const parsed = RunMetaSchema.safeParse(raw);
-  if (!parsed.success) throw new HangbenchError('USAGE', `${file}: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
+  if (!parsed.success) throw new HangbenchError('RUN_FOLDER', `${file}: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
   return parsed.data;
 }
 

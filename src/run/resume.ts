@@ -30,7 +30,7 @@ export async function resumeRun(input: EvalOptionsInput & { readonly resume: str
     throw new HangbenchError('USAGE', `--resume runs with the options recorded in ${path.join(runDir, RUN_FILES.meta)}; leave out ${given.join(', ')} (only --concurrency may change, and --repeat grow)`);
   }
   const meta = await readRunMeta(runDir).catch((error: unknown) => {
-    throw new HangbenchError('USAGE', `--resume ${input.resume}: ${(error as Error).message}`);
+    throw new HangbenchError('RUN_FOLDER', `--resume ${input.resume}: ${(error as Error).message}`);
   });
   // more repeats may be added to a run (eval --repeat-until decided does, a round at a time), never fewer
   if (input.repeat !== undefined && input.repeat < meta.options.repeat) {
@@ -76,8 +76,8 @@ export function checkResumable(run: ResumedRun, cases: readonly { readonly id: s
   const changed = [...now.keys()].filter((id) => before.has(id) && before.get(id) !== now.get(id));
   if (added.length + removed.length + changed.length > 0) {
     const parts = [added.length > 0 ? `added ${added.join(', ')}` : '', removed.length > 0 ? `removed ${removed.join(', ')}` : '', changed.length > 0 ? `kind changed: ${changed.join(', ')}` : ''].filter(Boolean);
-    throw new HangbenchError('USAGE', `--resume ${run.runDir}: the case set changed since the run started (${parts.join('; ')}); start a new run, or restore the cases`);
+    throw new HangbenchError('RUN_FOLDER', `--resume ${run.runDir}: the case set changed since the run started (${parts.join('; ')}); start a new run, or restore the cases`);
   }
   const recorded = run.meta.versions.hangbench;
-  if (recorded !== version) throw new HangbenchError('USAGE', `--resume ${run.runDir}: the run was started by hangbench ${recorded}, this is ${version}; finish it with that version or start a new run`);
+  if (recorded !== version) throw new HangbenchError('RUN_FOLDER', `--resume ${run.runDir}: the run was started by hangbench ${recorded}, this is ${version}; finish it with that version or start a new run`);
 }

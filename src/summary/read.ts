@@ -32,7 +32,7 @@ export function parseRunSummary(value: unknown, source: string): RunSummary {
     });
   }
   throw new HangbenchError(
-    'USAGE',
+    'RUN_FOLDER',
     `${source}: summaryVersion ${JSON.stringify(version)} is not one this hangbench reads (${READABLE.join(', ')}); ` +
       'use the hangbench that wrote it, or re-score the run directory with `hangbench score`',
   );
@@ -43,13 +43,13 @@ export async function readRunSummary(file: string): Promise<RunSummary> {
   try {
     value = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
-    throw new HangbenchError('USAGE', `${file}: not readable as JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+    throw new HangbenchError('RUN_FOLDER', `${file}: not readable as JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
   }
   return parseRunSummary(value, file);
 }
 
 function check<T extends z.ZodType>(schema: T, value: unknown, source: string): z.infer<T> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new HangbenchError('USAGE', `${source}: not a valid summary: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
+  if (!parsed.success) throw new HangbenchError('RUN_FOLDER', `${source}: not a valid summary: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
   return parsed.data;
 }

@@ -1,20 +1,34 @@
 import type { LimitKind } from './limits.js';
-/** Stable error codes; only the CLI decides how they look. */
+/**
+ * Stable error codes, one per kind of failure a caller may handle; only the CLI decides how they look. USAGE, CONFIG and
+ * RUN_FOLDER are the user's input (the CLI exits 2 on them), the rest the run's own failures (exit 1; INTERRUPTED 130).
+ */
 export type HangbenchErrorCode =
-  | 'CASE_INVALID'
-  | 'CASE_NOT_FOUND'
-  | 'FIXTURE_INVALID'
-  | 'PATH_ESCAPE'
+  /** a flag, an argument or a combination of them that cannot work: fix the command line */
   | 'USAGE'
+  /** a file the user wrote to drive a run (--config, an adapter's YAML, a prompt set, a template) is invalid */
+  | 'CONFIG'
+  /** a results folder given to a command is not a run it can use: missing, corrupt, another version, or not comparable */
+  | 'RUN_FOLDER'
+  /** a path inside the sandbox resolves outside its workspace */
+  | 'PATH_ESCAPE'
+  /** a trace.jsonl that cannot be read back */
   | 'TRACE_INVALID'
+  /** the sandbox cannot be set up or was lost */
   | 'SANDBOX'
+  /** an agent broke its protocol or could not start */
   | 'AGENT'
+  /** the model endpoint failed for good (EndpointError) */
   | 'ENDPOINT'
+  /** a budget stopped the attempt (LimitExceeded) */
   | 'LIMIT'
   /** the results folder (--out) cannot take the run's files: full, read-only, not writable, removed */
   | 'RESULTS'
   /** the user stopped the run (Ctrl-C, SIGTERM) before its first attempt */
   | 'INTERRUPTED';
+
+/** The codes that mean the user's input was wrong: the CLI exits 2 on them. */
+export const INPUT_ERROR_CODES: readonly HangbenchErrorCode[] = ['USAGE', 'CONFIG', 'RUN_FOLDER'];
 
 export class HangbenchError extends Error {
   readonly code: HangbenchErrorCode;

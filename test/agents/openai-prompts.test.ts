@@ -28,7 +28,7 @@ describe('templates', () => {
 
   test('an unknown placeholder fails at load, naming it, the file and the names that exist', () => {
     expect(() => compileTemplate('{{elapsd}}', 'prompts/x/tick.md', ['elapsed', 'output'])).toThrow(
-      new HangbenchError('USAGE', 'prompts/x/tick.md: unknown placeholder {{elapsd}}; this template can use {{elapsed}}, {{output}}'),
+      new HangbenchError('CONFIG', 'prompts/x/tick.md: unknown placeholder {{elapsd}}; this template can use {{elapsed}}, {{output}}'),
     );
   });
 });

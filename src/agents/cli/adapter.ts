@@ -89,7 +89,7 @@ export async function loadAdapter(name: string, dirs: readonly string[] = adapte
     const text = await readFile(file, 'utf8').catch(() => null);
     if (text !== null) return parseAdapter(file, text);
   }
-  throw new HangbenchError('USAGE', `no adapter "${name}": looked for ${name}.yaml in ${dirs.join(', ')}; the bundled ones are in ${dirs.at(-1)}`);
+  throw new HangbenchError('CONFIG', `no adapter "${name}": looked for ${name}.yaml in ${dirs.join(', ')}; the bundled ones are in ${dirs.at(-1)}`);
 }
 
 /** One clear line per problem: file:line:column field: what is wrong. */
@@ -99,15 +99,15 @@ export function parseAdapter(file: string, text: string): Adapter {
   if (doc.errors.length > 0) {
     const error = doc.errors[0]!;
     const at = lines.linePos(error.pos[0]);
-    throw new HangbenchError('USAGE', `invalid adapter ${file}:${at.line}:${at.col}: not valid YAML: ${error.message.split('\n')[0]}`);
+    throw new HangbenchError('CONFIG', `invalid adapter ${file}:${at.line}:${at.col}: not valid YAML: ${error.message.split('\n')[0]}`);
   }
   const parsed = AdapterSchema.safeParse(doc.toJS());
   if (parsed.success) {
-    if (parsed.data.name !== path.basename(file, '.yaml')) throw new HangbenchError('USAGE', `invalid adapter ${file}: name is "${parsed.data.name}" but the file is ${path.basename(file)}; make them match`);
+    if (parsed.data.name !== path.basename(file, '.yaml')) throw new HangbenchError('CONFIG', `invalid adapter ${file}: name is "${parsed.data.name}" but the file is ${path.basename(file)}; make them match`);
     return parsed.data;
   }
   const problems = parsed.error.issues.map((issue) => `  ${file}:${position(doc, lines, issue.path)} ${issue.path.join('.') || '(top)'}: ${issue.message}`);
-  throw new HangbenchError('USAGE', `invalid adapter:\n${problems.join('\n')}`);
+  throw new HangbenchError('CONFIG', `invalid adapter:\n${problems.join('\n')}`);
 }
 
 function position(doc: Document, lines: LineCounter, at: readonly PropertyKey[]): string {
