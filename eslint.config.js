@@ -11,7 +11,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       // Long lines of code only: template literals (HTML), strings and URLs may run on.
-      'max-len': ['error', { code: 180, ignoreTemplateLiterals: true, ignoreStrings: true, ignoreUrls: true, ignoreRegExpLiterals: true }],
+      'max-len': [
+        'error',
+        { code: 180, ignoreTemplateLiterals: true, ignoreStrings: true, ignoreUrls: true, ignoreRegExpLiterals: true },
+      ],
     },
   },
   {

@@ -1,7 +1,9 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /** The tests that run installed agent CLIs: their own suite, `npm run test:clis` (vitest.clis.config.ts). */
-export const INSTALLED_CLI_TESTS = ['claude', 'cline', 'codex', 'gemini', 'opencode', 'pi', 'qwen'].map((name) => `test/agents/cli/${name}.test.ts`);
+export const INSTALLED_CLI_TESTS = ['claude', 'cline', 'codex', 'gemini', 'opencode', 'pi', 'qwen'].map(
+  (name) => `test/agents/cli/${name}.test.ts`,
+);
 
 export default defineConfig({
   test: {

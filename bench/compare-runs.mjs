@@ -11,21 +11,32 @@ async function attemptsOf(runDir) {
   try {
     summary = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
-    throw new Error(`${file}: cannot read the run's summary (${error instanceof Error ? error.message : String(error)}); pass a finished run folder`);
+    throw new Error(
+      `${file}: cannot read the run's summary (${error instanceof Error ? error.message : String(error)}); pass a finished run folder`,
+    );
   }
-  if (!Array.isArray(summary.attempts)) throw new Error(`${file}: no "attempts" array; is this a hangbench summary.json?`);
+  if (!Array.isArray(summary.attempts))
+    throw new Error(`${file}: no "attempts" array; is this a hangbench summary.json?`);
   const byKey = new Map();
   for (const attempt of summary.attempts) byKey.set(`${attempt.caseId} ${attempt.variant} #${attempt.repeat}`, attempt);
-  return { byKey, timeScale: summary.options?.timeScale, concurrency: summary.options?.concurrency ?? 'default', interrupted: summary.interrupted };
+  return {
+    byKey,
+    timeScale: summary.options?.timeScale,
+    concurrency: summary.options?.concurrency ?? 'default',
+    interrupted: summary.interrupted,
+  };
 }
 
-const outcome = (attempt) => OUTCOME_FIELDS.map((field) => `${field}=${attempt.scores[field] ?? '–'}`).join(' ') + (attempt.outcome === 'error' ? ' ERROR' : '');
+const outcome = (attempt) =>
+  OUTCOME_FIELDS.map((field) => `${field}=${attempt.scores[field] ?? '–'}`).join(' ') +
+  (attempt.outcome === 'error' ? ' ERROR' : '');
 
 /** Runs of one variant each are compared case by case even when the variants' names differ (e.g. across a rename). */
 function byCaseWhenSingleVariant(a, b) {
   const variants = (run) => new Set([...run.byKey.values()].map((attempt) => attempt.variant));
   if (variants(a).size !== 1 || variants(b).size !== 1) return;
-  for (const run of [a, b]) run.byKey = new Map([...run.byKey.values()].map((attempt) => [`${attempt.caseId} #${attempt.repeat}`, attempt]));
+  for (const run of [a, b])
+    run.byKey = new Map([...run.byKey.values()].map((attempt) => [`${attempt.caseId} #${attempt.repeat}`, attempt]));
 }
 
 export async function compareRuns(dirA, dirB) {
@@ -56,9 +67,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.exit(2);
   }
   const result = await compareRuns(dirA, dirB);
-  console.log(`A: ${dirA} (time scale ${result.a.timeScale}, concurrency ${result.a.concurrency}${result.a.interrupted ? ', INTERRUPTED' : ''})`);
-  console.log(`B: ${dirB} (time scale ${result.b.timeScale}, concurrency ${result.b.concurrency}${result.b.interrupted ? ', INTERRUPTED' : ''})`);
+  console.log(
+    `A: ${dirA} (time scale ${result.a.timeScale}, concurrency ${result.a.concurrency}${result.a.interrupted ? ', INTERRUPTED' : ''})`,
+  );
+  console.log(
+    `B: ${dirB} (time scale ${result.b.timeScale}, concurrency ${result.b.concurrency}${result.b.interrupted ? ', INTERRUPTED' : ''})`,
+  );
   console.log(`agreement: ${result.same}/${result.keys} attempts have the same ${OUTCOME_FIELDS.join(' / ')}`);
-  for (const difference of result.differences) console.log(`  ${difference.key}\n    A: ${difference.a}\n    B: ${difference.b}`);
+  for (const difference of result.differences)
+    console.log(`  ${difference.key}\n    A: ${difference.a}\n    B: ${difference.b}`);
   process.exitCode = result.differences.length === 0 ? 0 : 1;
 }

@@ -13,8 +13,21 @@ const timer = setInterval(() => {
   for (const [key, value] of Object.entries(process.memoryUsage())) peak[key] = Math.max(peak[key] ?? 0, value);
 }, 100);
 const started = performance.now();
-await runEval({ caseInputs: [dir], agent: 'baseline', hungTicks: 1_000_000, intervalMs: 250, out: `${dir}/out`, cwd: projectRoot });
+await runEval({
+  caseInputs: [dir],
+  agent: 'baseline',
+  hungTicks: 1_000_000,
+  intervalMs: 250,
+  out: `${dir}/out`,
+  cwd: projectRoot,
+});
 clearInterval(timer);
 const hwmKb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0);
 const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
-console.log(`${idle + busy} attempts in ${((performance.now() - started) / 1000).toFixed(1)} s: VmHWM ${mb(hwmKb * 1024)}; peaks: ${Object.entries(peak).map(([key, value]) => `${key} ${mb(value)}`).join(', ')}`);
+console.log(
+  `${idle + busy} attempts in ${((performance.now() - started) / 1000).toFixed(1)} s: VmHWM ${mb(hwmKb * 1024)}; peaks: ${Object.entries(
+    peak,
+  )
+    .map(([key, value]) => `${key} ${mb(value)}`)
+    .join(', ')}`,
+);

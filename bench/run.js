@@ -26,13 +26,23 @@ const SECTIONS = (await readdir(sectionsDir))
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
 const unknown = only?.filter((name) => !SECTIONS.some((section) => section.name === name)) ?? [];
 if (unknown.length > 0) {
-  console.error(`BENCH_ONLY: unknown section ${unknown.join(', ')}; sections: ${SECTIONS.map((section) => section.name).join(', ')}`);
+  console.error(
+    `BENCH_ONLY: unknown section ${unknown.join(', ')}; sections: ${SECTIONS.map((section) => section.name).join(', ')}`,
+  );
   process.exit(2);
 }
 
-const host = { node: process.version, platform: `${process.platform}-${process.arch}`, cores: availableParallelism(), cpu: cpus()[0]?.model ?? '?', memoryGb: Math.round(totalmem() / 2 ** 30) };
+const host = {
+  node: process.version,
+  platform: `${process.platform}-${process.arch}`,
+  cores: availableParallelism(),
+  cpu: cpus()[0]?.model ?? '?',
+  memoryGb: Math.round(totalmem() / 2 ** 30),
+};
 const startedAt = new Date();
-console.log(`hangbench bench${SMOKE ? ' (smoke: a few trials a section)' : ''} — node ${host.node}, ${host.platform}, ${host.cores} cores (${host.cpu})`);
+console.log(
+  `hangbench bench${SMOKE ? ' (smoke: a few trials a section)' : ''} — node ${host.node}, ${host.platform}, ${host.cores} cores (${host.cpu})`,
+);
 /** @type {Array<SectionResult & { name: string, seconds: number }>} */
 const results = [];
 /** @type {string[]} */
@@ -49,12 +59,21 @@ for (const section of SECTIONS.filter((candidate) => !only || only.includes(cand
   } catch (error) {
     // One broken section is reported and fails the run, but the others still run.
     failed.push(section.name);
-    console.error(`\n## ${section.name}: FAILED\n\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    console.error(
+      `\n## ${section.name}: FAILED\n\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
   }
 }
 
 const goals = results.flatMap((result) => result.goals.map((goal) => ({ section: result.name, ...goal })));
-const goalTable = ['| figure | measured | goal | met |', '|---|---|---|---|', ...goals.map((goal) => `| ${goal.figure} | ${Number(goal.value).toFixed(goal.value < 10 ? 2 : 1)} | ${goal.goal} | ${goal.met ? 'yes' : '**no**'} |`)].join('\n');
+const goalTable = [
+  '| figure | measured | goal | met |',
+  '|---|---|---|---|',
+  ...goals.map(
+    (goal) =>
+      `| ${goal.figure} | ${Number(goal.value).toFixed(goal.value < 10 ? 2 : 1)} | ${goal.goal} | ${goal.met ? 'yes' : '**no**'} |`,
+  ),
+].join('\n');
 console.log(`\n## Goals\n\n${goalTable}`);
 
 const stamp = startedAt.toISOString().replace(/[:.]/g, '-').slice(0, 19);
@@ -64,11 +83,30 @@ if (outFlag !== -1 && !outArg) {
   console.error('bench: --out needs a folder: npm run bench -- --out DIR');
   process.exit(2);
 }
-const dir = outArg ? path.resolve(outArg) : SMOKE ? await mkdtemp(path.join(tmpdir(), 'hangbench-bench-smoke-')) : path.join(import.meta.dirname, 'results');
+const dir = outArg
+  ? path.resolve(outArg)
+  : SMOKE
+    ? await mkdtemp(path.join(tmpdir(), 'hangbench-bench-smoke-'))
+    : path.join(import.meta.dirname, 'results');
 await mkdir(dir, { recursive: true });
 const totalSeconds = (Date.now() - startedAt.getTime()) / 1000;
-await writeFile(path.join(dir, `${stamp}.json`), `${JSON.stringify({ startedAt: startedAt.toISOString(), totalSeconds, host, sections: results, goals }, null, 2)}\n`);
-const markdown = [`# hangbench bench ${startedAt.toISOString()}`, '', `${host.cores} cores (${host.cpu}), ${host.memoryGb} GB, node ${host.node}; ${totalSeconds.toFixed(0)} s in all.`, '', '`npm run bench`', ...results.flatMap((result) => ['', `## ${result.title}`, '', result.table, '', ...result.notes]), '', '## Goals', '', goalTable, ''].join('\n');
+await writeFile(
+  path.join(dir, `${stamp}.json`),
+  `${JSON.stringify({ startedAt: startedAt.toISOString(), totalSeconds, host, sections: results, goals }, null, 2)}\n`,
+);
+const markdown = [
+  `# hangbench bench ${startedAt.toISOString()}`,
+  '',
+  `${host.cores} cores (${host.cpu}), ${host.memoryGb} GB, node ${host.node}; ${totalSeconds.toFixed(0)} s in all.`,
+  '',
+  '`npm run bench`',
+  ...results.flatMap((result) => ['', `## ${result.title}`, '', result.table, '', ...result.notes]),
+  '',
+  '## Goals',
+  '',
+  goalTable,
+  '',
+].join('\n');
 await writeFile(path.join(dir, `${stamp}.md`), markdown);
 const shown = outArg || SMOKE ? dir : 'bench/results';
 console.log(`\nresults: ${shown}/${stamp}.json and .md (${totalSeconds.toFixed(0)} s)`);

@@ -13,7 +13,12 @@ const quantile = (values, q) => {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 };
 const fmt = (ms) => (ms === undefined ? '–' : `${ms.toFixed(2)} ms`);
-const stats = (values) => ({ p50: quantile(values, 0.5), p90: quantile(values, 0.9), p99: quantile(values, 0.99), n: values.length });
+const stats = (values) => ({
+  p50: quantile(values, 0.5),
+  p90: quantile(values, 0.9),
+  p99: quantile(values, 0.99),
+  n: values.length,
+});
 
 /** Spawn → exit (stdout closed) of `true`, the cost every command of an attempt pays. */
 async function startOne(sandbox, commandId) {
@@ -54,7 +59,12 @@ export async function sandboxIsolationBench({ trials = 50 } = {}) {
     // Interleaved, so both see the same machine load.
     for (const variant of variants) {
       const made = performance.now();
-      const sandbox = await createSandbox({ attemptId: `bench-iso-${process.pid}-${variant.name}-${trial}`, workspaceSource: workspace, timeScale: 1, capabilities: variant.caps });
+      const sandbox = await createSandbox({
+        attemptId: `bench-iso-${process.pid}-${variant.name}-${trial}`,
+        workspaceSource: workspace,
+        timeScale: 1,
+        capabilities: variant.caps,
+      });
       create[variant.name].push(performance.now() - made);
       start[variant.name].push(await startOne(sandbox, 1));
       start[variant.name].push(await startOne(sandbox, 2));
@@ -76,14 +86,21 @@ export async function sandboxIsolationBench({ trials = 50 } = {}) {
   console.log(`\n## Isolation cost (${trials} trials, interleaved; host isolation: ${host.isolation})`);
   console.log('| what | host-user p50 | host-user p90 | bubblewrap p50 | bubblewrap p90 |');
   console.log('|---|---|---|---|---|');
-  const row = (label, table) => console.log(`| ${label} | ${fmt(table['host-user']?.p50)} | ${fmt(table['host-user']?.p90)} | ${fmt(table.bubblewrap?.p50)} | ${fmt(table.bubblewrap?.p90)} |`);
+  const row = (label, table) =>
+    console.log(
+      `| ${label} | ${fmt(table['host-user']?.p50)} | ${fmt(table['host-user']?.p90)} | ${fmt(table.bubblewrap?.p50)} | ${fmt(table.bubblewrap?.p90)} |`,
+    );
   row('one command: spawn → exit of `true`', results.startup);
   row('sandbox start (once per attempt, + once for verify)', results.sandboxCreate);
   if (results.startup.bubblewrap) {
-    console.log(`added per command by bubblewrap: p50 ${fmt(results.startup.bubblewrap.p50 - results.startup['host-user'].p50)}, p90 ${fmt(results.startup.bubblewrap.p90 - results.startup['host-user'].p90)}`);
+    console.log(
+      `added per command by bubblewrap: p50 ${fmt(results.startup.bubblewrap.p50 - results.startup['host-user'].p50)}, p90 ${fmt(results.startup.bubblewrap.p90 - results.startup['host-user'].p90)}`,
+    );
   }
   for (const [name, k] of Object.entries(results.killSigkill)) {
-    console.log(`kill (SIGKILL first, ${host.mechanism}), ${name}, decision → last process gone: p50 ${fmt(k.p50)}, p90 ${fmt(k.p90)}, p99 ${fmt(k.p99)} (n ${k.n})`);
+    console.log(
+      `kill (SIGKILL first, ${host.mechanism}), ${name}, decision → last process gone: p50 ${fmt(k.p50)}, p90 ${fmt(k.p90)}, p99 ${fmt(k.p99)} (n ${k.n})`,
+    );
   }
   return results;
 }

@@ -13,13 +13,26 @@ const old = compileTemplate(readFileSync(process.argv[3], 'utf8').trimEnd(), 'ol
 const rows = { oldWhole: [], newWhole: [], budgeted: [], minimal: [] };
 for (const c of readdirSync(run, { withFileTypes: true }).filter((e) => e.isDirectory())) {
   for (const v of readdirSync(`${run}/${c.name}`)) {
-    let text; try { text = readFileSync(`${run}/${c.name}/${v}/1/trace.jsonl`, 'utf8'); } catch { continue; }
+    let text;
+    try {
+      text = readFileSync(`${run}/${c.name}/${v}/1/trace.jsonl`, 'utf8');
+    } catch {
+      continue;
+    }
     for (const line of text.split('\n')) {
       if (!line.includes('"type":"tick"')) continue;
       const e = JSON.parse(line);
       const tick = {
-        commandId: e.commandId, seq: e.seq, elapsedMs: e.elapsedMs, sinceOutputMs: e.sinceOutputMs, totalOutputBytes: e.totalOutputBytes,
-        output: e.output, snapshot: e.snapshot, classification: e.classification, reason: e.reason, culprit: e.culprit ?? null,
+        commandId: e.commandId,
+        seq: e.seq,
+        elapsedMs: e.elapsedMs,
+        sinceOutputMs: e.sinceOutputMs,
+        totalOutputBytes: e.totalOutputBytes,
+        output: e.output,
+        snapshot: e.snapshot,
+        classification: e.classification,
+        reason: e.reason,
+        culprit: e.culprit ?? null,
       };
       rows.oldWhole.push(countTokens(renderTick(tick, old)));
       rows.newWhole.push(countTokens(renderTick(tick, d.tick)));
@@ -28,6 +41,21 @@ for (const c of readdirSync(run, { withFileTypes: true }).filter((e) => e.isDire
     }
   }
 }
-const q = (a, p) => { const s = [...a].sort((x, y) => x - y); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
-for (const [k, a] of Object.entries(rows)) console.log(k, 'n', a.length, 'mean', Math.round(a.reduce((s, x) => s + x, 0) / a.length), 'p50', q(a, 0.5), 'p90', q(a, 0.9), 'max', Math.max(...a));
-
+const q = (a, p) => {
+  const s = [...a].sort((x, y) => x - y);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+};
+for (const [k, a] of Object.entries(rows))
+  console.log(
+    k,
+    'n',
+    a.length,
+    'mean',
+    Math.round(a.reduce((s, x) => s + x, 0) / a.length),
+    'p50',
+    q(a, 0.5),
+    'p90',
+    q(a, 0.9),
+    'max',
+    Math.max(...a),
+  );

@@ -24,7 +24,12 @@ function decide(observation) {
       // A gate failed our finish; this agent cannot fix anything, so it finishes again (accepted once retries run out).
       return { type: 'finish', summary: `gate ${observation.gate + 1} failed: ${observation.reason}` };
     case 'exit':
-      return { type: 'finish', summary: observation.kill ? `killed the command after ${QUIET_TICKS_BEFORE_KILL} quiet ticks` : 'the command exited by itself' };
+      return {
+        type: 'finish',
+        summary: observation.kill
+          ? `killed the command after ${QUIET_TICKS_BEFORE_KILL} quiet ticks`
+          : 'the command exited by itself',
+      };
     case 'error':
       // hangbench could not read our last line; say so on stderr (kept for error messages) and stop.
       process.stderr.write(`hangbench rejected a line: ${observation.message}\n`);

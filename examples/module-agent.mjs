@@ -11,15 +11,25 @@ export default defineAgent({
     return {
       next(observation) {
         if (observation.type === 'task') return { type: 'run', command: observation.repro };
-        if (step === 'reproduce' && observation.type === 'tick' && observation.tick.classification === 'blocked-on-stdin') {
+        if (
+          step === 'reproduce' &&
+          observation.type === 'tick' &&
+          observation.tick.classification === 'blocked-on-stdin'
+        ) {
           step = 'fix';
           return { type: 'kill' };
         }
         if (step === 'fix' && (observation.type === 'exit' || observation.type === 'result')) {
           step = 'done';
-          return { type: 'edit', path: 'release.mjs', old: "process.argv.includes('-y')", new: "(process.argv.includes('-y') || process.argv.includes('--yes'))" };
+          return {
+            type: 'edit',
+            path: 'release.mjs',
+            old: "process.argv.includes('-y')",
+            new: "(process.argv.includes('-y') || process.argv.includes('--yes'))",
+          };
         }
-        if (step === 'done') return { type: 'finish', summary: `release.mjs now accepts --yes (case ${context.caseId})` };
+        if (step === 'done')
+          return { type: 'finish', summary: `release.mjs now accepts --yes (case ${context.caseId})` };
         return { type: 'wait' };
       },
     };

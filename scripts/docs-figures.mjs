@@ -32,7 +32,9 @@ const GENERATORS = {
       const key = `${c.kind}\u0000${caseClass(c)}`;
       rows.set(key, [...(rows.get(key) ?? []), c]);
     }
-    const sorted = [...rows.entries()].sort(([a], [b]) => (a.startsWith('hang') === b.startsWith('hang') ? a.localeCompare(b) : a.startsWith('hang') ? -1 : 1));
+    const sorted = [...rows.entries()].sort(([a], [b]) =>
+      a.startsWith('hang') === b.startsWith('hang') ? a.localeCompare(b) : a.startsWith('hang') ? -1 : 1,
+    );
     const table = sorted.map(([key, list]) => {
       const [kind, cls] = key.split('\u0000');
       const names = list
@@ -54,12 +56,21 @@ const GENERATORS = {
     const { cases } = await loadCases([path.join(root, 'cases')], root);
     const rows = [...cases]
       .sort((a, b) => a.id.localeCompare(b.id))
-      .map((c) => `| \`${c.id}\` | ${c.kind} | \`${caseClass(c)}\` | ${c.source.length === 0 ? '—' : c.source.map((url) => `[${sourceLabel(url)}](${url})`).join(', ')} |`);
+      .map(
+        (c) =>
+          `| \`${c.id}\` | ${c.kind} | \`${caseClass(c)}\` | ${c.source.length === 0 ? '—' : c.source.map((url) => `[${sourceLabel(url)}](${url})`).join(', ')} |`,
+      );
     return ['| case | kind | class | source |', '|---|---|---|---|', ...rows].join('\n');
   },
   /** The tarball as `npm pack --dry-run --json` describes it (the same list `npm run test:pack` installs). */
   pack: async () => {
-    const [info] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+    const [info] = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+        cwd: root,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }),
+    );
     const files = info.files.map((file) => file.path);
     const fixtures = files.filter((file) => file.startsWith('fixtures/')).length;
     const dist = files.filter((file) => file.startsWith('dist/')).length;

@@ -8,7 +8,10 @@ import { agentCacheDir, installAdapter } from '../dist/agents/cli/install.js';
 /** Every adapter under the bundled agents/ folder (generic has no package, so nothing to install). */
 async function bundledNames() {
   const bundled = adapterDirs({}).at(-1);
-  return (await readdir(bundled)).filter((file) => file.endsWith('.yaml')).map((file) => path.basename(file, '.yaml')).sort();
+  return (await readdir(bundled))
+    .filter((file) => file.endsWith('.yaml'))
+    .map((file) => path.basename(file, '.yaml'))
+    .sort();
 }
 
 const names = process.argv.length > 2 ? process.argv.slice(2) : await bundledNames();
@@ -16,6 +19,8 @@ for (const name of names) {
   const started = performance.now();
   const adapter = await loadAdapter(name);
   const installed = await installAdapter(adapter);
-  console.log(`${name}: ${installed ? `${adapter.package}@${adapter.version} in ${installed.dir}` : '(nothing to install)'} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(
+    `${name}: ${installed ? `${adapter.package}@${adapter.version} in ${installed.dir}` : '(nothing to install)'} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+  );
 }
 console.log(`agent cache: ${agentCacheDir()}`);

@@ -11,7 +11,9 @@ const [runDir, out, third, fourth] = process.argv.slice(2);
 const element = third === '--element' ? fourth : undefined;
 const permalink = third === '--element' ? undefined : third;
 if (!runDir || !out || (third === '--element' && !element)) {
-  console.error('usage: node scripts/screenshot-report.mjs <run-dir> <out.png> [case/variant/repeat | --element <css selector>]');
+  console.error(
+    'usage: node scripts/screenshot-report.mjs <run-dir> <out.png> [case/variant/repeat | --element <css selector>]',
+  );
   process.exit(2);
 }
 const profile = await mkdtemp(path.join(tmpdir(), 'hangbench-shot-'));
@@ -19,7 +21,15 @@ const context = await chromium.launchPersistentContext(profile, {
   executablePath: process.env.HANGBENCH_CHROMIUM ?? '/usr/bin/chromium',
   headless: true,
   viewport: { width: 1360, height: 1000 },
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 try {
   const page = await context.newPage();

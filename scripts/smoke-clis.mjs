@@ -12,17 +12,30 @@ import { readTrace } from '../dist/scorers/index.js';
 
 const REPO = path.resolve(fileURLToPath(import.meta.url), '../..');
 /** A hang that waits for ever after a line of output, and a control that finishes in ~1.5 s; 60 s walls. */
-const CASES = ['test/fixtures/installed/sleep-forever.yaml', 'test/fixtures/installed/slow-ok.yaml'].map((file) => path.join(REPO, file));
+const CASES = ['test/fixtures/installed/sleep-forever.yaml', 'test/fixtures/installed/slow-ok.yaml'].map((file) =>
+  path.join(REPO, file),
+);
 
 const args = process.argv.slice(2);
 const outAt = args.indexOf('--out');
 const out = outAt >= 0 ? args.splice(outAt, 2)[1] : await mkdtemp(path.join(tmpdir(), 'hangbench-smoke-'));
-const bundled = (await readdir(adapterDirs({}).at(-1))).filter((file) => file.endsWith('.yaml') && file !== 'generic.yaml').map((file) => path.basename(file, '.yaml'));
+const bundled = (await readdir(adapterDirs({}).at(-1)))
+  .filter((file) => file.endsWith('.yaml') && file !== 'generic.yaml')
+  .map((file) => path.basename(file, '.yaml'));
 const clis = args.length > 0 ? args : bundled.sort();
 
 const started = performance.now();
 // Every attempt at once: most of each is a CLI waiting on its own timeout or on the wall budget, not CPU.
-const result = await runEval({ caseInputs: CASES, agent: clis.map((name) => `cli:${name}`).join(','), model: 'probe', mode: 'none', concurrency: clis.length * CASES.length, out, runId: 'smoke', cwd: REPO });
+const result = await runEval({
+  caseInputs: CASES,
+  agent: clis.map((name) => `cli:${name}`).join(','),
+  model: 'probe',
+  mode: 'none',
+  concurrency: clis.length * CASES.length,
+  out,
+  runId: 'smoke',
+  cwd: REPO,
+});
 const problems = [];
 for (const attempt of result.summary.attempts) {
   const dir = path.join(result.runDir, attempt.caseId, attempt.variant, String(attempt.repeat));
@@ -30,13 +43,17 @@ for (const attempt of result.summary.attempts) {
   const repro = attempt.caseId === 'installed-sleep-forever' ? 'bash serve.sh' : 'bash slow.sh';
   const start = events.find((event) => event.type === 'command.start' && event.command.includes(repro));
   const what = `${attempt.variant} on ${attempt.caseId}`;
-  if (!events.some((event) => event.type === 'model.request')) problems.push(`${what}: no model request reached the proxy`);
+  if (!events.some((event) => event.type === 'model.request'))
+    problems.push(`${what}: no model request reached the proxy`);
   else if (!start) problems.push(`${what}: the shim saw no command running ${repro}`);
-  else if (!events.some((event) => event.type === 'command.exit' && event.commandId === start.commandId)) problems.push(`${what}: ${repro} never ended`);
+  else if (!events.some((event) => event.type === 'command.exit' && event.commandId === start.commandId))
+    problems.push(`${what}: ${repro} never ended`);
   if (!events.some((event) => event.type === 'attempt.end')) problems.push(`${what}: no attempt.end`);
   console.log(`${what}: ${attempt.outcome ?? '?'} (${start ? 'repro observed' : 'repro not observed'})`);
 }
-console.log(`${result.summary.attempts.length} attempts of ${clis.length} CLIs in ${((performance.now() - started) / 1000).toFixed(0)} s; results in ${result.runDir}`);
+console.log(
+  `${result.summary.attempts.length} attempts of ${clis.length} CLIs in ${((performance.now() - started) / 1000).toFixed(0)} s; results in ${result.runDir}`,
+);
 if (problems.length > 0) {
   console.error(problems.join('\n'));
   process.exit(1);

@@ -15,10 +15,28 @@ export { summarize, type SummaryMeta } from './summary/summarize.js';
 export { readRunSummary, parseRunSummary } from './summary/read.js';
 export { RunSummarySchema, SUMMARY_VERSION, type RunSummary, type GroupSummary, type Rate } from './summary/schema.js';
 export type { MetricComparison, RateEffect, ShiftEffect, Sweep, SweepPoint } from './summary/schema-comparisons.js';
-export { defineAgent, type ModuleAgentContext, type ModuleAgentDefinition, type ModuleAgentSession } from './agents/module/define-agent.js';
-export type { Observation, ObservationBody, AgentBudgets, AgentReporter, TokenUsage, GateFailure } from './agents/protocol.js';
+export {
+  defineAgent,
+  type ModuleAgentContext,
+  type ModuleAgentDefinition,
+  type ModuleAgentSession,
+} from './agents/module/define-agent.js';
+export type {
+  Observation,
+  ObservationBody,
+  AgentBudgets,
+  AgentReporter,
+  TokenUsage,
+  GateFailure,
+} from './agents/protocol.js';
 export { ActionSchema, type Action, type ActionType } from './types/actions.js';
-export { TraceEventSchema, TRACE_SCHEMA_VERSION, type TraceEvent, type TraceEventType, type EventOf } from './types/events.js';
+export {
+  TraceEventSchema,
+  TRACE_SCHEMA_VERSION,
+  type TraceEvent,
+  type TraceEventType,
+  type EventOf,
+} from './types/events.js';
 export type { AttemptScores } from './types/scores.js';
 export { CaseFileSchema, type Case, type CaseFile } from './types/case.js';
 export type { VariantSpec, AgentSpec } from './types/variant.js';

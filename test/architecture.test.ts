@@ -24,7 +24,9 @@ function unitOf(module: string): string {
 async function importsOf(folder: string): Promise<Import[]> {
   const files =
     folder === '.'
-      ? (await readdir(SRC, { withFileTypes: true })).filter((entry) => entry.isFile() && entry.name !== PUBLIC_API).map((entry) => entry.name)
+      ? (await readdir(SRC, { withFileTypes: true }))
+          .filter((entry) => entry.isFile() && entry.name !== PUBLIC_API)
+          .map((entry) => entry.name)
       : (await readdir(path.join(SRC, folder), { recursive: true })).map((file) => path.join(folder, file));
   const found: Import[] = [];
   for (const file of files.filter((name) => name.endsWith('.ts'))) {
@@ -39,7 +41,9 @@ async function importsOf(folder: string): Promise<Import[]> {
 }
 
 async function folders(): Promise<string[]> {
-  return (await readdir(SRC, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  return (await readdir(SRC, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
 }
 
 /**
@@ -60,7 +64,19 @@ const MAY_NOT_IMPORT: Record<string, readonly string[]> = {
   monitor: ['cli', ...RUN_STAGES, 'report', 'scorers', 'summary', 'agents'],
   sandbox: ['cli', ...RUN_STAGES, 'report', 'scorers', 'summary', 'agents', 'monitor'],
   /** the one /proc layer, below the sandbox and the monitor alike. */
-  proc: ['cli', ...RUN_STAGES, 'report', 'scorers', 'summary', 'agents', 'monitor', 'sandbox', 'capture', 'trace', 'stats'],
+  proc: [
+    'cli',
+    ...RUN_STAGES,
+    'report',
+    'scorers',
+    'summary',
+    'agents',
+    'monitor',
+    'sandbox',
+    'capture',
+    'trace',
+    'stats',
+  ],
   scorers: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'summary'],
   summary: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox'],
   trace: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary'],
@@ -69,10 +85,48 @@ const MAY_NOT_IMPORT: Record<string, readonly string[]> = {
    * one definition per monitor mode (schema, label, scaling, period, schedule): plain data and arithmetic that the
    * variant schema in types/ is built from (zod, each other, durations from types/ and the defaults, nothing else).
    */
-  modes: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'proc', 'scorers', 'summary', 'trace', 'stats', 'capture'],
-  types: ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'proc', 'scorers', 'summary', 'trace', 'stats'],
+  modes: [
+    'cli',
+    ...RUN_STAGES,
+    'report',
+    'agents',
+    'monitor',
+    'sandbox',
+    'proc',
+    'scorers',
+    'summary',
+    'trace',
+    'stats',
+    'capture',
+  ],
+  types: [
+    'cli',
+    ...RUN_STAGES,
+    'report',
+    'agents',
+    'monitor',
+    'sandbox',
+    'proc',
+    'scorers',
+    'summary',
+    'trace',
+    'stats',
+  ],
   /** src/'s top-level files but index.ts: defaults.ts imports nothing of src/, so every layer (types/ too) reads it. */
-  '.': ['cli', ...RUN_STAGES, 'report', 'agents', 'monitor', 'sandbox', 'scorers', 'summary', 'trace', 'stats', 'types', 'modes'],
+  '.': [
+    'cli',
+    ...RUN_STAGES,
+    'report',
+    'agents',
+    'monitor',
+    'sandbox',
+    'scorers',
+    'summary',
+    'trace',
+    'stats',
+    'types',
+    'modes',
+  ],
 };
 
 describe('the direction of imports', () => {
@@ -137,7 +191,12 @@ describe('subfolders per concern', () => {
   for (const [folder, expected] of Object.entries(SUBFOLDERS)) {
     it(`src/${folder} has its concerns in ${expected.join(', ')} and few files at its top`, async () => {
       const entries = await readdir(path.join(SRC, folder), { withFileTypes: true });
-      expect(entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort()).toEqual([...expected]);
+      expect(
+        entries
+          .filter((entry) => entry.isDirectory())
+          .map((entry) => entry.name)
+          .sort(),
+      ).toEqual([...expected]);
       expect(entries.filter((entry) => entry.isFile()).length).toBeLessThanOrEqual(8);
     });
   }

@@ -26,7 +26,10 @@ export async function caseCopies(dir, counts, edit = (text) => text) {
     const text = await readFile(path.join(benchCases, `${name}.yaml`), 'utf8');
     for (let index = 1; index <= count; index += 1) {
       const file = path.join(dir, `${name}-${index}.yaml`);
-      await writeFile(file, edit(text).replace('fixture: ../fixtures/bench', `fixture: ${path.join(projectRoot, 'bench/fixtures/bench')}`));
+      await writeFile(
+        file,
+        edit(text).replace('fixture: ../fixtures/bench', `fixture: ${path.join(projectRoot, 'bench/fixtures/bench')}`),
+      );
       files.push(file);
     }
   }

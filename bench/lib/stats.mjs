@@ -7,7 +7,8 @@ export function quantile(values, q) {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 }
 
-export const mean = (values) => (values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length);
+export const mean = (values) =>
+  values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length;
 
 export function ms(value) {
   if (value === null || value === undefined) return '–';
@@ -18,7 +19,11 @@ export const us = (value) => (value === null || value === undefined ? '–' : `$
 
 export function markdownTable(columns, rows) {
   const line = (cells) => `| ${cells.join(' | ')} |`;
-  return [line(columns), line(columns.map(() => '---')), ...rows.map((row) => line(row.map((cell) => String(cell ?? '–'))))].join('\n');
+  return [
+    line(columns),
+    line(columns.map(() => '---')),
+    ...rows.map((row) => line(row.map((cell) => String(cell ?? '–')))),
+  ].join('\n');
 }
 
 /** Least-squares slope and intercept of y over x. */

@@ -16,7 +16,8 @@ export function markedPids(marker) {
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
-      if (readFileSync(`/proc/${name}/environ`, 'latin1').includes(needle) && alive(Number(name))) found.push(Number(name));
+      if (readFileSync(`/proc/${name}/environ`, 'latin1').includes(needle) && alive(Number(name)))
+        found.push(Number(name));
     } catch {
       // gone or not ours to read
     }

@@ -16,9 +16,15 @@ export default async function diagnosis() {
   let runDir = process.env.BENCH_TRACES;
   if (!runDir) {
     const dir = await scratchDir('diagnosis');
-    runDir = (await runHarness([...(await libraryCases()), '--time-scale', String(SOURCE_TIME_SCALE)], { out: `${dir}/out` })).runDir;
+    runDir = (
+      await runHarness([...(await libraryCases()), '--time-scale', String(SOURCE_TIME_SCALE)], { out: `${dir}/out` })
+    ).runDir;
   }
-  const template = compileTemplate(readFileSync(path.join(projectRoot, 'prompts/diagnostic/tick.md'), 'utf8'), 'prompts/diagnostic/tick.md', TICK_PLACEHOLDERS);
+  const template = compileTemplate(
+    readFileSync(path.join(projectRoot, 'prompts/diagnostic/tick.md'), 'utf8'),
+    'prompts/diagnostic/tick.md',
+    TICK_PLACEHOLDERS,
+  );
   const attempts = await traceEvents(runDir);
   const all = [];
   const withRelation = [];
@@ -32,11 +38,24 @@ export default async function diagnosis() {
     }
   }
   const scored = attempts.map((events) => diagnosed(events)).filter((score) => score !== null);
-  const row = (name, counts) => [name, counts.length, mean(counts)?.toFixed(0) ?? '–', quantile(counts, 0.5) ?? '–', quantile(counts, 0.9) ?? '–'];
+  const row = (name, counts) => [
+    name,
+    counts.length,
+    mean(counts)?.toFixed(0) ?? '–',
+    quantile(counts, 0.5) ?? '–',
+    quantile(counts, 0.9) ?? '–',
+  ];
   const p90 = quantile(all, 0.9);
   return {
     title: 'Diagnosis: tokens per tick (o200k) with the diagnostic prompt, and the diagnosis rate',
-    table: markdownTable(['ticks', 'n', 'mean', 'p50', 'p90'], [row('every tick', all), row('ticks with a wait-for relation', withRelation), row('the reason line alone', reasons)]),
+    table: markdownTable(
+      ['ticks', 'n', 'mean', 'p50', 'p90'],
+      [
+        row('every tick', all),
+        row('ticks with a wait-for relation', withRelation),
+        row('the reason line alone', reasons),
+      ],
+    ),
     notes: [
       `Ticks from ${process.env.BENCH_TRACES ? 'the run in BENCH_TRACES' : `a fresh baseline run at --time-scale ${SOURCE_TIME_SCALE}`}.`,
       `diagnosed (first hung tick names hang.culprit): ${scored.filter(Boolean).length}/${scored.length} hang attempts.`,

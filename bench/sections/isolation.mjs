@@ -23,15 +23,28 @@ function nonRootBench(trials) {
   const script = fileURLToPath(new URL('../sandbox-isolation.mjs', import.meta.url));
   const tmp = mkdtempSync(path.join(tmpdir(), 'hangbench-bench-nonroot-'));
   return new Promise((resolve) => {
-    execFile('sh', ['-c', `chown "$1" "$2" && exec runuser -u "$1" -- env TMPDIR="$2" BENCH_TRIALS="$3" node "$4"`, 'bench', NONROOT_USER, tmp, String(trials), script], { maxBuffer: 1 << 24 }, (error, stdout) => {
-      rmSync(tmp, { recursive: true, force: true });
-      if (error) return resolve(null);
-      try {
-        resolve(JSON.parse(stdout.trim().split('\n').at(-1) ?? ''));
-      } catch {
-        resolve(null);
-      }
-    });
+    execFile(
+      'sh',
+      [
+        '-c',
+        `chown "$1" "$2" && exec runuser -u "$1" -- env TMPDIR="$2" BENCH_TRIALS="$3" node "$4"`,
+        'bench',
+        NONROOT_USER,
+        tmp,
+        String(trials),
+        script,
+      ],
+      { maxBuffer: 1 << 24 },
+      (error, stdout) => {
+        rmSync(tmp, { recursive: true, force: true });
+        if (error) return resolve(null);
+        try {
+          resolve(JSON.parse(stdout.trim().split('\n').at(-1) ?? ''));
+        } catch {
+          resolve(null);
+        }
+      },
+    );
   });
 }
 
@@ -58,7 +71,15 @@ async function proxyOverhead(trials) {
   const proxied = [];
   for (let trial = 0; trial < trials; trial += 1) {
     direct.push(await get({ host: '127.0.0.1', port, path: '/', agent: false }));
-    proxied.push(await get({ host: '127.0.0.1', port: bridge.port, path: `http://127.0.0.1:${port}/`, headers: { host: `127.0.0.1:${port}` }, agent: false }));
+    proxied.push(
+      await get({
+        host: '127.0.0.1',
+        port: bridge.port,
+        path: `http://127.0.0.1:${port}/`,
+        headers: { host: `127.0.0.1:${port}` },
+        agent: false,
+      }),
+    );
   }
   await bridge.close();
   await proxy.close();
@@ -87,24 +108,51 @@ export default async function isolation() {
   const table = [
     `| what | ${columns.map(([label]) => `${label} p50 / p99`).join(' | ')} |`,
     `|---|${columns.map(() => '---').join('|')}|`,
-    ...rows.map(([label, key]) => `| ${label} | ${columns.map(([, source, column]) => cell(source, key, column)).join(' | ')} |`),
-    `| HTTP GET on loopback: direct / via bridge + egress proxy | ${ms(proxy.direct.p50)} / ${ms(proxy.direct.p99)} → ${ms(proxy.proxied.p50)} / ${ms(proxy.proxied.p99)} |${columns.slice(1).map(() => ' |').join('')}`,
+    ...rows.map(
+      ([label, key]) => `| ${label} | ${columns.map(([, source, column]) => cell(source, key, column)).join(' | ')} |`,
+    ),
+    `| HTTP GET on loopback: direct / via bridge + egress proxy | ${ms(proxy.direct.p50)} / ${ms(proxy.direct.p99)} → ${ms(proxy.proxied.p50)} / ${ms(proxy.proxied.p99)} |${columns
+      .slice(1)
+      .map(() => ' |')
+      .join('')}`,
   ].join('\n');
   const goals = [];
   const rootStart = root ? data.startup.bubblewrap?.p50 : undefined;
   const nonRootStart = nonRoot?.startup.bubblewrap?.p50 ?? (root ? undefined : data.startup.bubblewrap?.p50);
-  if (rootStart !== undefined && nonRootStart !== undefined) goals.push({ figure: 'non-root jail start-up minus root jail (p50 ms)', value: nonRootStart - rootStart, goal: '≤ 5', met: nonRootStart - rootStart <= 5 });
+  if (rootStart !== undefined && nonRootStart !== undefined)
+    goals.push({
+      figure: 'non-root jail start-up minus root jail (p50 ms)',
+      value: nonRootStart - rootStart,
+      goal: '≤ 5',
+      met: nonRootStart - rootStart <= 5,
+    });
   const nonRootKill = nonRoot?.killSigkill.bubblewrap?.p99 ?? (root ? undefined : data.killSigkill.bubblewrap?.p99);
-  if (nonRootKill !== undefined) goals.push({ figure: 'non-root jail kill p99 ms (no cgroups)', value: nonRootKill, goal: '≤ 15', met: nonRootKill <= 15 });
-  if (data.killSigkill.bubblewrap) goals.push({ figure: `${root ? 'root' : 'non-root'} jail kill p99 ms (SIGKILL first)`, value: data.killSigkill.bubblewrap.p99, goal: '≤ 15', met: data.killSigkill.bubblewrap.p99 <= 15 });
+  if (nonRootKill !== undefined)
+    goals.push({
+      figure: 'non-root jail kill p99 ms (no cgroups)',
+      value: nonRootKill,
+      goal: '≤ 15',
+      met: nonRootKill <= 15,
+    });
+  if (data.killSigkill.bubblewrap)
+    goals.push({
+      figure: `${root ? 'root' : 'non-root'} jail kill p99 ms (SIGKILL first)`,
+      value: data.killSigkill.bubblewrap.p99,
+      goal: '≤ 15',
+      met: data.killSigkill.bubblewrap.p99 <= 15,
+    });
   const overhead = proxy.proxied.p50 - proxy.direct.p50;
   goals.push({ figure: 'egress proxy overhead per request, p50 ms', value: overhead, goal: '≤ 2', met: overhead <= 2 });
   return {
     title: `Isolation cost (${trials} trials each, interleaved; proxy ${trials * 10} requests)`,
     table,
     notes: [
-      data.startup.bubblewrap ? '' : 'bubblewrap is not available on this host: only the host-user column was measured.',
-      root && !nonRoot ? `no non-root column: run as root with a user ${NONROOT_USER} (useradd -m ${NONROOT_USER}) to measure the non-root jail side by side` : '',
+      data.startup.bubblewrap
+        ? ''
+        : 'bubblewrap is not available on this host: only the host-user column was measured.',
+      root && !nonRoot
+        ? `no non-root column: run as root with a user ${NONROOT_USER} (useradd -m ${NONROOT_USER}) to measure the non-root jail side by side`
+        : '',
     ].filter(Boolean),
     data: { ...data, nonRoot, proxy },
     goals,

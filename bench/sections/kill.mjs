@@ -42,13 +42,22 @@ function mechanisms(capabilities, workspace) {
     [`hangbench ${capabilities.mechanism}, SIGKILL first`]: hangbench('SIGKILL'),
     [`hangbench ${capabilities.mechanism}, SIGINT→TERM→KILL (agent kill)`]: hangbench('SIGINT'),
     'kill(-pgid, SIGKILL)': async (tree, marker) => {
-      const child = spawn('bash', ['-c', tree], { detached: true, stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, HANGBENCH_ATTEMPT: marker } });
+      const child = spawn('bash', ['-c', tree], {
+        detached: true,
+        stdio: ['pipe', 'pipe', 'ignore'],
+        env: { ...process.env, HANGBENCH_ATTEMPT: marker },
+      });
       await readyOf(child.stdout);
       return { kill: () => process.kill(-(child.pid ?? 0), 'SIGKILL'), dispose: async () => undefined };
     },
     'execa 9 timeout/cancel kill (SIGTERM, force after 5 s)': async (tree, marker) => {
       const controller = new AbortController();
-      const child = execa('bash', ['-c', tree], { cancelSignal: controller.signal, env: { HANGBENCH_ATTEMPT: marker }, reject: false, buffer: false });
+      const child = execa('bash', ['-c', tree], {
+        cancelSignal: controller.signal,
+        env: { HANGBENCH_ATTEMPT: marker },
+        reject: false,
+        buffer: false,
+      });
       await readyOf(child.stdout);
       return { kill: () => controller.abort(), dispose: () => child.then(() => undefined) };
     },
@@ -79,9 +88,24 @@ export default async function kill({ trials = Number(process.env.BENCH_KILL_TRIA
         await handle.dispose();
         if (goneMs !== null) gone.push(goneMs);
       }
-      const row = { mechanism, tree: treeName, trials, allGone: gone.length, p50: quantile(gone, 0.5), p99: quantile(gone, 0.99), leftBehindPerTrial: leftBehind / trials };
+      const row = {
+        mechanism,
+        tree: treeName,
+        trials,
+        allGone: gone.length,
+        p50: quantile(gone, 0.5),
+        p99: quantile(gone, 0.99),
+        leftBehindPerTrial: leftBehind / trials,
+      };
       data.push(row);
-      rows.push([mechanism, treeName, ms(row.p50), ms(row.p99), `${row.allGone}/${trials}`, row.leftBehindPerTrial.toFixed(1)]);
+      rows.push([
+        mechanism,
+        treeName,
+        ms(row.p50),
+        ms(row.p99),
+        `${row.allGone}/${trials}`,
+        row.leftBehindPerTrial.toFixed(1),
+      ]);
     }
   }
   const direct = data.filter((row) => row.mechanism.includes('SIGKILL first'));

@@ -12,7 +12,9 @@ const FLOOD_MIB = sized(2048, 128);
 /** @param {string} dir */
 async function floodCase(dir) {
   if (FLOOD_MIB === 2048) return benchCase('flood-2g');
-  const [file] = await caseCopies(dir, { 'flood-2g': 1 }, (text) => text.replace('head -c 2147483648', `head -c ${FLOOD_MIB * 2 ** 20}`));
+  const [file] = await caseCopies(dir, { 'flood-2g': 1 }, (text) =>
+    text.replace('head -c 2147483648', `head -c ${FLOOD_MIB * 2 ** 20}`),
+  );
   return file;
 }
 
@@ -60,7 +62,12 @@ export default async function memory() {
     },
   };
   const rows = [
-    [`${FLOOD_MIB >= 1024 ? `${FLOOD_MIB / 1024} GiB` : `${FLOOD_MIB} MiB`} output flood, one attempt`, `${data.flood.peakMb.toFixed(0)} MB`, `${(flood.wallMs / 1000).toFixed(1)} s`, '–'],
+    [
+      `${FLOOD_MIB >= 1024 ? `${FLOOD_MIB / 1024} GiB` : `${FLOOD_MIB} MiB`} output flood, one attempt`,
+      `${data.flood.peakMb.toFixed(0)} MB`,
+      `${(flood.wallMs / 1000).toFixed(1)} s`,
+      '–',
+    ],
     [
       `${SCALE_ATTEMPTS} quick attempts, all queued at start`,
       `${data.scale.peakMb.toFixed(0)} MB`,
@@ -72,7 +79,10 @@ export default async function memory() {
   return {
     title: 'Harness memory and scale (peak RSS = VmHWM of the hangbench process alone)',
     table: markdownTable(['load', 'harness peak RSS', 'wall', 'slope'], rows),
-    notes: ['Linear or better: the attempt rate of the second half is not below the first, and RSS grows by a constant (near zero) per attempt.', 'Goal: ≤ 150 MB.'],
+    notes: [
+      'Linear or better: the attempt rate of the second half is not below the first, and RSS grows by a constant (near zero) per attempt.',
+      'Goal: ≤ 150 MB.',
+    ],
     data,
     goals: [{ figure: 'harness peak RSS, worst load (MB)', value: worst, goal: 150, met: worst <= 150 }],
   };

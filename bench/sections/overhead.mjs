@@ -39,7 +39,15 @@ export default async function overhead() {
   const data = [];
   for (const concurrency of [undefined, 4]) {
     const dir = await scratchDir('overhead');
-    const args = [...SLEEPS_S.map((seconds) => benchCase(`sleep-${seconds}s`)), '--agent', 'baseline', '--hung-ticks', '1000000', '--repeat', String(REPEAT)];
+    const args = [
+      ...SLEEPS_S.map((seconds) => benchCase(`sleep-${seconds}s`)),
+      '--agent',
+      'baseline',
+      '--hung-ticks',
+      '1000000',
+      '--repeat',
+      String(REPEAT),
+    ];
     if (concurrency !== undefined) args.push('--concurrency', String(concurrency));
     const run = await runHarness(args, { out: `${dir}/out` });
     const ideal = idealMakespan(durations, concurrency ?? durations.length);
@@ -68,13 +76,31 @@ export default async function overhead() {
   const byDefault = data[0];
   return {
     title: `Harness overhead: ${durations.length} attempts sleeping ${SLEEPS_S.join('/')} s (${REPEAT} each), baseline that never kills`,
-    table: markdownTable(['concurrency', 'attempts', 'ideal schedule', 'process wall', 'wall ÷ ideal', 'attempt span ÷ ideal', 'harness CPU / attempt'], rows),
+    table: markdownTable(
+      [
+        'concurrency',
+        'attempts',
+        'ideal schedule',
+        'process wall',
+        'wall ÷ ideal',
+        'attempt span ÷ ideal',
+        'harness CPU / attempt',
+      ],
+      rows,
+    ),
     notes: [
       'Ideal: the sleeps alone, longest first onto the concurrency. Process wall includes Node start-up, case loading and the host probe; the attempt span is first attempt start → last attempt end.',
       'Harness CPU: the hangbench process only (utime+stime from /proc, last read ≤ 250 ms before it exited), not its sandboxed programs.',
       'Goal: ≤ 1.05.',
     ],
     data,
-    goals: [{ figure: 'attempt span ÷ ideal, default concurrency', value: byDefault.spanRatio, goal: 1.05, met: byDefault.spanRatio <= 1.05 }],
+    goals: [
+      {
+        figure: 'attempt span ÷ ideal, default concurrency',
+        value: byDefault.spanRatio,
+        goal: 1.05,
+        met: byDefault.spanRatio <= 1.05,
+      },
+    ],
   };
 }

@@ -11,12 +11,16 @@ import { markdownTable, us } from '../lib/stats.mjs';
 const SIZES = [1, 10, 50];
 
 function sleepers(count, program = ['sleep', '600']) {
-  const children = Array.from({ length: count }, () => spawn(program[0], program.slice(1), { stdio: ['pipe', 'ignore', 'ignore'] }));
+  const children = Array.from({ length: count }, () =>
+    spawn(program[0], program.slice(1), { stdio: ['pipe', 'ignore', 'ignore'] }),
+  );
   return { pids: children.map((child) => child.pid), stop: () => children.forEach((child) => child.kill('SIGKILL')) };
 }
 
 function pipePairs(count) {
-  const children = Array.from({ length: count }, () => spawn('bash', ['-c', 'exec cat < <(exec sleep 600)'], { stdio: 'ignore' }));
+  const children = Array.from({ length: count }, () =>
+    spawn('bash', ['-c', 'exec cat < <(exec sleep 600)'], { stdio: 'ignore' }),
+  );
   return { pids: children.map((child) => child.pid), stop: () => children.forEach((child) => child.kill('SIGKILL')) };
 }
 
@@ -29,7 +33,12 @@ function childrenOf(pid) {
 }
 
 export default async function sampling() {
-  const bench = new Bench({ time: sized(1500, 50), iterations: sized(64, 4), warmup: true, warmupIterations: sized(16, 1) });
+  const bench = new Bench({
+    time: sized(1500, 50),
+    iterations: sized(64, 4),
+    warmup: true,
+    warmupIterations: sized(16, 1),
+  });
   const groups = new Map(SIZES.map((size) => [size, sleepers(size)]));
   // cat blocked reading a pipe whose writer is its child sleep (`cat < <(sleep 600)`): half the processes of each
   // group are readers, half writers, and every sample follows each reader's pipe to its writer.
@@ -69,11 +78,23 @@ export default async function sampling() {
     const latency = task?.result?.latency;
     // The pipe groups are reader + writer pairs: 1 → 2 processes.
     const count = name.startsWith('blocked readers') ? readers.get(size).pids.length : size;
-    return latency ? { p50: (latency.p50 * 1000) / count, p99: (latency.p99 * 1000) / count, samples: latency.samples?.length ?? null } : null;
+    return latency
+      ? {
+          p50: (latency.p50 * 1000) / count,
+          p99: (latency.p99 * 1000) / count,
+          samples: latency.samples?.length ?? null,
+        }
+      : null;
   };
   const approaches = [
-    ['kept fds + pread', 'hangbench (stat, schedstat, io, wchan, syscall, cmdline kept open; details of a process that has not run reused)'],
-    ['blocked readers, relations on', 'hangbench, half the processes cat blocked reading a pipe, half its writer sleep: wait-for relations on'],
+    [
+      'kept fds + pread',
+      'hangbench (stat, schedstat, io, wchan, syscall, cmdline kept open; details of a process that has not run reused)',
+    ],
+    [
+      'blocked readers, relations on',
+      'hangbench, half the processes cat blocked reading a pipe, half its writer sleep: wait-for relations on',
+    ],
     ['blocked readers, relations off', 'the same processes, relations off (progress deltas still on)'],
     ['open/read/close', 'hangbench opening every file each sample (before issue 11)'],
     ['ps', 'spawn ps -o pid,ppid,pgid,stat,wchan,pcpu,rss,nlwp,args -p …'],
@@ -88,7 +109,9 @@ export default async function sampling() {
   const ours = perProcess('kept fds + pread', 50);
   const related = perProcess('blocked readers, relations on', 50);
   const unrelated = perProcess('blocked readers, relations off', 50);
-  const ratios = ['open/read/close', 'ps', 'pidusage'].map((name) => `${name} ${(perProcess(name, 50).p50 / ours.p50).toFixed(1)}×`);
+  const ratios = ['open/read/close', 'ps', 'pidusage'].map(
+    (name) => `${name} ${(perProcess(name, 50).p50 / ours.p50).toFixed(1)}×`,
+  );
   return {
     title: 'Sampling: µs per process, p50 (p99), tinybench, one run',
     table: markdownTable(['approach', '1 process', '10 processes', '50 processes'], rows),
@@ -100,7 +123,12 @@ export default async function sampling() {
     data,
     goals: [
       { figure: 'sampling µs/process at 50 (p50)', value: ours.p50, goal: 25, met: ours.p50 <= 25 },
-      { figure: 'sampling µs/process at 50, pipe readers and writers, relations on (p50)', value: related.p50, goal: 25, met: related.p50 <= 25 },
+      {
+        figure: 'sampling µs/process at 50, pipe readers and writers, relations on (p50)',
+        value: related.p50,
+        goal: 25,
+        met: related.p50 <= 25,
+      },
     ],
   };
 }

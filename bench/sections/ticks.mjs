@@ -32,7 +32,9 @@ function latenesses(runEvents) {
 
 /** Busy loops beside the run at normal priority, as other CI jobs on a shared machine are: one per core. */
 function outsideLoad() {
-  const loops = Array.from({ length: availableParallelism() }, () => spawn('bash', ['-c', 'while :; do :; done'], { stdio: 'ignore' }));
+  const loops = Array.from({ length: availableParallelism() }, () =>
+    spawn('bash', ['-c', 'while :; do :; done'], { stdio: 'ignore' }),
+  );
   return () => loops.forEach((loop) => loop.kill('SIGKILL'));
 }
 
@@ -41,28 +43,46 @@ async function harnessLoad(attempts, loaded = false) {
   const busy = Math.min(2, attempts - 1);
   const files = attempts === 1 ? [benchCase('idle')] : await caseCopies(dir, { idle: attempts - busy, busy });
   const stopLoad = loaded ? outsideLoad() : () => undefined;
-  const { runDir, wallMs } = await runHarness([...files, '--agent', 'baseline', '--hung-ticks', '100000', '--interval', `${INTERVAL_MS}ms`, '--concurrency', String(attempts)], {
-    out: `${dir}/out`,
-  }).finally(stopLoad);
+  const { runDir, wallMs } = await runHarness(
+    [
+      ...files,
+      '--agent',
+      'baseline',
+      '--hung-ticks',
+      '100000',
+      '--interval',
+      `${INTERVAL_MS}ms`,
+      '--concurrency',
+      String(attempts),
+    ],
+    {
+      out: `${dir}/out`,
+    },
+  ).finally(stopLoad);
   return { ...latenesses(await traceEvents(runDir)), busy, wallMs };
 }
 
 /** The floor: a bare timer in this process, re-armed from absolute deadlines, while two nice-10 busy loops run. */
 async function bareTimer(durationMs) {
-  const loops = Array.from({ length: 2 }, () => spawn('nice', ['-n', '10', 'bash', '-c', 'while :; do :; done'], { stdio: 'ignore' }));
+  const loops = Array.from({ length: 2 }, () =>
+    spawn('nice', ['-n', '10', 'bash', '-c', 'while :; do :; done'], { stdio: 'ignore' }),
+  );
   const values = [];
   const start = performance.now();
   let index = 0;
   await new Promise((resolve) => {
     const arm = () => {
       index += 1;
-      setTimeout(() => {
-        const now = performance.now();
-        values.push(now - (start + index * INTERVAL_MS));
-        index = Math.floor((now - start) / INTERVAL_MS);
-        if (now - start < durationMs) arm();
-        else resolve(undefined);
-      }, Math.max(0, start + index * INTERVAL_MS - performance.now()));
+      setTimeout(
+        () => {
+          const now = performance.now();
+          values.push(now - (start + index * INTERVAL_MS));
+          index = Math.floor((now - start) / INTERVAL_MS);
+          if (now - start < durationMs) arm();
+          else resolve(undefined);
+        },
+        Math.max(0, start + index * INTERVAL_MS - performance.now()),
+      );
     };
     arm();
   });
@@ -75,18 +95,53 @@ export default async function ticks() {
   const rows = [];
   const data = [];
   const bare = await bareTimer(sized(10_000, 2_000));
-  rows.push(['bare Node timer (this process), 2 busy loops at nice 10', '–', ms(quantile(bare, 0.5)), ms(quantile(bare, 0.99)), bare.length, 0]);
+  rows.push([
+    'bare Node timer (this process), 2 busy loops at nice 10',
+    '–',
+    ms(quantile(bare, 0.5)),
+    ms(quantile(bare, 0.99)),
+    bare.length,
+    0,
+  ]);
   data.push({ load: 'bare timer', p50: quantile(bare, 0.5), p99: quantile(bare, 0.99), ticks: bare.length });
   for (const attempts of LOADS) {
     const result = await harnessLoad(attempts);
-    const row = { load: attempts, busy: result.busy, p50: quantile(result.values, 0.5), p99: quantile(result.values, 0.99), ticks: result.values.length, skipped: result.skipped };
+    const row = {
+      load: attempts,
+      busy: result.busy,
+      p50: quantile(result.values, 0.5),
+      p99: quantile(result.values, 0.99),
+      ticks: result.values.length,
+      skipped: result.skipped,
+    };
     data.push(row);
-    rows.push([`hangbench eval, ${attempts} attempt${attempts === 1 ? '' : 's'} at once`, result.busy, ms(row.p50), ms(row.p99), row.ticks, row.skipped]);
+    rows.push([
+      `hangbench eval, ${attempts} attempt${attempts === 1 ? '' : 's'} at once`,
+      result.busy,
+      ms(row.p50),
+      ms(row.p99),
+      row.ticks,
+      row.skipped,
+    ]);
   }
   const loaded = await harnessLoad(MOST, true);
-  const loadedRow = { load: `${MOST} + outside load`, busy: loaded.busy, p50: quantile(loaded.values, 0.5), p99: quantile(loaded.values, 0.99), ticks: loaded.values.length, skipped: loaded.skipped };
+  const loadedRow = {
+    load: `${MOST} + outside load`,
+    busy: loaded.busy,
+    p50: quantile(loaded.values, 0.5),
+    p99: quantile(loaded.values, 0.99),
+    ticks: loaded.values.length,
+    skipped: loaded.skipped,
+  };
   data.push(loadedRow);
-  rows.push([`hangbench eval, ${MOST} attempts, ${availableParallelism()} busy loops beside the run (nice 0)`, loaded.busy, ms(loadedRow.p50), ms(loadedRow.p99), loadedRow.ticks, loadedRow.skipped]);
+  rows.push([
+    `hangbench eval, ${MOST} attempts, ${availableParallelism()} busy loops beside the run (nice 0)`,
+    loaded.busy,
+    ms(loadedRow.p50),
+    ms(loadedRow.p99),
+    loadedRow.ticks,
+    loadedRow.skipped,
+  ]);
   const atMost = data.find((row) => row.load === MOST) ?? { p99: NaN };
   return {
     title: `Tick lateness against the deadline schedule (interval ${INTERVAL_MS} ms, 12 s attempts)`,
@@ -95,7 +150,12 @@ export default async function ticks() {
     data,
     goals: [
       { figure: `tick lateness p99 at ${MOST} attempts (ms)`, value: atMost.p99, goal: 10, met: atMost.p99 <= 10 },
-      { figure: `tick lateness p99 at ${MOST} attempts, outside load (ms)`, value: loadedRow.p99, goal: 10, met: loadedRow.p99 <= 10 },
+      {
+        figure: `tick lateness p99 at ${MOST} attempts, outside load (ms)`,
+        value: loadedRow.p99,
+        goal: 10,
+        met: loadedRow.p99 <= 10,
+      },
     ],
   };
 }

@@ -24,8 +24,15 @@ function screenStyle() {
   return (tick) => {
     const previous = lines.get(tick.commandId) ?? [];
     const text = tick.output.text.replace(/\r\n?/g, '\n');
-    const wrapped = text.split('\n').flatMap((line) => (line.length <= SCREEN.columns ? [line] : line.match(new RegExp(`.{1,${SCREEN.columns}}`, 'g'))));
-    const merged = previous.length > 0 && wrapped.length > 0 ? [...previous.slice(0, -1), previous.at(-1) + wrapped[0], ...wrapped.slice(1)] : [...previous, ...wrapped];
+    const wrapped = text
+      .split('\n')
+      .flatMap((line) =>
+        line.length <= SCREEN.columns ? [line] : line.match(new RegExp(`.{1,${SCREEN.columns}}`, 'g')),
+      );
+    const merged =
+      previous.length > 0 && wrapped.length > 0
+        ? [...previous.slice(0, -1), previous.at(-1) + wrapped[0], ...wrapped.slice(1)]
+        : [...previous, ...wrapped];
     const screen = merged.slice(-SCREEN.rows);
     lines.set(tick.commandId, screen);
     return screen.join('\n');
@@ -36,18 +43,38 @@ export default async function tokens() {
   let runDir = process.env.BENCH_TRACES;
   if (!runDir) {
     const dir = await scratchDir('tokens');
-    runDir = (await runHarness([...(await libraryCases()), '--time-scale', String(SOURCE_TIME_SCALE)], { out: `${dir}/out` })).runDir;
+    runDir = (
+      await runHarness([...(await libraryCases()), '--time-scale', String(SOURCE_TIME_SCALE)], { out: `${dir}/out` })
+    ).runDir;
   }
   const attempts = (await traceEvents(runDir)).map(ticksOf).filter((ticks) => ticks.length > 0);
   const styles = listBuiltinPrompts().map((name) => {
     const prompt = loadPromptSet(name, projectRoot);
-    return { name: `prompts/${name}`, what: prompt.description, perAttempt: () => ({ tick }) => prompt.tick.render(tickValues(tick)) };
+    return {
+      name: `prompts/${name}`,
+      what: prompt.description,
+      perAttempt:
+        () =>
+        ({ tick }) =>
+          prompt.tick.render(tickValues(tick)),
+    };
   });
   /** @typedef {ReturnType<typeof ticksOf>[number]} Entry */
   /** @type {Array<{ name: string, what: string, perAttempt: () => (entry: Entry) => string | number }>} */
   const all = [...styles];
-  all.push({ name: 'harness render (trace)', what: "the harness's own tick text, counted in every trace", perAttempt: () => (entry) => entry.renderedTokens });
-  all.push({ name: 'terminal screen', what: `the whole ${SCREEN.columns}×${SCREEN.rows} screen every tick`, perAttempt: () => { const screen = screenStyle(); return ({ tick }) => screen(tick); } });
+  all.push({
+    name: 'harness render (trace)',
+    what: "the harness's own tick text, counted in every trace",
+    perAttempt: () => (entry) => entry.renderedTokens,
+  });
+  all.push({
+    name: 'terminal screen',
+    what: `the whole ${SCREEN.columns}×${SCREEN.rows} screen every tick`,
+    perAttempt: () => {
+      const screen = screenStyle();
+      return ({ tick }) => screen(tick);
+    },
+  });
   const rows = [];
   const data = [];
   for (const style of all) {
@@ -66,7 +93,9 @@ export default async function tokens() {
   return {
     title: `Tokens per tick (o200k) by prompt style, ${attempts.length} attempts' ticks of a baseline run over the case library`,
     table: markdownTable(['style', 'what the agent sees', 'mean', 'p90', 'ticks'], rows),
-    notes: [`Ticks from ${process.env.BENCH_TRACES ? runDir : `a fresh baseline run at --time-scale ${SOURCE_TIME_SCALE}`}; mean and p90 over every delivered tick.`],
+    notes: [
+      `Ticks from ${process.env.BENCH_TRACES ? runDir : `a fresh baseline run at --time-scale ${SOURCE_TIME_SCALE}`}; mean and p90 over every delivered tick.`,
+    ],
     data,
     goals: [],
   };

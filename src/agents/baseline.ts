@@ -28,7 +28,10 @@ export function baselineAgent(hungTicks: number): LoopAgentFactory {
             return hungStreak >= hungTicks ? { type: 'kill' } : keepWaiting();
           }
           if (observation.type === 'result' && observation.action === 'run' && observation.ok) return keepWaiting();
-          return { type: 'finish', summary: observation.type === 'exit' && observation.kill ? 'killed the hung command' : 'command finished' };
+          return {
+            type: 'finish',
+            summary: observation.type === 'exit' && observation.kill ? 'killed the hung command' : 'command finished',
+          };
         },
       };
     },

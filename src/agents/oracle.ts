@@ -29,7 +29,11 @@ export const oracleAgent: LoopAgentFactory = {
     };
     const startPatching = async (): Promise<Action> => {
       phase = 'patch';
-      pendingWrites = (await oracle.patchedFiles()).map((file) => ({ type: 'write', path: file.path, content: file.content }));
+      pendingWrites = (await oracle.patchedFiles()).map((file) => ({
+        type: 'write',
+        path: file.path,
+        content: file.content,
+      }));
       return nextWrite();
     };
 
@@ -45,7 +49,11 @@ export const oracleAgent: LoopAgentFactory = {
           case 'patch':
             return nextWrite();
           case 'rerun':
-            if (observation.type === 'tick' || (observation.type === 'result' && observation.action === 'run' && observation.ok)) return keepWaiting();
+            if (
+              observation.type === 'tick' ||
+              (observation.type === 'result' && observation.action === 'run' && observation.ok)
+            )
+              return keepWaiting();
             phase = 'done';
             return { type: 'finish', summary: 'oracle: applied solution.patch and re-ran the repro' };
           case 'done':
@@ -56,7 +64,12 @@ export const oracleAgent: LoopAgentFactory = {
   },
 };
 
-async function reproStep(observation: Observation, oracle: OracleView, startPatching: () => Promise<Action>, keepWaiting: () => Action): Promise<Action> {
+async function reproStep(
+  observation: Observation,
+  oracle: OracleView,
+  startPatching: () => Promise<Action>,
+  keepWaiting: () => Action,
+): Promise<Action> {
   if (observation.type === 'tick') {
     const isHang = oracle.testCase.kind === 'hang';
     return isHang && oracle.onsetSeen() ? { type: 'kill' } : keepWaiting();

@@ -15,10 +15,22 @@ export type Observation = ObservationBody & { readonly notices?: readonly string
 
 export type ObservationBody =
   | { readonly type: 'task'; readonly issue: string; readonly repro: string; readonly files: readonly string[] }
-  | { readonly type: 'result'; readonly action: Action['type']; readonly ok: boolean; readonly message: string; readonly content?: string }
+  | {
+      readonly type: 'result';
+      readonly action: Action['type'];
+      readonly ok: boolean;
+      readonly message: string;
+      readonly content?: string;
+    }
   /** a tick as the agent's tick template rendered it; `text` is exactly what the trace's tick event records. */
   | { readonly type: 'tick'; readonly tick: Tick; readonly text: string }
-  | { readonly type: 'exit'; readonly commandId: number; readonly exit: ExitInfo; readonly output: string; readonly kill: KillRecord | null }
+  | {
+      readonly type: 'exit';
+      readonly commandId: number;
+      readonly exit: ExitInfo;
+      readonly output: string;
+      readonly kill: KillRecord | null;
+    }
   /** a case gate failed the agent's finish: the attempt goes on (docs/agent-protocol.md, "Gates"). */
   | ({ readonly type: 'gate' } & GateFailure);
 

@@ -23,7 +23,18 @@ export interface AgentEnvironment {
 }
 
 /** The agent settings a config file's variant may give, in the order a problem with them is reported. */
-export const AGENT_CONFIG_KEYS = ['hungTicks', 'prompt', 'model', 'baseUrl', 'cache', 'cmd', 'adapter', 'settings', 'from', 'path'] as const;
+export const AGENT_CONFIG_KEYS = [
+  'hungTicks',
+  'prompt',
+  'model',
+  'baseUrl',
+  'cache',
+  'cmd',
+  'adapter',
+  'settings',
+  'from',
+  'path',
+] as const;
 export type AgentConfigKey = (typeof AGENT_CONFIG_KEYS)[number];
 
 /** A config file's variant's agent settings, as its schema reads them. */
@@ -64,29 +75,50 @@ export const AGENTS: { readonly [K in AgentName]: AgentDefinition<K> } = {
   baseline: {
     configKeys: ['hungTicks'],
     fromConfig: (fields) => ({ agent: 'baseline', hungTicks: fields.hungTicks ?? DEFAULTS.hungTicks }),
-    fromAxes: (axes) => (listOf(axes.hungTicks) ?? [DEFAULTS.hungTicks]).map((hungTicks) => ({ agent: 'baseline', hungTicks })),
+    fromAxes: (axes) =>
+      (listOf(axes.hungTicks) ?? [DEFAULTS.hungTicks]).map((hungTicks) => ({ agent: 'baseline', hungTicks })),
     label: (spec) => `baseline-k${spec.hungTicks}`,
     factory: (spec) => baselineAgent(spec.hungTicks),
   },
   openai: {
     configKeys: ['prompt', 'model', 'baseUrl', 'cache'],
-    fromConfig: (fields) => ({ agent: 'openai', prompt: fields.prompt ?? DEFAULTS.prompt, ...endpointOf(fields), ...(fields.cache === undefined ? {} : { cache: fields.cache }) }),
+    fromConfig: (fields) => ({
+      agent: 'openai',
+      prompt: fields.prompt ?? DEFAULTS.prompt,
+      ...endpointOf(fields),
+      ...(fields.cache === undefined ? {} : { cache: fields.cache }),
+    }),
     fromAxes: (axes) =>
-      (listOf(axes.prompt) ?? [DEFAULTS.prompt]).map((prompt) => ({ agent: 'openai', prompt, ...endpointOf(axes), ...(axes.cache === undefined ? {} : { cache: axes.cache }) })),
+      (listOf(axes.prompt) ?? [DEFAULTS.prompt]).map((prompt) => ({
+        agent: 'openai',
+        prompt,
+        ...endpointOf(axes),
+        ...(axes.cache === undefined ? {} : { cache: axes.cache }),
+      })),
     label: (spec) => `openai-${safeLabel(path.basename(spec.prompt))}`,
-    factory: (spec, environment) => openAIAgentFromSettings({ ...spec, cwd: environment.cwd, timeScale: environment.timeScale }),
+    factory: (spec, environment) =>
+      openAIAgentFromSettings({ ...spec, cwd: environment.cwd, timeScale: environment.timeScale }),
   },
   exec: {
     configKeys: ['cmd'],
     requires: { key: 'cmd', message: 'agent exec needs cmd: the command that starts the external agent' },
     fromConfig: (fields) => ({ agent: 'exec', cmd: fields.cmd ?? '' }),
     fromAxes: (axes) => {
-      if (!axes.cmd) throw new HangbenchError('USAGE', '--agent exec needs --cmd "COMMAND" (e.g. --cmd "node examples/exec-agent.mjs")');
+      if (!axes.cmd)
+        throw new HangbenchError(
+          'USAGE',
+          '--agent exec needs --cmd "COMMAND" (e.g. --cmd "node examples/exec-agent.mjs")',
+        );
       return [{ agent: 'exec', cmd: axes.cmd }];
     },
     label: () => 'exec',
     factory: (spec, environment) =>
-      execAgent({ command: spec.cmd, cwd: environment.cwd, agentEnv: environment.agentEnv ?? [], allowHosts: environment.agentAllowHosts ?? defaultAllowHosts() }),
+      execAgent({
+        command: spec.cmd,
+        cwd: environment.cwd,
+        agentEnv: environment.agentEnv ?? [],
+        allowHosts: environment.agentAllowHosts ?? defaultAllowHosts(),
+      }),
   },
   replay: {
     configKeys: ['from'],
@@ -115,7 +147,10 @@ export const AGENTS: { readonly [K in AgentName]: AgentDefinition<K> } = {
   },
   cli: {
     configKeys: ['model', 'baseUrl', 'cmd', 'adapter', 'settings'],
-    requires: { key: 'adapter', message: 'agent cli needs adapter: the name of a file under agents/ (codex, opencode, generic)' },
+    requires: {
+      key: 'adapter',
+      message: 'agent cli needs adapter: the name of a file under agents/ (codex, opencode, generic)',
+    },
     fromConfig: (fields) => ({
       agent: 'cli',
       adapter: fields.adapter ?? '',
@@ -125,7 +160,11 @@ export const AGENTS: { readonly [K in AgentName]: AgentDefinition<K> } = {
     }),
     // every cli:<adapter> of --agent is one axis with the --set settings: run/variants.ts expands them (cliSpecsOf)
     fromAxes: () => [],
-    label: (spec) => [`cli-${spec.adapter}`, ...Object.entries(spec.settings).map(([name, value]) => safeLabel(`${name}-${value}`))].join('-'),
+    label: (spec) =>
+      [
+        `cli-${spec.adapter}`,
+        ...Object.entries(spec.settings).map(([name, value]) => safeLabel(`${name}-${value}`)),
+      ].join('-'),
     factory: (spec) => cliAgent(spec),
   },
   module: {
@@ -167,8 +206,14 @@ function defaultAllowHosts(): string[] {
   }
 }
 
-function endpointOf(fields: { readonly model?: string; readonly baseUrl?: string }): { model?: string; baseUrl?: string } {
-  return { ...(fields.model === undefined ? {} : { model: fields.model }), ...(fields.baseUrl === undefined ? {} : { baseUrl: fields.baseUrl }) };
+function endpointOf(fields: { readonly model?: string; readonly baseUrl?: string }): {
+  model?: string;
+  baseUrl?: string;
+} {
+  return {
+    ...(fields.model === undefined ? {} : { model: fields.model }),
+    ...(fields.baseUrl === undefined ? {} : { baseUrl: fields.baseUrl }),
+  };
 }
 
 export function safeLabel(text: string): string {

@@ -33,7 +33,7 @@ function readRanks(file: string): Array<string | number[]> {
   const text = readFileSync(file, 'latin1');
   const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   const ranks: Array<string | number[]> = [];
-  for (let from = 0; from < text.length; ) {
+  for (let from = 0; from < text.length;) {
     const space = text.indexOf(' ', from);
     const end = text.indexOf('\n', space);
     const line = end < 0 ? text.length : end;

@@ -20,14 +20,24 @@ export interface AgentLoopInput {
 /** Observation in, action out, until the agent finishes (null), the turns run out, or the sandbox is lost. */
 export async function agentLoop(input: AgentLoopInput): Promise<StopReason | null> {
   const { agent, session, loop, trace, signal } = input;
-  let observation: Observation = { type: 'task', issue: session.testCase.issue, repro: session.testCase.repro, files: input.files };
+  let observation: Observation = {
+    type: 'task',
+    issue: session.testCase.issue,
+    repro: session.testCase.repro,
+    files: input.files,
+  };
   for (let turn = 1; turn <= input.maxTurns; turn += 1) {
     const gone = input.lost();
     if (gone !== null) return { kind: 'lost', message: gone };
     for (const text of loop.hintsWith(observation)) agent.hint?.(text);
     const action = await abortable(agent.next(observation), signal);
     if (observation.type === 'tick') {
-      trace.write({ type: 'decision', commandId: observation.tick.commandId, tickSeq: observation.tick.seq, action: action.type });
+      trace.write({
+        type: 'decision',
+        commandId: observation.tick.commandId,
+        tickSeq: observation.tick.seq,
+        action: action.type,
+      });
     }
     trace.write({ type: 'action', turn, action });
     if (action.type === 'finish') {
@@ -38,7 +48,8 @@ export async function agentLoop(input: AgentLoopInput): Promise<StopReason | nul
       continue;
     }
     observation = await session.perform(action);
-    if (observation.type === 'result') trace.write({ type: 'action.result', turn, ok: observation.ok, message: observation.message });
+    if (observation.type === 'result')
+      trace.write({ type: 'action.result', turn, ok: observation.ok, message: observation.message });
   }
   return { kind: 'turns', value: input.maxTurns, limit: input.maxTurns };
 }

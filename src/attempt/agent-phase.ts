@@ -48,7 +48,15 @@ async function runLoopPhase(factory: LoopAgentFactory, input: AgentPhaseInput): 
   const { trace, sandbox, stop } = setup;
   const { budgets, monitor } = plan.start;
   const { options } = context;
-  const loop = new LoopFeatures({ testCase, sandbox, trace, timeScale: plan.scale, floorMs: options.verifyFloorMs, logDir: plan.dir, hints: variant.hints ?? DEFAULTS.hints });
+  const loop = new LoopFeatures({
+    testCase,
+    sandbox,
+    trace,
+    timeScale: plan.scale,
+    floorMs: options.verifyFloorMs,
+    logDir: plan.dir,
+    hints: variant.hints ?? DEFAULTS.hints,
+  });
   let tokens = 0;
   let caught: StopReason | null = null;
   let agent: AgentSession | undefined;
@@ -65,7 +73,8 @@ async function runLoopPhase(factory: LoopAgentFactory, input: AgentPhaseInput): 
         response: (turn, usage, latencyMs) => {
           trace.write({ type: 'agent.response', turn, usage, latencyMs });
           tokens += usage.promptTokens + usage.completionTokens;
-          if (tokens > budgets.tokens) stop.abort({ kind: 'tokens', value: tokens, limit: budgets.tokens } satisfies StopReason);
+          if (tokens > budgets.tokens)
+            stop.abort({ kind: 'tokens', value: tokens, limit: budgets.tokens } satisfies StopReason);
         },
         note: (kind, message) => trace.write({ type: 'agent.note', kind, message }),
         egress: (record) => trace.write({ type: 'egress', ...record }),
@@ -73,7 +82,16 @@ async function runLoopPhase(factory: LoopAgentFactory, input: AgentPhaseInput): 
       ...(factory.privileged ? { oracle: oracleView(testCase, session) } : {}),
     });
     const files = await listWorkspace(sandbox.workspace);
-    caught = await agentLoop({ agent, session, loop, trace, signal: stop.signal, maxTurns: options.maxTurns, files, lost: () => sandbox.lost() });
+    caught = await agentLoop({
+      agent,
+      session,
+      loop,
+      trace,
+      signal: stop.signal,
+      maxTurns: options.maxTurns,
+      files,
+      lost: () => sandbox.lost(),
+    });
   } catch (error) {
     caught = stop.signal.aborted ? (stop.signal.reason as StopReason) : stopReasonOf(error);
   } finally {
@@ -115,7 +133,9 @@ async function runInstalledPhase(factory: InstalledAgentFactory, input: AgentPha
   return {
     caught,
     tokens,
-    release: started ? (killer, why) => started.shutdown(killer, why) : () => rm(hostPlan.hostDir, { recursive: true, force: true }),
+    release: started
+      ? (killer, why) => started.shutdown(killer, why)
+      : () => rm(hostPlan.hostDir, { recursive: true, force: true }),
   };
 }
 

@@ -14,21 +14,35 @@ import type { SettledStop } from './stop-outcome.js';
 import { hiddenLayers, runVerify } from './verify.js';
 
 /** The stop phase: why it stopped in the trace, the agent's leftovers released, every command still running killed. */
-export async function stopCommands(settled: SettledStop, ran: AgentPhaseResult, session: AttemptSession, trace: TraceWriter): Promise<void> {
+export async function stopCommands(
+  settled: SettledStop,
+  ran: AgentPhaseResult,
+  session: AttemptSession,
+  trace: TraceWriter,
+): Promise<void> {
   for (const event of settled.events) trace.write(event);
   await ran.release(settled.killer, settled.why);
   await session.shutdown(settled.killer, settled.why, settled.killSignal);
 }
 
 /** The verify phase, in a fresh sandbox over the agent's workspace; skipped when the harness stops or the results folder refuses writes. */
-export async function verifyAttempt(plan: AttemptPlan, setup: AttemptSetup, settled: SettledStop, options: AttemptOptions): Promise<void> {
+export async function verifyAttempt(
+  plan: AttemptPlan,
+  setup: AttemptSetup,
+  settled: SettledStop,
+  options: AttemptOptions,
+): Promise<void> {
   const { sandbox, trace } = setup;
   if (!settled.verify || trace.fault !== null) return;
   await sandbox.settle();
   const { testCase } = plan.attempt;
   try {
     const verifier = await sandbox.forVerify(...hiddenLayers(testCase.fixtureDir));
-    await runVerify(verifier, testCase.verify, trace, { timeScale: options.timeScale, floorMs: options.verifyFloorMs, terminal: testCase.terminal });
+    await runVerify(verifier, testCase.verify, trace, {
+      timeScale: options.timeScale,
+      floorMs: options.verifyFloorMs,
+      terminal: testCase.terminal,
+    });
   } catch (error) {
     trace.write({ type: 'error', where: 'verify', message: (error as Error).message });
   }
@@ -55,9 +69,15 @@ export async function endTrace(setup: AttemptSetup, settled: SettledStop, ran: A
  * The record phase: the scores from the trace, in score.json. Null when the harness shut down (the trace is kept, no
  * score, so resume runs it again); a fault of the results folder or of the sandbox is carried in the scores.
  */
-export async function recordAttempt(plan: AttemptPlan, trace: TraceWriter, settled: SettledStop): Promise<AttemptScores | null> {
+export async function recordAttempt(
+  plan: AttemptPlan,
+  trace: TraceWriter,
+  settled: SettledStop,
+): Promise<AttemptScores | null> {
   if (settled.unscored && trace.fault === null) return null;
-  const fault = trace.fault ? (resultsFaultOf(trace.fault) ?? { code: trace.fault.code ?? 'EIO', message: trace.fault.message }) : null;
+  const fault = trace.fault
+    ? (resultsFaultOf(trace.fault) ?? { code: trace.fault.code ?? 'EIO', message: trace.fault.message })
+    : null;
   const scores = scoreAttempt(trace.events);
   const file = path.join(plan.dir, RUN_FILES.score);
   if (fault) return writeFaulted({ ...scores, outcome: 'error', fault: { where: 'results', ...fault } }, file);

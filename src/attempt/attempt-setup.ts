@@ -25,11 +25,19 @@ export async function setUpAttempt(plan: AttemptPlan, context: AttemptContext): 
   await makeDirs(plan.dir, context.runDir);
   const trace = new TraceWriter(path.join(plan.dir, RUN_FILES.trace));
   const stop = new AbortController();
-  trace.onFault((error) => stop.abort({ kind: 'fault', ...(resultsFaultOf(error) ?? { code: error.code ?? 'EIO', message: error.message }) } satisfies StopReason));
+  trace.onFault((error) =>
+    stop.abort({
+      kind: 'fault',
+      ...(resultsFaultOf(error) ?? { code: error.code ?? 'EIO', message: error.message }),
+    } satisfies StopReason),
+  );
   let installedPlan: InstalledAgentPlan | null = null;
   let sandbox: Sandbox;
   try {
-    installedPlan = context.agent.kind === 'installed' ? await planInstalledAgent(context.agent.installed, plan.attempt.testCase) : null;
+    installedPlan =
+      context.agent.kind === 'installed'
+        ? await planInstalledAgent(context.agent.installed, plan.attempt.testCase)
+        : null;
     sandbox = await createSandbox({
       attemptId: plan.sandboxId,
       workspaceSource: path.join(plan.attempt.testCase.fixtureDir, 'workspace'),
@@ -62,7 +70,10 @@ export interface AttemptStops {
 export function armStops(plan: AttemptPlan, setup: AttemptSetup, shutdown: AbortSignal): AttemptStops {
   const { stop, sandbox } = setup;
   const { wallMs } = plan.start.budgets;
-  const wallTimer = setTimeout(() => stop.abort({ kind: 'wall', value: wallMs, limit: wallMs } satisfies StopReason), wallMs);
+  const wallTimer = setTimeout(
+    () => stop.abort({ kind: 'wall', value: wallMs, limit: wallMs } satisfies StopReason),
+    wallMs,
+  );
   // The budget holds whatever else broke: should the graceful kill not end every command, SIGKILL them all at once.
   const hardStop = setTimeout(() => sandbox.killNow(), wallMs + DEFAULTS.shutdown.hardStopGraceMs);
   const onShutdown = () => stop.abort({ kind: 'harness' } satisfies StopReason);

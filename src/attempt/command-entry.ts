@@ -33,13 +33,19 @@ export type Woken = { readonly type: 'tick' } | { readonly type: 'exit' } | { re
  * Parks until the command's next pushed tick or its exit, or — when asked — until `timeoutMs` passed or its output
  * has been still for `quietMs`: small racers, the first one wins and the others are cleared.
  */
-export async function waitFor(entry: CommandEntry, until: { readonly timeoutMs?: number; readonly quietMs?: number }, signal: AbortSignal): Promise<Woken> {
+export async function waitFor(
+  entry: CommandEntry,
+  until: { readonly timeoutMs?: number; readonly quietMs?: number },
+  signal: AbortSignal,
+): Promise<Woken> {
   const release = new AbortController();
   const onAbort = (): void => release.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
   const timers: NodeJS.Timeout[] = [];
   try {
-    const racers: Array<Promise<Woken>> = [entry.monitor.nextTickOrExit(release.signal).then((event) => ({ type: event.type }))];
+    const racers: Array<Promise<Woken>> = [
+      entry.monitor.nextTickOrExit(release.signal).then((event) => ({ type: event.type })),
+    ];
     if (until.timeoutMs !== undefined) {
       const ms = until.timeoutMs;
       racers.push(new Promise((resolve) => timers.push(setTimeout(() => resolve({ type: 'timer' }), ms))));
@@ -72,6 +78,8 @@ function quiet(entry: CommandEntry, quietMs: number, timers: NodeJS.Timeout[]): 
 
 /** `background command #2 exited with code 0 after 3.2s`: how a background exit is announced. */
 export function exitNotice(exit: Extract<ObservationBody, { type: 'exit' }>): string {
-  const how = exit.exit.signal ? `was ended by ${exit.exit.signal}` : `exited with code ${exit.exit.exitCode ?? 'unknown'}`;
+  const how = exit.exit.signal
+    ? `was ended by ${exit.exit.signal}`
+    : `exited with code ${exit.exit.exitCode ?? 'unknown'}`;
   return `background command #${exit.commandId} ${how} after ${formatDuration(exit.exit.durationMs)}`;
 }

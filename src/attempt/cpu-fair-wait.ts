@@ -23,7 +23,12 @@ export interface WaitedCommand {
  * machine slows gets the CPU time a quiet machine would have given it. Neither outcome depends on the load.
  * `cap` 1 measures the wait without moving the deadline (a gate: its time is the agent's, bounded by the wall budget).
  */
-export async function waitFairly(command: WaitedCommand, timeoutMs: number, signal?: AbortSignal, cap: number = DEFAULTS.verifyCpuWaitCap): Promise<FairWaitResult> {
+export async function waitFairly(
+  command: WaitedCommand,
+  timeoutMs: number,
+  signal?: AbortSignal,
+  cap: number = DEFAULTS.verifyCpuWaitCap,
+): Promise<FairWaitResult> {
   const queued = new QueueWait();
   const capMs = timeoutMs * cap;
   const started = performance.now();

@@ -26,7 +26,10 @@ export interface GateSettings {
 }
 
 /** passed: the finish stands; failed: the agent hears of it and goes on; accepted: it failed with no retries left, the finish stands. */
-export type GateVerdict = { readonly kind: 'passed' } | { readonly kind: 'failed'; readonly failure: GateFailure } | { readonly kind: 'accepted'; readonly failure: GateFailure };
+export type GateVerdict =
+  | { readonly kind: 'passed' }
+  | { readonly kind: 'failed'; readonly failure: GateFailure }
+  | { readonly kind: 'accepted'; readonly failure: GateFailure };
 
 /**
  * Runs the case's gates each time the agent says finish, in order, stopping at the first that fails, and keeps
@@ -61,7 +64,14 @@ export class GateKeeper {
       const result = await this.runGate(gate, index, signal);
       const failures = (this.failures[index] ?? 0) + (result.passed ? 0 : 1);
       this.failures[index] = failures;
-      this.trace.write({ type: 'gate.result', round: this.round, gate: index, ...result, failures, retries: gate.retries });
+      this.trace.write({
+        type: 'gate.result',
+        round: this.round,
+        gate: index,
+        ...result,
+        failures,
+        retries: gate.retries,
+      });
       if (signal?.aborted) throw signal.reason;
       if (result.passed) continue;
       const failure: GateFailure = {
@@ -87,14 +97,19 @@ export class GateKeeper {
     const process = this.sandbox.spawn(gate.run, { commandId, terminal: settings.terminal });
     process.stdin.on('error', () => undefined);
     // Under a monitor like any command (output drained, logged, its tail kept), but pushing no ticks: a gate has its timeout.
-    const monitor = createMonitor({ process, mode: { mode: 'wait-pid' }, logFile: path.join(settings.logDir, `gate-${this.round}-${index}.log`) });
+    const monitor = createMonitor({
+      process,
+      mode: { mode: 'wait-pid' },
+      logFile: path.join(settings.logDir, `gate-${this.round}-${index}.log`),
+    });
     const stdout = collect(process.stdout);
     const stderr = collect(process.stderr);
     // A gate's time is the agent's, bounded by the wall budget: a plain timeout (verify's is in CPU-available time).
     const ended = await raceExit(process.exited, timeoutMs, signal);
     if (ended !== 'exited') {
       const decidedAt = trace.now();
-      const why = ended === 'timeout' ? `gate ${index} ran past ${Math.round(timeoutMs)}ms` : 'attempt stopped during a gate';
+      const why =
+        ended === 'timeout' ? `gate ${index} ran past ${Math.round(timeoutMs)}ms` : 'attempt stopped during a gate';
       const record = await process.kill('harness', why, 'SIGTERM');
       trace.write({ type: 'kill', commandId, ...record }, decidedAt);
     }
@@ -132,7 +147,11 @@ interface GateRun {
   readonly outputTail: string;
 }
 
-function raceExit(exited: Promise<unknown>, timeoutMs: number, signal: AbortSignal | undefined): Promise<'exited' | 'timeout' | 'aborted'> {
+function raceExit(
+  exited: Promise<unknown>,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<'exited' | 'timeout' | 'aborted'> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => finish('timeout'), timeoutMs);
     const onAbort = () => finish('aborted');
@@ -146,4 +165,3 @@ function raceExit(exited: Promise<unknown>, timeoutMs: number, signal: AbortSign
     void exited.then(() => finish('exited'));
   });
 }
-

@@ -93,7 +93,17 @@ export async function runInstalledAgent(deps: InstalledRunDeps): Promise<Install
     results.record(request, body);
     session.lookAtRepros({ at: 'model.request', request });
   };
-  const proxy = await startAttemptProxy({ agent, adapter: plan.adapter, testCase: session.testCase, trace, tokenBudget: deps.tokenBudget, logDir: deps.logDir, socketPath: path.join(plan.hostDir, 'proxy', 'model.sock'), onOverBudget: deps.onOverBudget, onRequest });
+  const proxy = await startAttemptProxy({
+    agent,
+    adapter: plan.adapter,
+    testCase: session.testCase,
+    trace,
+    tokenBudget: deps.tokenBudget,
+    logDir: deps.logDir,
+    socketPath: path.join(plan.hostDir, 'proxy', 'model.sock'),
+    onOverBudget: deps.onOverBudget,
+    onRequest,
+  });
   try {
     return await startCli(deps, proxy);
   } catch (error) {
@@ -128,16 +138,35 @@ async function startCli(deps: InstalledRunDeps, proxy: ModelProxy): Promise<Inst
     nextId: () => session.takeCommandId(),
     onStart: ({ process }) => session.observe(process, (text) => writeInto(process.shimPid, text)),
   });
-  const exports = Object.entries(plan.adapter.env).map(([name, value]) => `export ${name}=${shellQuote(expand(value, values))}`);
+  const exports = Object.entries(plan.adapter.env).map(
+    ([name, value]) => `export ${name}=${shellQuote(expand(value, values))}`,
+  );
   const bin = plan.installed ? [`export PATH=${INSIDE.agentDir}/node_modules/.bin:$PATH`] : [];
-  const command = [...exports, ...bin, `export HANGBENCH_OBSERVE=${INSIDE.shimDir}`, `exec ${expand(plan.adapter.command, values)}`].join('\n');
+  const command = [
+    ...exports,
+    ...bin,
+    `export HANGBENCH_OBSERVE=${INSIDE.shimDir}`,
+    `exec ${expand(plan.adapter.command, values)}`,
+  ].join('\n');
   const cli = sandbox.spawn(command, { commandId: AGENT_COMMAND_ID });
   cli.stdin.end();
-  const log = createWriteStream(path.join(deps.logDir, RUN_FILES.agentLog)).on('error', (error: NodeJS.ErrnoException) => trace.fail(error));
+  const log = createWriteStream(path.join(deps.logDir, RUN_FILES.agentLog)).on(
+    'error',
+    (error: NodeJS.ErrnoException) => trace.fail(error),
+  );
   cli.stdout.pipe(log, { end: false });
   cli.stderr.pipe(log, { end: false });
-  trace.write({ type: 'agent.note', kind: 'agent', message: `started ${plan.adapter.name}${plan.installed ? ` (${plan.adapter.package}@${plan.adapter.version})` : ''} in the sandbox; model endpoint ${endpoint.baseUrl} (the proxy)` });
-  if (plan.adapter.unblockable_traffic) trace.write({ type: 'agent.note', kind: 'agent', message: `${plan.adapter.name} reaches out where no setting stops it (${plan.adapter.unblockable_traffic}); the jail has no network but the model proxy, so those connects fail` });
+  trace.write({
+    type: 'agent.note',
+    kind: 'agent',
+    message: `started ${plan.adapter.name}${plan.installed ? ` (${plan.adapter.package}@${plan.adapter.version})` : ''} in the sandbox; model endpoint ${endpoint.baseUrl} (the proxy)`,
+  });
+  if (plan.adapter.unblockable_traffic)
+    trace.write({
+      type: 'agent.note',
+      kind: 'agent',
+      message: `${plan.adapter.name} reaches out where no setting stops it (${plan.adapter.unblockable_traffic}); the jail has no network but the model proxy, so those connects fail`,
+    });
 
   // The CLI has finished when its process exits, not when its pipes reach EOF: what it left holding them is a leftover.
   const exited = cli.rootExited ?? cli.exited;
@@ -151,7 +180,11 @@ async function startCli(deps: InstalledRunDeps, proxy: ModelProxy): Promise<Inst
     });
   });
   if (exit) {
-    trace.write({ type: 'agent.note', kind: 'agent', message: `${plan.adapter.name} exited ${exit.signal ?? `with code ${exit.exitCode}`}` });
+    trace.write({
+      type: 'agent.note',
+      kind: 'agent',
+      message: `${plan.adapter.name} exited ${exit.signal ?? `with code ${exit.exitCode}`}`,
+    });
     session.lookAtRepros({ at: 'agent.exit' });
   }
   const waitMs = deps.teardownWaitMs ?? DEFAULTS.teardownWaitMs;
@@ -173,7 +206,12 @@ async function startCli(deps: InstalledRunDeps, proxy: ModelProxy): Promise<Inst
       const why = exit ? `${reason}: what ${plan.adapter.name} left running` : reason;
       const holding = exit !== null && !cli.done;
       const ending = (cli.killLeftovers?.(by, why) ?? cli.kill(by, reason, 'SIGTERM')).then((left) => {
-        if (exit && left.treeSize > 0) trace.write({ type: 'agent.note', kind: 'agent', message: `${plan.adapter.name} exited and left ${left.treeSize} process(es) running${holding ? ', holding its output' : ''}; ended with the attempt (${left.survivors.length === 0 ? 'none survived' : `survivors: ${left.survivors.join(', ')}`})` });
+        if (exit && left.treeSize > 0)
+          trace.write({
+            type: 'agent.note',
+            kind: 'agent',
+            message: `${plan.adapter.name} exited and left ${left.treeSize} process(es) running${holding ? ', holding its output' : ''}; ended with the attempt (${left.survivors.length === 0 ? 'none survived' : `survivors: ${left.survivors.join(', ')}`})`,
+          });
       });
       await bounded(ending, `${plan.adapter.name}'s process tree to end`, () => sandbox.killNow());
       await bounded(endpoint.close(), `${plan.adapter.name}'s model endpoint in the sandbox to close`);
@@ -186,16 +224,26 @@ async function startCli(deps: InstalledRunDeps, proxy: ModelProxy): Promise<Inst
 }
 
 /** The adapter's files (its config pointing it at the proxy), written by the sandbox user under its HOME. */
-async function writeAgentFiles(sandbox: Sandbox, adapter: Adapter, values: Readonly<Record<string, string>>): Promise<void> {
+async function writeAgentFiles(
+  sandbox: Sandbox,
+  adapter: Adapter,
+  values: Readonly<Record<string, string>>,
+): Promise<void> {
   for (const [index, file] of adapter.files.entries()) {
     const target = expand(file.path, { ...values, home: '' }).replace(/^\/+/, '');
-    const setup = sandbox.spawn('mkdir -p "$(dirname "$HOME/$HB_FILE")" && printf %s "$HB_CONTENT" > "$HOME/$HB_FILE"', {
-      commandId: SETUP_COMMAND_ID + index,
-      env: { HB_FILE: target, HB_CONTENT: expand(file.content, values) },
-    });
+    const setup = sandbox.spawn(
+      'mkdir -p "$(dirname "$HOME/$HB_FILE")" && printf %s "$HB_CONTENT" > "$HOME/$HB_FILE"',
+      {
+        commandId: SETUP_COMMAND_ID + index,
+        env: { HB_FILE: target, HB_CONTENT: expand(file.content, values) },
+      },
+    );
     setup.stdin.end();
     const exit = await setup.exited;
-    if (exit.exitCode !== 0) throw new Error(`could not write ${adapter.name}'s ${file.path} in the sandbox (exit ${exit.exitCode ?? exit.signal})`);
+    if (exit.exitCode !== 0)
+      throw new Error(
+        `could not write ${adapter.name}'s ${file.path} in the sandbox (exit ${exit.exitCode ?? exit.signal})`,
+      );
   }
 }
 
@@ -216,7 +264,9 @@ function writeInto(hostPid: number, text: string): boolean {
 async function copyLogs(sandbox: Sandbox, adapter: Adapter, logDir: string): Promise<void> {
   for (const log of adapter.logs) {
     const source = path.join(sandbox.root, 'home', log.replace(/^\{home\}\/?/, ''));
-    await cp(source, path.join(logDir, RUN_FILES.agentLogsDir, path.basename(log)), { recursive: true }).catch(() => undefined);
+    await cp(source, path.join(logDir, RUN_FILES.agentLogsDir, path.basename(log)), { recursive: true }).catch(
+      () => undefined,
+    );
   }
 }
 

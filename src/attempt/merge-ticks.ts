@@ -13,7 +13,10 @@ export function mergeTicks(ticks: readonly Tick[]): Tick {
   if (ticks.length === 1) return last;
   const withOutput = ticks.filter((tick) => tick.output.bytes > 0);
   const joined = withOutput.map((tick) => tick.output.text).join('');
-  const text = joined.length > HEAD + TAIL ? `${joined.slice(0, HEAD)}\n[… ${joined.length - HEAD - TAIL} characters cut …]\n${joined.slice(-TAIL)}` : joined;
+  const text =
+    joined.length > HEAD + TAIL
+      ? `${joined.slice(0, HEAD)}\n[… ${joined.length - HEAD - TAIL} characters cut …]\n${joined.slice(-TAIL)}`
+      : joined;
   const extraCut = Math.max(0, joined.length - HEAD - TAIL);
   return {
     ...last,

@@ -35,7 +35,12 @@ export class ObservedCommands {
     this.#renderTick = deps.renderTick;
   }
 
-  add(entry: CommandEntry, process: ObservedProcess, inband: ((text: string) => boolean) | null, isRepro: boolean): void {
+  add(
+    entry: CommandEntry,
+    process: ObservedProcess,
+    inband: ((text: string) => boolean) | null,
+    isRepro: boolean,
+  ): void {
     this.#commands.set(entry.id, { entry, process, inband, isRepro });
   }
 
@@ -81,7 +86,12 @@ export class ObservedCommands {
   lookAtRepros(moment: TreeMoment): void {
     for (const observed of this.#commands.values()) {
       if (!observed.isRepro) continue;
-      this.#trace.write({ type: 'command.tree', commandId: observed.entry.id, ...moment, alive: observed.process.alive() });
+      this.#trace.write({
+        type: 'command.tree',
+        commandId: observed.entry.id,
+        ...moment,
+        alive: observed.process.alive(),
+      });
     }
   }
 

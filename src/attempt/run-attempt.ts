@@ -8,7 +8,14 @@ import { armStops, setUpAttempt } from './attempt-setup.js';
 import { AttemptSession } from './session.js';
 import { settleStop, type StopReason } from './stop-outcome.js';
 
-export { attemptDir, attemptStartEvent, coordinatesOf, type Attempt, type AttemptContext, type AttemptOptions } from './attempt-plan.js';
+export {
+  attemptDir,
+  attemptStartEvent,
+  coordinatesOf,
+  type Attempt,
+  type AttemptContext,
+  type AttemptOptions,
+} from './attempt-plan.js';
 
 /**
  * One attempt: fresh sandbox, agent under budgets, verify, leak scan, scores. Never throws for agent or case faults.
@@ -35,7 +42,11 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
     signal: stop.signal,
   });
   const ran = await runAgentPhase({ plan, setup, session, context, onEnd: stops.agentEnded });
-  const settled = settleStop({ caught: ran.caught, aborted: stop.signal.aborted ? (stop.signal.reason as StopReason) : null, lost: sandbox.lost() });
+  const settled = settleStop({
+    caught: ran.caught,
+    aborted: stop.signal.aborted ? (stop.signal.reason as StopReason) : null,
+    lost: sandbox.lost(),
+  });
   try {
     await stopCommands(settled, ran, session, trace);
     stops.commandsEnded();

@@ -91,7 +91,8 @@ export class AttemptSession {
       return await this.dispatch(action);
     } catch (error) {
       if (error instanceof HangbenchError && error.code === 'PATH_ESCAPE') return failure(action, error.message);
-      if (isNodeError(error)) return failure(action, `${action.type} failed: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+      if (isNodeError(error))
+        return failure(action, `${action.type} failed: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
       throw error;
     }
   }
@@ -103,14 +104,24 @@ export class AttemptSession {
       case 'wait': {
         const target = this.target(action.id);
         if (target === 'done') return this.done.get(action.id ?? -1)!;
-        if (!target) return failure(action, action.id === undefined ? 'nothing is running; use run to start a command' : `no command #${action.id}`);
+        if (!target)
+          return failure(
+            action,
+            action.id === undefined ? 'nothing is running; use run to start a command' : `no command #${action.id}`,
+          );
         return this.awaitNext(target, { timeoutMs: seconds(action.timeout), quietMs: seconds(action.until_quiet) });
       }
       case 'poll': {
         const target = this.target(action.id);
         if (target === 'done') return this.done.get(action.id ?? -1)!;
-        if (!target) return failure(action, action.id === undefined ? 'nothing is running; use run to start a command' : `no command #${action.id}`);
-        return target.exited ? this.awaitExit(target) : this.deliver(target, [...target.undelivered.splice(0), target.monitor.status()], 'status');
+        if (!target)
+          return failure(
+            action,
+            action.id === undefined ? 'nothing is running; use run to start a command' : `no command #${action.id}`,
+          );
+        return target.exited
+          ? this.awaitExit(target)
+          : this.deliver(target, [...target.undelivered.splice(0), target.monitor.status()], 'status');
       }
       case 'kill':
         return this.killTarget(action.id, action.signal);
@@ -132,7 +143,10 @@ export class AttemptSession {
     const background = asked || this.deps.mode.mode === 'poll';
     const foreground = this.live().find((cmd) => !cmd.background);
     if (foreground && !background) {
-      return failure({ type: 'run' }, `command #${foreground.id} is still running; wait for it, kill it, or run with background: true`);
+      return failure(
+        { type: 'run' },
+        `command #${foreground.id} is still running; wait for it, kill it, or run with background: true`,
+      );
     }
     const id = this.nextCommandId++;
     const process = this.deps.sandbox.spawn(command, { commandId: id, terminal: this.deps.testCase.terminal });
@@ -146,12 +160,27 @@ export class AttemptSession {
       logFile: path.join(this.deps.logDir, `command-${id}.log`),
     });
     // A previous foreground command that ended unseen is superseded: its exit is in the trace.
-    for (const old of [...this.commands.values()].filter((cmd) => cmd.exited && !cmd.background)) this.takeExited(old.id);
-    const entry: CommandEntry = { id, process, monitor, background, killing: false, kill: null, killRecorded: null, exited: false, exit: null, undelivered: [] };
+    for (const old of [...this.commands.values()].filter((cmd) => cmd.exited && !cmd.background))
+      this.takeExited(old.id);
+    const entry: CommandEntry = {
+      id,
+      process,
+      monitor,
+      background,
+      killing: false,
+      kill: null,
+      killRecorded: null,
+      exited: false,
+      exit: null,
+      undelivered: [],
+    };
     monitor.on((event: MonitorEvent) => this.record(entry, event));
     this.commands.set(id, entry);
     if (background) {
-      const how = this.deps.mode.mode === 'poll' ? `poll {id: ${id}} for its status, wait {id: ${id}} to wait for it` : 'it runs in the background';
+      const how =
+        this.deps.mode.mode === 'poll'
+          ? `poll {id: ${id}} for its status, wait {id: ${id}} to wait for it`
+          : 'it runs in the background';
       return { type: 'result', action: 'run', ok: true, message: `started #${id} (pid ${process.pid}); ${how}` };
     }
     return this.awaitNext(entry, {});
@@ -185,7 +214,13 @@ export class AttemptSession {
         entry.undelivered.push(event.tick);
         return;
       case 'timeout':
-        if (!entry.killing) void this.kill(entry, 'timeout', `timeout mode: still running after ${formatDuration(event.afterMs)}`, 'SIGTERM').catch(() => undefined);
+        if (!entry.killing)
+          void this.kill(
+            entry,
+            'timeout',
+            `timeout mode: still running after ${formatDuration(event.afterMs)}`,
+            'SIGTERM',
+          ).catch(() => undefined);
         return;
       case 'exit':
         entry.exited = true;
@@ -212,9 +247,32 @@ export class AttemptSession {
     const id = process.commandId;
     this.nextCommandId = Math.max(this.nextCommandId, id + 1);
     const isRepro = process.command.includes(this.deps.testCase.repro.trim());
-    this.deps.trace.write({ type: 'command.start', commandId: id, command: process.command, pid: process.pid, background: false, isRepro });
-    const monitor = createMonitor({ process, mode: this.deps.mode, onset: this.onsetFor(process.command), logFile: path.join(this.deps.logDir, `command-${id}.log`) });
-    const entry: CommandEntry = { id, process, monitor, background: false, killing: false, kill: null, killRecorded: null, exited: false, exit: null, undelivered: [] };
+    this.deps.trace.write({
+      type: 'command.start',
+      commandId: id,
+      command: process.command,
+      pid: process.pid,
+      background: false,
+      isRepro,
+    });
+    const monitor = createMonitor({
+      process,
+      mode: this.deps.mode,
+      onset: this.onsetFor(process.command),
+      logFile: path.join(this.deps.logDir, `command-${id}.log`),
+    });
+    const entry: CommandEntry = {
+      id,
+      process,
+      monitor,
+      background: false,
+      killing: false,
+      kill: null,
+      killRecorded: null,
+      exited: false,
+      exit: null,
+      undelivered: [],
+    };
     this.observed.add(entry, process, inband, isRepro);
     monitor.on((event: MonitorEvent) => this.record(entry, event));
     this.commands.set(id, entry);
@@ -246,10 +304,14 @@ export class AttemptSession {
   }
 
   /** Ticks that already fired are delivered at once (merged); otherwise waits for a tick, the exit, the timeout or the quiet. */
-  private async awaitNext(entry: CommandEntry, until: { readonly timeoutMs?: number; readonly quietMs?: number }): Promise<ObservationBody> {
+  private async awaitNext(
+    entry: CommandEntry,
+    until: { readonly timeoutMs?: number; readonly quietMs?: number },
+  ): Promise<ObservationBody> {
     if (entry.undelivered.length === 0 && !entry.exited) {
       const woke = await waitFor(entry, until, this.deps.signal);
-      if (woke.type === 'timer' && !entry.exited) return this.deliver(entry, [...entry.undelivered.splice(0), entry.monitor.status()], 'status');
+      if (woke.type === 'timer' && !entry.exited)
+        return this.deliver(entry, [...entry.undelivered.splice(0), entry.monitor.status()], 'status');
     }
     if (entry.undelivered.length > 0) return this.deliver(entry, entry.undelivered.splice(0), 'schedule');
     return this.awaitExit(entry);
@@ -263,7 +325,12 @@ export class AttemptSession {
     return this.awaitExit(target);
   }
 
-  private async kill(entry: CommandEntry, by: KillDecider, reason: string, signal: SignalName = 'SIGINT'): Promise<void> {
+  private async kill(
+    entry: CommandEntry,
+    by: KillDecider,
+    reason: string,
+    signal: SignalName = 'SIGINT',
+  ): Promise<void> {
     const decidedAt = this.deps.trace.now();
     entry.killing = true;
     const recorded = entry.process.kill(by, reason, signal).then((record) => {
@@ -296,9 +363,20 @@ export class AttemptSession {
     this.commands.delete(id);
     if (entry.undelivered.length > 0) {
       const dropped = entry.undelivered.splice(0);
-      this.deps.trace.write({ type: 'tick.dropped', commandId: id, tickSeqs: dropped.map((tick) => tick.seq), classification: dropped.at(-1)!.classification });
+      this.deps.trace.write({
+        type: 'tick.dropped',
+        commandId: id,
+        tickSeqs: dropped.map((tick) => tick.seq),
+        classification: dropped.at(-1)!.classification,
+      });
     }
-    const exit = { type: 'exit', commandId: id, exit: entry.exit, output: entry.monitor.tail(EXIT_OUTPUT_BYTES), kill: entry.kill } as const;
+    const exit = {
+      type: 'exit',
+      commandId: id,
+      exit: entry.exit,
+      output: entry.monitor.tail(EXIT_OUTPUT_BYTES),
+      kill: entry.kill,
+    } as const;
     this.done.set(id, exit);
     return exit;
   }
@@ -306,7 +384,8 @@ export class AttemptSession {
   /** Input goes to the foreground command (or the newest background one). */
   private input(text: string | undefined, keys: readonly string[], eof: boolean): ObservationBody {
     const target = this.target();
-    if (!target || target === 'done' || target.exited) return failure({ type: 'input' }, 'nothing is running to send input to');
+    if (!target || target === 'done' || target.exited)
+      return failure({ type: 'input' }, 'nothing is running to send input to');
     return typeInput(target, text, keys, eof);
   }
 
@@ -320,11 +399,18 @@ export class AttemptSession {
         // An observed command whose shim already reported (or went) is over: its exit is on its way, not to be killed.
         if (!entry.killing && !entry.process.done) await this.kill(entry, by, reason, signal);
         // The exit is the process's (or, observed, the shim's report): something outside the harness, so it has a deadline.
-        const waited = await withDeadline(this.awaitExit(entry), { what: `command #${entry.id}'s exit after its kill`, ms: waitMs });
+        const waited = await withDeadline(this.awaitExit(entry), {
+          what: `command #${entry.id}'s exit after its kill`,
+          ms: waitMs,
+        });
         if (waited.state === 'expired') {
           this.deps.trace.write({ type: 'wait.expired', what: waited.what, waitedMs: waited.waitedMs });
           // An observed command is ended here, its exit unknown, so its command.exit is still written.
-          if (this.observed.giveUp(entry.id)) await withDeadline(this.awaitExit(entry), { what: `command #${entry.id}'s exit once given up on`, ms: waitMs });
+          if (this.observed.giveUp(entry.id))
+            await withDeadline(this.awaitExit(entry), {
+              what: `command #${entry.id}'s exit once given up on`,
+              ms: waitMs,
+            });
         }
         entry.monitor.stop();
       }),

@@ -23,7 +23,8 @@ export type StopReason =
  */
 export function stopOutcome(reason: StopReason | null): { readonly outcome: Outcome; readonly killer: KillDecider } {
   if (reason === null) return { outcome: 'completed', killer: 'harness' };
-  if (reason.kind === 'wall' || reason.kind === 'tokens' || reason.kind === 'turns') return { outcome: 'limit', killer: 'budget' };
+  if (reason.kind === 'wall' || reason.kind === 'tokens' || reason.kind === 'turns')
+    return { outcome: 'limit', killer: 'budget' };
   return { outcome: 'error', killer: 'harness' };
 }
 
@@ -61,7 +62,8 @@ export function settleStop(seen: StopSeen): SettledStop {
   // A fault of the results folder met after the loop (a kill's event) stops the attempt all the same.
   if (reason === null && seen.aborted?.kind === 'fault') reason = seen.aborted;
   // A sandbox killed from outside ends every command in it: whatever the agent then did is no measure of it.
-  if (seen.lost !== null && reason?.kind !== 'harness' && reason?.kind !== 'fault') reason = { kind: 'lost', message: seen.lost };
+  if (seen.lost !== null && reason?.kind !== 'harness' && reason?.kind !== 'fault')
+    reason = { kind: 'lost', message: seen.lost };
   const { outcome, killer } = stopOutcome(reason);
   const stopping = reason?.kind === 'harness' || reason?.kind === 'fault';
   return {
@@ -98,6 +100,7 @@ function stopEvents(reason: StopReason | null): EventInput[] {
 export function stopReasonOf(error: unknown): StopReason {
   if (error instanceof LimitExceeded) return { kind: error.kind, value: error.value, limit: error.limit };
   // Typed errors (endpoint, external agent) carry a complete message; a stack would only bury it.
-  if (error instanceof HangbenchError) return { kind: 'error', message: `${error.name} [${error.code}]: ${error.message}` };
+  if (error instanceof HangbenchError)
+    return { kind: 'error', message: `${error.name} [${error.code}]: ${error.message}` };
   return { kind: 'error', message: (error as Error).stack ?? String(error) };
 }

@@ -28,10 +28,21 @@ function tickFields(commandId: number, tick: Tick, merged: readonly Tick[], sour
  * The one place a tick reaches the agent: the ticks that fired since its last one, merged, rendered by the agent's
  * template, and recorded exactly as shown (with the token count of the text).
  */
-export function deliverTicks(commandId: number, ticks: readonly Tick[], source: 'schedule' | 'status', renderTick: TickRenderer, trace: TraceWriter): ObservationBody {
+export function deliverTicks(
+  commandId: number,
+  ticks: readonly Tick[],
+  source: 'schedule' | 'status',
+  renderTick: TickRenderer,
+  trace: TraceWriter,
+): ObservationBody {
   const tick = mergeTicks(ticks);
   const text = renderTick(tick);
-  trace.write({ ...tickFields(commandId, tick, ticks, source), culprit: tick.culprit ?? null, rendered: text, renderedTokens: countTokens(text) });
+  trace.write({
+    ...tickFields(commandId, tick, ticks, source),
+    culprit: tick.culprit ?? null,
+    rendered: text,
+    renderedTokens: countTokens(text),
+  });
   return { type: 'tick', tick, text };
 }
 
@@ -39,6 +50,18 @@ export function deliverTicks(commandId: number, ticks: readonly Tick[], source: 
  * A tick of a command an installed agent started (seen through the shell shim), recorded as it fires: `delivered`
  * when it was written into the command's output (mode `inband`), else what a monitor would have said.
  */
-export function recordObservedTick(commandId: number, tick: Tick, text: string, delivered: boolean, trace: TraceWriter): void {
-  trace.write({ ...tickFields(commandId, tick, [tick], 'schedule'), culprit: tick.culprit ?? null, rendered: delivered ? text : text.trim(), renderedTokens: countTokens(text), delivered });
+export function recordObservedTick(
+  commandId: number,
+  tick: Tick,
+  text: string,
+  delivered: boolean,
+  trace: TraceWriter,
+): void {
+  trace.write({
+    ...tickFields(commandId, tick, [tick], 'schedule'),
+    culprit: tick.culprit ?? null,
+    rendered: delivered ? text : text.trim(),
+    renderedTokens: countTokens(text),
+    delivered,
+  });
 }

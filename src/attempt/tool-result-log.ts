@@ -22,7 +22,15 @@ export class ToolResultLog {
     for (const exchange of toolExchanges(body)) {
       if (exchange.result === null || this.#seen.has(exchange.callId)) continue;
       this.#seen.add(exchange.callId);
-      this.#trace.write({ type: 'tool.result', request, callId: exchange.callId, tool: exchange.tool, args: exchange.args.slice(0, KEPT_CHARS), text: exchange.result.slice(0, KEPT_CHARS), bytes: Buffer.byteLength(exchange.result) });
+      this.#trace.write({
+        type: 'tool.result',
+        request,
+        callId: exchange.callId,
+        tool: exchange.tool,
+        args: exchange.args.slice(0, KEPT_CHARS),
+        text: exchange.result.slice(0, KEPT_CHARS),
+        bytes: Buffer.byteLength(exchange.result),
+      });
     }
   }
 }

@@ -32,7 +32,12 @@ export function hiddenLayers(fixtureDir: string): string[] {
 }
 
 /** Runs hidden verify steps where Sandbox.forVerify says (hidden/ already over the workspace); each result is a `verify` event. */
-export async function runVerify(sandbox: CommandRunner, steps: readonly VerifyStep[], trace: TraceWriter, settings: VerifySettings): Promise<boolean> {
+export async function runVerify(
+  sandbox: CommandRunner,
+  steps: readonly VerifyStep[],
+  trace: TraceWriter,
+  settings: VerifySettings,
+): Promise<boolean> {
   let allPassed = true;
   for (const [index, step] of steps.entries()) {
     const passed = await runStep(sandbox, step, index, trace, settings);
@@ -41,7 +46,13 @@ export async function runVerify(sandbox: CommandRunner, steps: readonly VerifySt
   return allPassed;
 }
 
-async function runStep(sandbox: CommandRunner, step: VerifyStep, index: number, trace: TraceWriter, settings: VerifySettings): Promise<boolean> {
+async function runStep(
+  sandbox: CommandRunner,
+  step: VerifyStep,
+  index: number,
+  trace: TraceWriter,
+  settings: VerifySettings,
+): Promise<boolean> {
   const timeoutMs = Math.max(settings.floorMs, step.timeout * settings.timeScale);
   const commandId = VERIFY_COMMAND_BASE + index;
   const started = performance.now();
@@ -59,7 +70,9 @@ async function runStep(sandbox: CommandRunner, step: VerifyStep, index: number, 
   // On a pty everything the terminal shows arrives on stdout; patterns match its text (\n line ends, no escapes).
   const out = settings.terminal === 'pty' ? stripTerminalControls(stdout.text()) : stdout.text();
   const err = stderr.text();
-  const reason = timedOut ? `${timeoutText(timeoutMs, cpuWaitMs, deadlineMs)} (still running: the hang is not fixed)` : unmetExpectation(step, exit, out, err);
+  const reason = timedOut
+    ? `${timeoutText(timeoutMs, cpuWaitMs, deadlineMs)} (still running: the hang is not fixed)`
+    : unmetExpectation(step, exit, out, err);
   trace.write({
     type: 'verify',
     step: index,
@@ -77,13 +90,19 @@ async function runStep(sandbox: CommandRunner, step: VerifyStep, index: number, 
 
 /** A timeout in words: what the step was given and, on a loaded machine, the time added while it waited for a CPU. */
 export function timeoutText(timeoutMs: number, cpuWaitMs: number, deadlineMs: number): string {
-  if (deadlineMs > Math.round(timeoutMs)) return `timed out after ${Math.round(timeoutMs)}ms of CPU-available time (plus ${cpuWaitMs}ms its processes waited for a CPU, ${deadlineMs}ms in all)`;
+  if (deadlineMs > Math.round(timeoutMs))
+    return `timed out after ${Math.round(timeoutMs)}ms of CPU-available time (plus ${cpuWaitMs}ms its processes waited for a CPU, ${deadlineMs}ms in all)`;
   const waited = cpuWaitMs >= 1 ? ` (its processes waited ${cpuWaitMs}ms of it for a CPU)` : '';
   return `timed out after ${Math.round(timeoutMs)}ms${waited}`;
 }
 
 /** What a finished step (or gate) got wrong against what it expects — exit code, then stdout, then stderr — or ''. */
-export function unmetExpectation(step: Pick<VerifyStep, 'exit' | 'stdout' | 'stderr'>, exit: ExitInfo, out: string, err: string): string {
+export function unmetExpectation(
+  step: Pick<VerifyStep, 'exit' | 'stdout' | 'stderr'>,
+  exit: ExitInfo,
+  out: string,
+  err: string,
+): string {
   if (exit.exitCode !== step.exit) return `exit code ${exit.exitCode ?? exit.signal} (expected ${step.exit})`;
   if (step.stdout !== undefined && !matches(out, step.stdout)) return `stdout does not match ${step.stdout}`;
   if (step.stderr !== undefined && !matches(err, step.stderr)) return `stderr does not match ${step.stderr}`;

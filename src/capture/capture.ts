@@ -33,14 +33,20 @@ export type CaptureResult =
 
 /** A hang the user hits, turned into a draft case: stage the workspace, watch the command in a sandbox, write the draft. */
 export async function capture(input: CaptureInput): Promise<CaptureResult> {
-  if (input.argv.length === 0) throw new HangbenchError('USAGE', 'capture needs the command after --, e.g. hangbench capture -- npm test');
+  if (input.argv.length === 0)
+    throw new HangbenchError('USAGE', 'capture needs the command after --, e.g. hangbench capture -- npm test');
   const repro = input.argv.length === 1 ? input.argv[0]! : input.argv.map(shellQuote).join(' ');
   const id = input.id ?? caseIdOf(input.argv);
-  if (!/^[a-z0-9-]+$/.test(id)) throw new HangbenchError('USAGE', `--id ${id}: a case id is lowercase letters, digits and - only`);
+  if (!/^[a-z0-9-]+$/.test(id))
+    throw new HangbenchError('USAGE', `--id ${id}: a case id is lowercase letters, digits and - only`);
   const caseFile = path.join(input.out, 'cases', `${id}.yaml`);
   const fixtureDir = path.join(input.out, 'fixtures', id);
   const taken = (await exists(caseFile)) || (await exists(fixtureDir));
-  if (taken && !input.force) throw new HangbenchError('USAGE', `${path.relative(input.cwd, caseFile)} or its fixture already exists; pass --id NEW-ID or --force`);
+  if (taken && !input.force)
+    throw new HangbenchError(
+      'USAGE',
+      `${path.relative(input.cwd, caseFile)} or its fixture already exists; pass --id NEW-ID or --force`,
+    );
 
   const staged = await stageWorkspace(input.cwd, input.include);
   const logDir = path.join(staged.dir, '..', `${path.basename(staged.dir)}-log`);
@@ -60,10 +66,20 @@ export async function capture(input: CaptureInput): Promise<CaptureResult> {
     });
     if (watch.end === 'exited') {
       const how = watch.exit?.signal ?? `exit ${watch.exit?.exitCode}`;
-      return { ok: false, id, watch, reason: `the command ended by itself (${how} after ${formatDuration(watch.elapsedMs)}): it did not hang here, so there is no case to draft` };
+      return {
+        ok: false,
+        id,
+        watch,
+        reason: `the command ended by itself (${how} after ${formatDuration(watch.elapsedMs)}): it did not hang here, so there is no case to draft`,
+      };
     }
     if (watch.end === 'max' && !watch.ticks.some((tick) => looksHung(tick.classification))) {
-      return { ok: false, id, watch, reason: `no tick classified it as hung in ${formatDuration(watch.elapsedMs)} (it kept making progress); press Ctrl-C once it hangs, or raise --max` };
+      return {
+        ok: false,
+        id,
+        watch,
+        reason: `no tick classified it as hung in ${formatDuration(watch.elapsedMs)} (it kept making progress); press Ctrl-C once it hangs, or raise --max`,
+      };
     }
     const lastHung = watch.ticks.findLast((tick) => looksHung(tick.classification));
     if (taken) await Promise.all([rm(caseFile, { force: true }), rm(fixtureDir, { recursive: true, force: true })]);
@@ -97,11 +113,28 @@ function endWords(watch: WatchResult, hungTicks: number): string {
 
 /** The last line with text in it, trimmed: a literal onset that a re-run prints again. */
 export function lastLine(tail: string): string | null {
-  const lines = tail.split(/\r?\n|\r/).map((line) => line.trimEnd()).filter((line) => line.trim() !== '');
+  const lines = tail
+    .split(/\r?\n|\r/)
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== '');
   return lines.at(-1)?.trim() ?? null;
 }
 
-const INTERPRETERS = new Set(['node', 'python', 'python3', 'bash', 'sh', 'npx', 'npm', 'run', 'perl', 'ruby', 'env', 'exec', '-c']);
+const INTERPRETERS = new Set([
+  'node',
+  'python',
+  'python3',
+  'bash',
+  'sh',
+  'npx',
+  'npm',
+  'run',
+  'perl',
+  'ruby',
+  'env',
+  'exec',
+  '-c',
+]);
 
 /** `bash scripts/ask.sh --yes` → `ask-yes`: the words of the command that name it, without interpreters and extensions. */
 function caseIdOf(argv: readonly string[]): string {
@@ -109,7 +142,12 @@ function caseIdOf(argv: readonly string[]): string {
     .flatMap((arg) => arg.split(/\s+/))
     .filter((word) => !INTERPRETERS.has(word))
     .map((word) => path.basename(word).replace(/\.[a-z0-9]+$/i, ''))
-    .map((word) => word.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, ''))
+    .map((word) =>
+      word
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, ''),
+    )
     .filter((word) => word !== '');
   const id = words.slice(0, 4).join('-').slice(0, 40).replace(/-+$/, '');
   return id === '' ? 'captured-hang' : id;
@@ -120,5 +158,8 @@ function shellQuote(arg: string): string {
 }
 
 async function exists(target: string): Promise<boolean> {
-  return access(target).then(() => true, () => false);
+  return access(target).then(
+    () => true,
+    () => false,
+  );
 }

@@ -63,7 +63,7 @@ function caseYaml(draft: Draft): string {
     '  wall: 2m',
     '  interrupt: 30s',
     'verify:',
-    '  # hidden checks, run on the agent\'s final workspace with hidden/ copied over it',
+    "  # hidden checks, run on the agent's final workspace with hidden/ copied over it",
     `  - run: ${q(draft.repro)}`,
     '    timeout: 20s',
     '    exit: 0',
@@ -74,7 +74,10 @@ function caseYaml(draft: Draft): string {
     'tags: [captured]',
     '',
     `# What the monitor saw (a tick every ${formatDuration(draft.intervalMs)}):`,
-    ...draft.ticks.map((tick) => `#   tick ${tick.seq} at ${formatDuration(tick.elapsedMs)}: ${tick.classification} — ${tick.reason.replace(/\s+/g, ' ')}`),
+    ...draft.ticks.map(
+      (tick) =>
+        `#   tick ${tick.seq} at ${formatDuration(tick.elapsedMs)}: ${tick.classification} — ${tick.reason.replace(/\s+/g, ' ')}`,
+    ),
     ...processLines(draft.ticks.at(-1)),
     '',
   ];
@@ -85,7 +88,10 @@ function processLines(tick: Tick | undefined): string[] {
   if (tick === undefined) return [];
   return [
     '# The process tree at the last tick:',
-    ...tick.snapshot.processes.map((process) => `#   ${process.innerPid ?? process.pid} ${process.state} ${process.wchan || '-'} ${process.args.replace(/\s+/g, ' ').slice(0, 100)}`),
+    ...tick.snapshot.processes.map(
+      (process) =>
+        `#   ${process.innerPid ?? process.pid} ${process.state} ${process.wchan || '-'} ${process.args.replace(/\s+/g, ' ').slice(0, 100)}`,
+    ),
   ];
 }
 

@@ -12,7 +12,8 @@ export function hangClassOf(tick: Tick | undefined, terminal: Terminal): HangCla
   if (tick === undefined) return 'sleep-forever';
   // A reader parked on a pipe reads "sleeping" or "waiting" to the classifier; the pipe is the story.
   const pipeRead = tick.snapshot.processes.some((process) => waitKind(process) === 'pipe-read');
-  if (pipeRead && ['sleeping', 'waiting-on-child', 'blocked-on-pipe'].includes(tick.classification)) return pipeClass(tick);
+  if (pipeRead && ['sleeping', 'waiting-on-child', 'blocked-on-pipe'].includes(tick.classification))
+    return pipeClass(tick);
   const byClassification: Record<Classification, HangClass> = {
     'blocked-on-stdin': terminal === 'pty' ? 'tty-prompt' : 'stdin-wait',
     'blocked-on-pipe': pipeClass(tick),
@@ -32,12 +33,16 @@ export function hangClassOf(tick: Tick | undefined, terminal: Terminal): HangCla
 function pipeClass(tick: Tick): HangClass {
   const processes = tick.snapshot.processes;
   if (processes.some((process) => waitKind(process) === 'pipe-write')) return 'pipe-write-block';
-  const readers = new Set(processes.filter((process) => waitKind(process) === 'pipe-read').map((process) => process.pid));
+  const readers = new Set(
+    processes.filter((process) => waitKind(process) === 'pipe-read').map((process) => process.pid),
+  );
   const descends = (pid: number): boolean => {
     const parent = processes.find((process) => process.pid === pid)?.ppid;
     return parent !== undefined && (readers.has(parent) || descends(parent));
   };
   // Someone outside the reader's own subtree still runs: it holds the other end (a backgrounded grandchild).
-  const outsider = processes.some((process) => !readers.has(process.pid) && !descends(process.pid) && process.state !== 'Z');
+  const outsider = processes.some(
+    (process) => !readers.has(process.pid) && !descends(process.pid) && process.state !== 'Z',
+  );
   return outsider ? 'orphan-holds-pipe' : 'pipe-read-block';
 }

@@ -18,9 +18,11 @@ export async function stageWorkspace(cwd: string, include: readonly string[] | u
   for (const file of files) {
     const source = path.resolve(cwd, file);
     const relative = path.relative(cwd, source);
-    if (relative.startsWith('..') || path.isAbsolute(relative)) throw new HangbenchError('USAGE', `--include ${file}: outside the working folder; list files inside it`);
+    if (relative.startsWith('..') || path.isAbsolute(relative))
+      throw new HangbenchError('USAGE', `--include ${file}: outside the working folder; list files inside it`);
     const info = await lstat(source).catch(() => null);
-    if (info === null) throw new HangbenchError('USAGE', `${include ? '--include ' : 'git-tracked '}${file}: no such file or folder`);
+    if (info === null)
+      throw new HangbenchError('USAGE', `${include ? '--include ' : 'git-tracked '}${file}: no such file or folder`);
     await mkdir(path.dirname(path.join(dir, relative)), { recursive: true });
     await cp(source, path.join(dir, relative), { recursive: true, verbatimSymlinks: true });
   }
@@ -30,12 +32,26 @@ export async function stageWorkspace(cwd: string, include: readonly string[] | u
 async function gitTrackedFiles(cwd: string): Promise<string[]> {
   const listed = await execa('git', ['ls-files', '-z', '--cached', '--', '.'], { cwd, reject: false });
   if (listed.exitCode !== 0) {
-    throw new HangbenchError('USAGE', `${cwd} is not a git checkout (${listed.stderr.trim().split('\n')[0] ?? ''}); list what the command needs with --include FILE,DIR`);
+    throw new HangbenchError(
+      'USAGE',
+      `${cwd} is not a git checkout (${listed.stderr.trim().split('\n')[0] ?? ''}); list what the command needs with --include FILE,DIR`,
+    );
   }
   // A tracked file deleted in the work tree is not there to copy.
   const files = listed.stdout.split('\0').filter((file) => file !== '');
-  const present = await Promise.all(files.map((file) => lstat(path.join(cwd, file)).then(() => file, () => null)));
+  const present = await Promise.all(
+    files.map((file) =>
+      lstat(path.join(cwd, file)).then(
+        () => file,
+        () => null,
+      ),
+    ),
+  );
   const kept = present.filter((file): file is string => file !== null);
-  if (kept.length === 0) throw new HangbenchError('USAGE', `no git-tracked files in ${cwd}; commit them, or list what the command needs with --include FILE,DIR`);
+  if (kept.length === 0)
+    throw new HangbenchError(
+      'USAGE',
+      `no git-tracked files in ${cwd}; commit them, or list what the command needs with --include FILE,DIR`,
+    );
   return kept;
 }

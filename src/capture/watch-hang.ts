@@ -36,12 +36,21 @@ export interface WatchResult {
 
 /** Runs the command once in a fresh sandbox under an interval monitor, like the first `run` of an attempt. */
 export async function watchForHang(options: WatchOptions): Promise<WatchResult> {
-  const sandbox = await createSandbox({ attemptId: `capture-${process.pid}-${Date.now().toString(36)}`, workspaceSource: options.workspace, timeScale: 1, capabilities: options.capabilities });
+  const sandbox = await createSandbox({
+    attemptId: `capture-${process.pid}-${Date.now().toString(36)}`,
+    workspaceSource: options.workspace,
+    timeScale: 1,
+    capabilities: options.capabilities,
+  });
   const started = performance.now();
   try {
     const proc = sandbox.spawn(options.command, { commandId: 1, terminal: options.terminal });
     proc.stdin.on('error', () => undefined);
-    const monitor = createMonitor({ process: proc, mode: { mode: 'interval', everyMs: options.intervalMs }, logFile: path.join(options.logDir, 'capture.log') });
+    const monitor = createMonitor({
+      process: proc,
+      mode: { mode: 'interval', everyMs: options.intervalMs },
+      logFile: path.join(options.logDir, 'capture.log'),
+    });
     const ticks: Tick[] = [];
     // A timer we hold, not AbortSignal.timeout: with that inside AbortSignal.any, a capture on Node 20.20 ran 10 minutes
     // past a 2-minute --max (the timeout signal is held only weakly by the combined one).
@@ -70,7 +79,14 @@ export async function watchForHang(options: WatchOptions): Promise<WatchResult> 
     await proc.exited;
     monitor.stop();
     const leaks = await sandbox.leakScan();
-    return { end, ticks, exit, tail, elapsedMs: performance.now() - started, leaked: leaks.leaked.map((leak) => leak.command) };
+    return {
+      end,
+      ticks,
+      exit,
+      tail,
+      elapsedMs: performance.now() - started,
+      leaked: leaks.leaked.map((leak) => leak.command),
+    };
   } finally {
     await sandbox.dispose();
   }

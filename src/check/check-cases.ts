@@ -101,7 +101,15 @@ export async function checkCases(input: CheckCasesInput, hooks: CheckHooks = {})
   const shutdown = hooks.shutdown ?? new AbortController().signal;
   // The tokenizer takes a second or two to load, on the first tick of the process: not inside an attempt's interrupt budget.
   loadTokenizer();
-  const context: CheckContext = { runId, runDir, cwd: options.cwd, timeScale: options.timeScale, verifyFloorMs: options.verifyFloorMs, capabilities: await probeHost(), shutdown };
+  const context: CheckContext = {
+    runId,
+    runDir,
+    cwd: options.cwd,
+    timeScale: options.timeScale,
+    verifyFloorMs: options.verifyFloorMs,
+    capabilities: await probeHost(),
+    shutdown,
+  };
   const results = await runPool(cases, options.concurrency ?? DEFAULTS.checkConcurrency, async (testCase) => {
     const result = await checkCase(testCase, context);
     hooks.onCase?.(result);
@@ -135,7 +143,9 @@ async function checkCase(testCase: Case, context: CheckContext): Promise<CaseSou
         shutdown: context.shutdown,
       }),
     verifyUntouched: () =>
-      testCase.kind === 'hang' ? checkVerify(testCase, context, 'untouched') : Promise.resolve({ ok: null, reason: 'control' }),
+      testCase.kind === 'hang'
+        ? checkVerify(testCase, context, 'untouched')
+        : Promise.resolve({ ok: null, reason: 'control' }),
     verifyPatched: () => checkVerify(testCase, context, 'patched'),
     gates: () => checkGates(testCase, { ...context, attemptId: (check) => attemptIdOf(context, testCase, check) }),
     oracle: () => checkAgent(testCase, context, 'oracle'),
@@ -144,7 +154,10 @@ async function checkCase(testCase: Case, context: CheckContext): Promise<CaseSou
   const check = async (name: CheckName): Promise<void> => {
     found[name] = context.shutdown.aborted
       ? { ok: false, reason: 'interrupted' }
-      : await run[name]().catch((error: unknown) => ({ ok: false, reason: `harness error: ${(error as Error).message}` }));
+      : await run[name]().catch((error: unknown) => ({
+          ok: false,
+          reason: `harness error: ${(error as Error).message}`,
+        }));
   };
   const inSequence = async (names: readonly CheckName[]): Promise<void> => {
     for (const name of names) await check(name);
@@ -153,7 +166,9 @@ async function checkCase(testCase: Case, context: CheckContext): Promise<CaseSou
   // wait out verify timeouts, so they run alongside, which halves the time of a case.
   await Promise.all([inSequence(TIMED_CHECKS), inSequence(CHECK_NAMES.filter((name) => !TIMED_CHECKS.includes(name)))]);
   // In the order they are shown, whatever order they finished in.
-  const checks = Object.fromEntries(CHECK_NAMES.map((name) => [name, found[name] ?? { ok: false, reason: 'did not run' }])) as Record<CheckName, CheckOutcome>;
+  const checks = Object.fromEntries(
+    CHECK_NAMES.map((name) => [name, found[name] ?? { ok: false, reason: 'did not run' }]),
+  ) as Record<CheckName, CheckOutcome>;
   return {
     caseId: testCase.id,
     file: path.relative(context.cwd, testCase.file),
@@ -167,45 +182,83 @@ async function checkCase(testCase: Case, context: CheckContext): Promise<CaseSou
 }
 
 /** The hidden verify on the untouched workspace must fail (the hang is real); after solution.patch it must pass. */
-async function checkVerify(testCase: Case, context: CheckContext, state: 'untouched' | 'patched'): Promise<CheckOutcome> {
+async function checkVerify(
+  testCase: Case,
+  context: CheckContext,
+  state: 'untouched' | 'patched',
+): Promise<CheckOutcome> {
   const check = { attemptId: attemptIdOf(context, testCase, `verify-${state}`), name: `verify-${state}`, state };
-  const outcome = await inFixtureSandbox(testCase, context, check, async ({ sandbox, trace, patched }): Promise<CheckOutcome> => {
-    if (state === 'patched' && patched.length === 0) return { ok: false, reason: 'solution.patch is empty: write the fix as a unified diff against workspace/ (git diff --no-index)' };
-    // As eval does: verify in a fresh sandbox with hidden/ laid over a copy of the workspace.
-    const verifier = await sandbox.forVerify(...hiddenLayers(testCase.fixtureDir));
-    const settings = { timeScale: context.timeScale, floorMs: context.verifyFloorMs, terminal: testCase.terminal };
-    const passed = await runVerify(verifier, testCase.verify, trace, settings);
-    const steps = trace.events.flatMap((event) => (event.type === 'verify' ? [event] : []));
-    const failed = steps.find((step) => !step.passed);
-    const count = `${steps.length} step${steps.length === 1 ? '' : 's'}`;
-    if (state === 'untouched') {
-      return failed ? { ok: true, reason: `fails: step ${failed.step + 1} ${failed.reason}` } : { ok: false, reason: `passes without the fix (${count})` };
-    }
-    return passed ? { ok: true, reason: `passes (${count})` } : { ok: false, reason: `step ${(failed?.step ?? 0) + 1} ${failed?.reason ?? 'failed'}` };
-  });
+  const outcome = await inFixtureSandbox(
+    testCase,
+    context,
+    check,
+    async ({ sandbox, trace, patched }): Promise<CheckOutcome> => {
+      if (state === 'patched' && patched.length === 0)
+        return {
+          ok: false,
+          reason: 'solution.patch is empty: write the fix as a unified diff against workspace/ (git diff --no-index)',
+        };
+      // As eval does: verify in a fresh sandbox with hidden/ laid over a copy of the workspace.
+      const verifier = await sandbox.forVerify(...hiddenLayers(testCase.fixtureDir));
+      const settings = { timeScale: context.timeScale, floorMs: context.verifyFloorMs, terminal: testCase.terminal };
+      const passed = await runVerify(verifier, testCase.verify, trace, settings);
+      const steps = trace.events.flatMap((event) => (event.type === 'verify' ? [event] : []));
+      const failed = steps.find((step) => !step.passed);
+      const count = `${steps.length} step${steps.length === 1 ? '' : 's'}`;
+      if (state === 'untouched') {
+        return failed
+          ? { ok: true, reason: `fails: step ${failed.step + 1} ${failed.reason}` }
+          : { ok: false, reason: `passes without the fix (${count})` };
+      }
+      return passed
+        ? { ok: true, reason: `passes (${count})` }
+        : { ok: false, reason: `step ${(failed?.step ?? 0) + 1} ${failed?.reason ?? 'failed'}` };
+    },
+  );
   return 'patchError' in outcome ? { ok: false, reason: outcome.patchError } : outcome;
 }
 
 /** A whole attempt through runAttempt, as `eval --agent oracle|nop` would run it. */
 async function checkAgent(testCase: Case, context: CheckContext, agentName: 'oracle' | 'nop'): Promise<CheckOutcome> {
-  const options = resolveOptions({ agent: agentName, timeScale: context.timeScale, cwd: context.cwd, runId: context.runId });
+  const options = resolveOptions({
+    agent: agentName,
+    timeScale: context.timeScale,
+    cwd: context.cwd,
+    runId: context.runId,
+  });
   const [variant] = options.variants;
   if (!variant) throw new Error('no variant for the agent');
-  const agent = createAgentFactory(variant.agent, { cwd: options.cwd, timeScale: options.timeScale, agentEnv: options.agentEnv, agentAllowHosts: options.agentAllowHosts });
+  const agent = createAgentFactory(variant.agent, {
+    cwd: options.cwd,
+    timeScale: options.timeScale,
+    agentEnv: options.agentEnv,
+    agentAllowHosts: options.agentAllowHosts,
+  });
   const scores: AttemptScores | null = await runAttempt(
     { testCase, variant, repeat: 1 },
     { options, runDir: context.runDir, capabilities: context.capabilities, agent, shutdown: context.shutdown },
   );
   if (scores === null) return { ok: false, reason: 'interrupted' };
   const missed = missedScores(scores);
-  const why = scores.outcome === 'completed' ? missed.join(', ') || 'not solved' : `${scores.outcome}${missed.length > 0 ? `: ${missed.join(', ')}` : ''}`;
+  const why =
+    scores.outcome === 'completed'
+      ? missed.join(', ') || 'not solved'
+      : `${scores.outcome}${missed.length > 0 ? `: ${missed.join(', ')}` : ''}`;
   if (agentName === 'oracle') {
-    const latency = scores.scores.interrupt_latency === null ? '' : `, killed ${formatDuration(scores.scores.interrupt_latency)} after onset`;
+    const latency =
+      scores.scores.interrupt_latency === null
+        ? ''
+        : `, killed ${formatDuration(scores.scores.interrupt_latency)} after onset`;
     if (!scores.scores.solved) return { ok: false, reason: why };
-    if (scores.scores.gates_passed === false) return { ok: false, reason: `solved, but a gate failed at its finish (${scores.scores.gate_rounds} rounds)` };
-    return scores.scores.clean ? { ok: true, reason: `solved${latency}` } : { ok: false, reason: 'solved, but left processes running' };
+    if (scores.scores.gates_passed === false)
+      return { ok: false, reason: `solved, but a gate failed at its finish (${scores.scores.gate_rounds} rounds)` };
+    return scores.scores.clean
+      ? { ok: true, reason: `solved${latency}` }
+      : { ok: false, reason: 'solved, but left processes running' };
   }
-  return scores.scores.solved ? { ok: false, reason: 'nop solved it: the case tests nothing' } : { ok: true, reason: 'unsolved' };
+  return scores.scores.solved
+    ? { ok: false, reason: 'nop solved it: the case tests nothing' }
+    : { ok: true, reason: 'unsolved' };
 }
 
 function attemptIdOf(context: CheckContext, testCase: Case, check: string): string {

@@ -21,12 +21,17 @@ export async function checkGates(testCase: Case, context: GateCheckContext): Pro
   const untouched = await gateRound(testCase, context, 'untouched');
   if (typeof untouched === 'string') return { ok: false, reason: untouched };
   const count = `${testCase.gates.length} gate${testCase.gates.length === 1 ? '' : 's'}`;
-  if (testCase.kind === 'hang' && untouched.kind === 'passed') return { ok: false, reason: `${count} pass without the fix` };
-  if (testCase.kind === 'control' && untouched.kind !== 'passed') return { ok: false, reason: `untouched: ${failureText(untouched)}` };
+  if (testCase.kind === 'hang' && untouched.kind === 'passed')
+    return { ok: false, reason: `${count} pass without the fix` };
+  if (testCase.kind === 'control' && untouched.kind !== 'passed')
+    return { ok: false, reason: `untouched: ${failureText(untouched)}` };
   const patched = await gateRound(testCase, context, 'patched');
   if (typeof patched === 'string') return { ok: false, reason: patched };
   if (patched.kind !== 'passed') return { ok: false, reason: `patched: ${failureText(patched)}` };
-  return { ok: true, reason: untouched.kind === 'passed' ? `${count} pass` : `${failureText(untouched)} → pass patched` };
+  return {
+    ok: true,
+    reason: untouched.kind === 'passed' ? `${count} pass` : `${failureText(untouched)} → pass patched`,
+  };
 }
 
 function failureText(verdict: Exclude<GateVerdict, { kind: 'passed' }>): string {
@@ -34,10 +39,19 @@ function failureText(verdict: Exclude<GateVerdict, { kind: 'passed' }>): string 
 }
 
 /** One round of gates in a fresh sandbox; a string when the patch does not apply. */
-async function gateRound(testCase: Case, context: GateCheckContext, state: 'untouched' | 'patched'): Promise<GateVerdict | string> {
+async function gateRound(
+  testCase: Case,
+  context: GateCheckContext,
+  state: 'untouched' | 'patched',
+): Promise<GateVerdict | string> {
   const check = { attemptId: context.attemptId(`gates-${state}`), name: `gates-${state}`, state };
   const verdict = await inFixtureSandbox(testCase, context, check, ({ sandbox, trace, logDir }) => {
-    const settings = { timeScale: context.timeScale, floorMs: context.verifyFloorMs, terminal: testCase.terminal, logDir };
+    const settings = {
+      timeScale: context.timeScale,
+      floorMs: context.verifyFloorMs,
+      terminal: testCase.terminal,
+      logDir,
+    };
     return new GateKeeper(testCase.gates, sandbox, trace, settings).onFinish();
   });
   return 'patchError' in verdict ? verdict.patchError : verdict;

@@ -29,8 +29,19 @@ export interface CheckOutcome {
 }
 
 type Watch =
-  | { readonly kind: 'hangs'; readonly classification: Classification; readonly atMs: number; readonly culpritSeen: boolean }
-  | { readonly kind: 'exited'; readonly exitCode: number | null; readonly signal: string | null; readonly atMs: number; readonly onset: boolean }
+  | {
+      readonly kind: 'hangs';
+      readonly classification: Classification;
+      readonly atMs: number;
+      readonly culpritSeen: boolean;
+    }
+  | {
+      readonly kind: 'exited';
+      readonly exitCode: number | null;
+      readonly signal: string | null;
+      readonly atMs: number;
+      readonly onset: boolean;
+    }
   | { readonly kind: 'deadline'; readonly onset: boolean };
 
 /**
@@ -49,7 +60,12 @@ export async function checkRepro(testCase: Case, context: ReproContext): Promise
     const proc = sandbox.spawn(testCase.repro, { commandId: 1, terminal: testCase.terminal });
     proc.stdin.on('error', () => undefined);
     const onset = testCase.kind === 'hang' ? scaledOnset(testCase.hang.onset, context.timeScale) : null;
-    const monitor = createMonitor({ process: proc, mode: { mode: 'interval', everyMs: context.intervalMs }, onset, logFile: context.logFile });
+    const monitor = createMonitor({
+      process: proc,
+      mode: { mode: 'interval', everyMs: context.intervalMs },
+      onset,
+      logFile: context.logFile,
+    });
     const wallMs = testCase.budgets.wall * context.timeScale;
     const culprit = testCase.kind === 'hang' ? (testCase.hang.culprit ?? null) : null;
     const seen = await watch(monitor, testCase.kind === 'hang', wallMs, context.shutdown, culprit);
@@ -57,14 +73,21 @@ export async function checkRepro(testCase: Case, context: ReproContext): Promise
     await proc.exited;
     monitor.stop();
     const leaks = await sandbox.leakScan();
-    if (!leaks.clean) return { ok: false, reason: `left running after the kill: ${leaks.leaked.map((p) => p.command).join(', ')}` };
+    if (!leaks.clean)
+      return { ok: false, reason: `left running after the kill: ${leaks.leaked.map((p) => p.command).join(', ')}` };
     return judge(testCase, seen, wallMs);
   } finally {
     await sandbox.dispose();
   }
 }
 
-async function watch(monitor: Monitor, hang: boolean, wallMs: number, shutdown: AbortSignal, culprit: Culprit | null): Promise<Watch> {
+async function watch(
+  monitor: Monitor,
+  hang: boolean,
+  wallMs: number,
+  shutdown: AbortSignal,
+  culprit: Culprit | null,
+): Promise<Watch> {
   // A timer held here, not AbortSignal.timeout: inside AbortSignal.any, Node 20.20 can collect it and it never fires.
   const budget = new AbortController();
   const timer = setTimeout(() => budget.abort(), Math.max(1, wallMs));
@@ -75,7 +98,13 @@ async function watch(monitor: Monitor, hang: boolean, wallMs: number, shutdown: 
   }
 }
 
-async function watchUntil(monitor: Monitor, hang: boolean, deadline: AbortSignal, shutdown: AbortSignal, culprit: Culprit | null): Promise<Watch> {
+async function watchUntil(
+  monitor: Monitor,
+  hang: boolean,
+  deadline: AbortSignal,
+  shutdown: AbortSignal,
+  culprit: Culprit | null,
+): Promise<Watch> {
   let ticksAfterOnset = 0;
   // hang.culprit must describe a process the repro really runs: one of the processes sampled after the onset.
   let culpritSeen = culprit === null;
@@ -93,8 +122,10 @@ async function watchUntil(monitor: Monitor, hang: boolean, deadline: AbortSignal
     }
     if (!hang || !monitor.onsetSeen) continue;
     ticksAfterOnset += 1;
-    if (culprit && event.tick.snapshot.processes.some((process) => matchesCulprit(culprit, process))) culpritSeen = true;
-    if (ticksAfterOnset >= HANG_TICKS) return { kind: 'hangs', classification: event.tick.classification, atMs: event.tick.elapsedMs, culpritSeen };
+    if (culprit && event.tick.snapshot.processes.some((process) => matchesCulprit(culprit, process)))
+      culpritSeen = true;
+    if (ticksAfterOnset >= HANG_TICKS)
+      return { kind: 'hangs', classification: event.tick.classification, atMs: event.tick.elapsedMs, culpritSeen };
   }
 }
 
@@ -104,13 +135,26 @@ function judge(testCase: Case, seen: Watch, wallMs: number): CheckOutcome {
     `${exit.signal ?? `exit ${exit.exitCode}`} after ${formatDuration(exit.atMs)}`;
   if (testCase.kind === 'hang') {
     if (seen.kind === 'hangs' && !seen.culpritSeen) {
-      return { ok: false, reason: `hangs, but no process after the onset matches hang.culprit ${JSON.stringify(testCase.hang.culprit)}` };
+      return {
+        ok: false,
+        reason: `hangs, but no process after the onset matches hang.culprit ${JSON.stringify(testCase.hang.culprit)}`,
+      };
     }
-    if (seen.kind === 'hangs') return { ok: true, reason: `hangs (${seen.classification} at ${formatDuration(seen.atMs)})` };
-    if (seen.kind === 'exited') return { ok: false, reason: `${ended(seen)}${seen.onset ? ', soon after its onset' : ', no onset'}` };
-    return { ok: false, reason: seen.onset ? `onset seen, but fewer than ${HANG_TICKS} ticks within ${budget}` : `no onset within ${budget}` };
+    if (seen.kind === 'hangs')
+      return { ok: true, reason: `hangs (${seen.classification} at ${formatDuration(seen.atMs)})` };
+    if (seen.kind === 'exited')
+      return { ok: false, reason: `${ended(seen)}${seen.onset ? ', soon after its onset' : ', no onset'}` };
+    return {
+      ok: false,
+      reason: seen.onset
+        ? `onset seen, but fewer than ${HANG_TICKS} ticks within ${budget}`
+        : `no onset within ${budget}`,
+    };
   }
-  if (seen.kind === 'exited') return seen.exitCode === 0 ? { ok: true, reason: `exit 0 after ${formatDuration(seen.atMs)}` } : { ok: false, reason: ended(seen) };
+  if (seen.kind === 'exited')
+    return seen.exitCode === 0
+      ? { ok: true, reason: `exit 0 after ${formatDuration(seen.atMs)}` }
+      : { ok: false, reason: ended(seen) };
   return { ok: false, reason: `still running after ${budget}` };
 }
 

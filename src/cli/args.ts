@@ -13,7 +13,12 @@ export interface ParsedArgs {
 
 export function parse(args: readonly string[], options: ParseArgsConfig['options']): ParsedArgs {
   try {
-    const parsed = parseArgs({ args: [...args], options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    const parsed = parseArgs({
+      args: [...args],
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
     const values = parsed.values as Record<string, string | boolean | string[] | undefined>;
     return {
       positionals: parsed.positionals,
@@ -44,12 +49,19 @@ export function durationFlag(name: string, value: string | undefined): number | 
   }
 }
 
-export function numberFlag(name: string, value: string | undefined, { integer = false, min = 1 } = {}): number | undefined {
+export function numberFlag(
+  name: string,
+  value: string | undefined,
+  { integer = false, min = 1 } = {},
+): number | undefined {
   if (value === undefined) return undefined;
   const parsed = Number(value);
   const valid = integer ? Number.isInteger(parsed) && parsed >= min : Number.isFinite(parsed) && parsed > 0;
   if (!valid) {
-    throw new HangbenchError('USAGE', `--${name} must be ${integer ? `a whole number ≥ ${min}` : 'a number > 0'}, got "${value}"`);
+    throw new HangbenchError(
+      'USAGE',
+      `--${name} must be ${integer ? `a whole number ≥ ${min}` : 'a number > 0'}, got "${value}"`,
+    );
   }
   return parsed;
 }
@@ -60,7 +72,8 @@ export function rateFlag(name: string, value: string | undefined): number | unde
   const percent = value.endsWith('%');
   const parsed = Number(percent ? value.slice(0, -1) : value);
   const rate = percent || parsed > 1 ? parsed / 100 : parsed;
-  if (!Number.isFinite(rate) || rate < 0 || rate > 1) throw new HangbenchError('USAGE', `--${name} must be a rate between 0 and 1 or a percentage, got "${value}"`);
+  if (!Number.isFinite(rate) || rate < 0 || rate > 1)
+    throw new HangbenchError('USAGE', `--${name} must be a rate between 0 and 1 or a percentage, got "${value}"`);
   return rate;
 }
 
@@ -68,7 +81,8 @@ export function rateFlag(name: string, value: string | undefined): number | unde
 export function listFlag(name: string, value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
   const items = value.split(',').map((item) => item.trim());
-  if (items.some((item) => item === '')) throw new HangbenchError('USAGE', `--${name}: an empty item in "${value}"; write a comma list such as a,b`);
+  if (items.some((item) => item === ''))
+    throw new HangbenchError('USAGE', `--${name}: an empty item in "${value}"; write a comma list such as a,b`);
   return items;
 }
 
@@ -76,6 +90,10 @@ export function durationList(name: string, value: string | undefined): number[] 
   return listFlag(name, value)?.map((item) => durationFlag(name, item)!);
 }
 
-export function numberList(name: string, value: string | undefined, options: { integer?: boolean; min?: number } = {}): number[] | undefined {
+export function numberList(
+  name: string,
+  value: string | undefined,
+  options: { integer?: boolean; min?: number } = {},
+): number[] | undefined {
   return listFlag(name, value)?.map((item) => numberFlag(name, item, options)!);
 }

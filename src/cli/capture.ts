@@ -32,11 +32,14 @@ export async function captureCommand(args: readonly string[], io: CliIO): Promis
     throw new HangbenchError('USAGE', 'put the command after --, e.g. hangbench capture -- node release.mjs --yes');
   }
   const terminal = parsed.string('terminal') ?? 'pipe';
-  if (terminal !== 'pipe' && terminal !== 'pty') throw new HangbenchError('USAGE', `--terminal must be pipe or pty, got "${terminal}"`);
+  if (terminal !== 'pipe' && terminal !== 'pty')
+    throw new HangbenchError('USAGE', `--terminal must be pipe or pty, got "${terminal}"`);
   const refused = await checkIsolation(parsed, io, 'capture');
   if (refused !== null) return refused;
   const intervalMs = durationFlag('interval', parsed.string('interval')) ?? DEFAULTS.captureIntervalMs;
-  io.stderr.write(`capture: running ${argv.join(' ')} in a sandbox, a tick every ${formatDuration(intervalMs)}; Ctrl-C drafts the case from what was seen so far\n`);
+  io.stderr.write(
+    `capture: running ${argv.join(' ')} in a sandbox, a tick every ${formatDuration(intervalMs)}; Ctrl-C drafts the case from what was seen so far\n`,
+  );
   const result = await capture({
     argv,
     cwd: io.cwd,
@@ -50,15 +53,21 @@ export async function captureCommand(args: readonly string[], io: CliIO): Promis
     force: parsed.flag('force'),
     capabilities: await probeHost(),
     stop: io.shutdown,
-    onTick: (tick) => io.stderr.write(`  tick ${tick.seq} ${formatDuration(tick.elapsedMs)} ${tick.classification}: ${tick.reason}\n`),
+    onTick: (tick) =>
+      io.stderr.write(`  tick ${tick.seq} ${formatDuration(tick.elapsedMs)} ${tick.classification}: ${tick.reason}\n`),
   });
   if (!result.ok) {
     io.stderr.write(`capture: ${result.reason}\n`);
     return 1;
   }
   const shown = (file: string) => path.relative(io.cwd, file) || '.';
-  io.stdout.write(`wrote ${shown(result.caseFile)} and ${shown(result.fixtureDir)}/ (workspace/, hidden/check.sh, solution.patch)\n`);
-  if (result.watch.leaked.length > 0) io.stdout.write(`note: still running after the kill: ${result.watch.leaked.join(', ')}\n`);
-  io.stdout.write(`next: fill in the issue, hidden/check.sh and solution.patch, then: hangbench check-cases ${shown(result.caseFile)}\n`);
+  io.stdout.write(
+    `wrote ${shown(result.caseFile)} and ${shown(result.fixtureDir)}/ (workspace/, hidden/check.sh, solution.patch)\n`,
+  );
+  if (result.watch.leaked.length > 0)
+    io.stdout.write(`note: still running after the kill: ${result.watch.leaked.join(', ')}\n`);
+  io.stdout.write(
+    `next: fill in the issue, hidden/check.sh and solution.patch, then: hangbench check-cases ${shown(result.caseFile)}\n`,
+  );
   return 0;
 }

@@ -1,6 +1,12 @@
 import { paint, shouldUseColor } from '../report/index.js';
 import { newTable, tableToString } from '../report/index.js';
-import { CHECK_NAMES, checkCases, type CaseSoundness, type CheckCasesResult, type CheckName } from '../check/check-cases.js';
+import {
+  CHECK_NAMES,
+  checkCases,
+  type CaseSoundness,
+  type CheckCasesResult,
+  type CheckName,
+} from '../check/check-cases.js';
 import { formatDuration } from '../types/duration.js';
 import { formatCaseProblem } from '../types/errors.js';
 import { numberFlag, parse } from './args.js';

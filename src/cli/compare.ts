@@ -15,23 +15,36 @@ const REGRESSION_EXIT = 4;
 async function summaryAt(io: CliIO, given: string): Promise<ReportSummary> {
   const target = path.resolve(io.cwd, given);
   const info = await stat(target).catch(() => null);
-  if (info === null) throw new HangbenchError('RUN_FOLDER', `${target} does not exist; pass a run folder or its summary.json`);
+  if (info === null)
+    throw new HangbenchError('RUN_FOLDER', `${target} does not exist; pass a run folder or its summary.json`);
   const runDir = info.isDirectory() ? target : path.dirname(target);
   const summary = await readSummaryFile(runDir);
-  if (summary === null) throw new HangbenchError('RUN_FOLDER', `${runDir} has no summary.json; run \`hangbench report ${given}\` to derive it from the traces`);
+  if (summary === null)
+    throw new HangbenchError(
+      'RUN_FOLDER',
+      `${runDir} has no summary.json; run \`hangbench report ${given}\` to derive it from the traces`,
+    );
   return summary;
 }
 
 export async function compareCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const parsed = parse(args, { markdown: { type: 'boolean' }, json: { type: 'boolean' }, 'allow-different-cases': { type: 'boolean' } });
+  const parsed = parse(args, {
+    markdown: { type: 'boolean' },
+    json: { type: 'boolean' },
+    'allow-different-cases': { type: 'boolean' },
+  });
   if (parsed.help) {
     io.stdout.write(`${COMPARE_HELP}\n`);
     return 0;
   }
   const [base, next, ...extra] = parsed.positionals;
-  if (base === undefined || next === undefined || extra.length > 0) throw new HangbenchError('USAGE', 'compare takes two runs: hangbench compare <base-run> <new-run>');
-  const comparison = compareSummaries(await summaryAt(io, base), await summaryAt(io, next), { allowDifferentCases: parsed.flag('allow-different-cases') });
+  if (base === undefined || next === undefined || extra.length > 0)
+    throw new HangbenchError('USAGE', 'compare takes two runs: hangbench compare <base-run> <new-run>');
+  const comparison = compareSummaries(await summaryAt(io, base), await summaryAt(io, next), {
+    allowDifferentCases: parsed.flag('allow-different-cases'),
+  });
   if (parsed.flag('json')) io.stdout.write(`${JSON.stringify(comparison, null, 2)}\n`);
-  else io.stdout.write(parsed.flag('markdown') ? renderComparisonMarkdown(comparison) : renderComparisonText(comparison));
+  else
+    io.stdout.write(parsed.flag('markdown') ? renderComparisonMarkdown(comparison) : renderComparisonText(comparison));
   return comparison.regressions.length > 0 ? REGRESSION_EXIT : 0;
 }

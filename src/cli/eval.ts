@@ -61,19 +61,36 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
   const color = !json && shouldUseColor(io.stdout, io.env);
   const input = await evalInput(parsed, io);
   // The CLI's one reporter; a library caller passes its own Reporter objects to runEval (hooks.reporters).
-  const reporters = [createProgressReporter({ stream: io.stderr, live: isLive(io.stderr, io.env), color: shouldUseColor(io.stderr, io.env) })];
-  const onReporterError = (failure: ReporterFailure): unknown => io.stderr.write(`reporter ${failure.reporter} failed in ${failure.hook}: ${String(failure.error)}\n`);
+  const reporters = [
+    createProgressReporter({
+      stream: io.stderr,
+      live: isLive(io.stderr, io.env),
+      color: shouldUseColor(io.stderr, io.env),
+    }),
+  ];
+  const onReporterError = (failure: ReporterFailure): unknown =>
+    io.stderr.write(`reporter ${failure.reporter} failed in ${failure.hook}: ${String(failure.error)}\n`);
   if (input.agent === undefined && input.variants === undefined && input.resume === undefined) {
-    io.stderr.write('agent: baseline (offline, kills on the monitor\'s classification; never fixes). Other agents: --agent oracle | nop | openai | replay | exec | cli:<name>; see --help.\n');
+    io.stderr.write(
+      "agent: baseline (offline, kills on the monitor's classification; never fixes). Other agents: --agent oracle | nop | openai | replay | exec | cli:<name>; see --help.\n",
+    );
   }
 
-  const hooks = { reporters, onReporterError, shutdown: io.shutdown, afterRun: writeRunReports, onWarning: (line: string) => io.stderr.write(`${line}\n`) };
+  const hooks = {
+    reporters,
+    onReporterError,
+    shutdown: io.shutdown,
+    afterRun: writeRunReports,
+    onWarning: (line: string) => io.stderr.write(`${line}\n`),
+  };
   const sequential = sequentialFlags(parsed);
   const result = sequential === null ? await runEval(input, hooks) : await runSequential(input, sequential, hooks);
 
   for (const problem of result.problems) io.stderr.write(`invalid case: ${formatCaseProblem(problem)}\n`);
   if (json) {
-    io.stdout.write(`${JSON.stringify({ ...result.summary, runDir: result.runDir, problems: result.problems, interrupted: result.interrupted }, null, 2)}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ ...result.summary, runDir: result.runDir, problems: result.problems, interrupted: result.interrupted }, null, 2)}\n`,
+    );
   } else {
     io.stdout.write(`${renderAttemptTable(result.summary.attempts, { color })}\n\n`);
     io.stdout.write(`${renderSummaryTable(result.summary, { color })}\n\n`);
@@ -91,7 +108,9 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
     const shell = renderShellToolsTable(result.summary.shellTools, { color });
     if (shell !== '') io.stdout.write(`\n${shell}\n`);
     // The monitor's confusion matrix, when a classification was seen at all (a nop run never ticks).
-    const confusion = (result.summary.confusion ?? []).filter((matrix) => matrix.columns.some((column) => column !== 'none'));
+    const confusion = (result.summary.confusion ?? []).filter((matrix) =>
+      matrix.columns.some((column) => column !== 'none'),
+    );
     if (confusion.length > 0) io.stdout.write(`\n${renderConfusion(confusion, { color })}\n`);
     if (result.summary.sequential) io.stdout.write(`\n${renderSequential(result.summary.sequential)}\n`);
     io.stdout.write(`\nresults: ${result.runDir}\n`);
@@ -101,12 +120,16 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
   const faulted = result.summary.attempts.filter((attempt) => attempt.fault !== undefined);
   if (faulted.length > 0) {
     const first = faulted[0]!;
-    io.stderr.write(`hangbench eval: ${faulted.length} attempt${faulted.length === 1 ? '' : 's'} ended by the host, not the agent (${first.caseId}: ${first.fault?.message}); run \`hangbench eval --resume ${result.runDir}\` to run ${faulted.length === 1 ? 'it' : 'them'} again\n`);
+    io.stderr.write(
+      `hangbench eval: ${faulted.length} attempt${faulted.length === 1 ? '' : 's'} ended by the host, not the agent (${first.caseId}: ${first.fault?.message}); run \`hangbench eval --resume ${result.runDir}\` to run ${faulted.length === 1 ? 'it' : 'them'} again\n`,
+    );
     return 1;
   }
   // Every attempt broke in the harness (an agent this host cannot run, say): the run measured nothing.
   if (result.harnessErrors.length > 0 && result.harnessErrors.length === result.summary.attempts.length) {
-    io.stderr.write(`hangbench eval: every attempt broke in the harness, so this run measured nothing: ${result.harnessErrors[0]} (stacks in ${path.join(result.runDir, RUN_FILES.errors)})\n`);
+    io.stderr.write(
+      `hangbench eval: every attempt broke in the harness, so this run measured nothing: ${result.harnessErrors[0]} (stacks in ${path.join(result.runDir, RUN_FILES.errors)})\n`,
+    );
     return 1;
   }
   if (result.problems.length > 0) return 2;
@@ -136,4 +159,3 @@ async function evalInput(parsed: ParsedArgs, io: CliIO): Promise<EvalOptionsInpu
     shard: parsed.string('shard') === undefined ? undefined : parseShard(parsed.string('shard') ?? ''),
   };
 }
-

@@ -15,13 +15,24 @@ export async function initCommand(args: readonly string[], io: CliIO): Promise<n
     io.stdout.write(`${INIT_HELP}\n`);
     return 0;
   }
-  if (parsed.positionals.length > 1) throw new HangbenchError('USAGE', `init takes one folder, got ${parsed.positionals.length}`);
+  if (parsed.positionals.length > 1)
+    throw new HangbenchError('USAGE', `init takes one folder, got ${parsed.positionals.length}`);
   const target = path.resolve(io.cwd, parsed.positionals[0] ?? '.');
   const files = await templateFiles(INIT_TEMPLATE_DIR);
   const existing = [];
-  for (const file of files) if (await stat(path.join(target, file)).then(() => true, () => false)) existing.push(file);
+  for (const file of files)
+    if (
+      await stat(path.join(target, file)).then(
+        () => true,
+        () => false,
+      )
+    )
+      existing.push(file);
   if (existing.length > 0 && !parsed.flag('force')) {
-    throw new HangbenchError('USAGE', `${existing.join(', ')} already exist in ${target}; pass --force to overwrite them`);
+    throw new HangbenchError(
+      'USAGE',
+      `${existing.join(', ')} already exist in ${target}; pass --force to overwrite them`,
+    );
   }
   await cp(INIT_TEMPLATE_DIR, target, { recursive: true, force: true });
   for (const file of files) io.stdout.write(`wrote ${path.relative(io.cwd, path.join(target, file)) || file}\n`);
@@ -43,7 +54,11 @@ export async function initCommand(args: readonly string[], io: CliIO): Promise<n
 async function templateFiles(dir: string, prefix = ''): Promise<string[]> {
   const entries = await readdir(path.join(dir, prefix), { withFileTypes: true });
   const nested = await Promise.all(
-    entries.map((entry) => (entry.isDirectory() ? templateFiles(dir, path.join(prefix, entry.name)) : Promise.resolve([path.join(prefix, entry.name)]))),
+    entries.map((entry) =>
+      entry.isDirectory()
+        ? templateFiles(dir, path.join(prefix, entry.name))
+        : Promise.resolve([path.join(prefix, entry.name)]),
+    ),
   );
   return nested.flat().sort();
 }

@@ -9,7 +9,8 @@ import type { CliIO } from './io.js';
  */
 export async function checkIsolation(parsed: ParsedArgs, io: CliIO, command: string): Promise<number | null> {
   const isolation = parsed.string('isolation') ?? 'auto';
-  if (isolation !== 'auto' && isolation !== 'strict') throw new HangbenchError('USAGE', `--isolation must be auto or strict, got "${isolation}"`);
+  if (isolation !== 'auto' && isolation !== 'strict')
+    throw new HangbenchError('USAGE', `--isolation must be auto or strict, got "${isolation}"`);
   const host = await probeHost();
   try {
     requireIsolation(host, isolation);

@@ -24,21 +24,43 @@ export async function listCommand(args: readonly string[], io: CliIO): Promise<n
     return 0;
   }
   const { config, input } = await variantInput(parsed, io);
-  const options = resolveOptions({ ...input, repeat: numberFlag('repeat', parsed.string('repeat'), { integer: true }) ?? config?.repeat, runId: 'list' });
+  const options = resolveOptions({
+    ...input,
+    repeat: numberFlag('repeat', parsed.string('repeat'), { integer: true }) ?? config?.repeat,
+    runId: 'list',
+  });
   const loaded = await loadCases(options.caseInputs, io.cwd);
   const attempts = loaded.cases.length * options.variants.length * options.repeat;
   if (parsed.flag('json')) {
-    const cases = loaded.cases.map((testCase) => ({ id: testCase.id, kind: testCase.kind, class: caseClass(testCase), source: testCase.source, file: testCase.file }));
-    io.stdout.write(`${JSON.stringify({ origin: loaded.origin, cases, variants: options.variants, repeat: options.repeat, attempts, problems: loaded.problems }, null, 2)}\n`);
+    const cases = loaded.cases.map((testCase) => ({
+      id: testCase.id,
+      kind: testCase.kind,
+      class: caseClass(testCase),
+      source: testCase.source,
+      file: testCase.file,
+    }));
+    io.stdout.write(
+      `${JSON.stringify({ origin: loaded.origin, cases, variants: options.variants, repeat: options.repeat, attempts, problems: loaded.problems }, null, 2)}\n`,
+    );
     return loaded.problems.length > 0 ? 2 : 0;
   }
   const table = newTable(['case', 'kind', 'class', 'source', 'file']);
   for (const testCase of loaded.cases) {
-    table.push([testCase.id, testCase.terminal === 'pty' ? `${testCase.kind} (pty)` : testCase.kind, caseClass(testCase), sourcesLabel(testCase.source), path.relative(io.cwd, testCase.file)]);
+    table.push([
+      testCase.id,
+      testCase.terminal === 'pty' ? `${testCase.kind} (pty)` : testCase.kind,
+      caseClass(testCase),
+      sourcesLabel(testCase.source),
+      path.relative(io.cwd, testCase.file),
+    ]);
   }
   io.stdout.write(`cases: ${ORIGIN_WORDS[loaded.origin]}\n${tableToString(table)}\n`);
   for (const problem of loaded.problems) io.stdout.write(`✗ ${formatCaseProblem(problem)}\n`);
-  io.stdout.write(`variants: ${options.variants.map((variant) => variant.name).join(', ')}${options.config === undefined ? '' : ` (from ${options.config})`}\n`);
-  io.stdout.write(`${loaded.cases.length} case(s) × ${options.variants.length} variant(s) × ${options.repeat} repeat(s) = ${attempts} attempt(s)\n`);
+  io.stdout.write(
+    `variants: ${options.variants.map((variant) => variant.name).join(', ')}${options.config === undefined ? '' : ` (from ${options.config})`}\n`,
+  );
+  io.stdout.write(
+    `${loaded.cases.length} case(s) × ${options.variants.length} variant(s) × ${options.repeat} repeat(s) = ${attempts} attempt(s)\n`,
+  );
   return loaded.problems.length > 0 ? 2 : 0;
 }

@@ -39,7 +39,8 @@ const COMMANDS: Record<string, (args: readonly string[], io: CliIO) => Promise<n
   schema: async (args, io) => {
     const [which = 'case'] = args;
     const schema = JSON_SCHEMAS[which];
-    if (!schema) throw new HangbenchError('USAGE', `schema takes ${Object.keys(JSON_SCHEMAS).join(', ')}; got "${which}"`);
+    if (!schema)
+      throw new HangbenchError('USAGE', `schema takes ${Object.keys(JSON_SCHEMAS).join(', ')}; got "${which}"`);
     io.stdout.write(`${JSON.stringify(schema(), null, 2)}\n`);
     return 0;
   },
@@ -53,11 +54,17 @@ const JSON_SCHEMAS: Record<string, () => unknown> = {
 };
 
 export function traceEventJsonSchema(): unknown {
-  return { ...(z.toJSONSchema(TraceEventSchema, { io: 'output', unrepresentable: 'any' }) as object), title: 'hangbench trace.jsonl event (one per line)' };
+  return {
+    ...(z.toJSONSchema(TraceEventSchema, { io: 'output', unrepresentable: 'any' }) as object),
+    title: 'hangbench trace.jsonl event (one per line)',
+  };
 }
 
 export function summaryJsonSchema(): unknown {
-  return { ...(z.toJSONSchema(RunSummarySchema, { io: 'output', unrepresentable: 'any' }) as object), title: 'hangbench summary.json' };
+  return {
+    ...(z.toJSONSchema(RunSummarySchema, { io: 'output', unrepresentable: 'any' }) as object),
+    title: 'hangbench summary.json',
+  };
 }
 
 /** Set once the command returned or failed: a shutdown bound that fires later has nothing left to report. */
@@ -108,7 +115,9 @@ export async function main(argv: readonly string[], given?: CliIO): Promise<numb
     // A disk or folder that refused a write, met where no stage named it: the environment, not a bug.
     const fault = resultsFaultOf(error);
     if (fault !== null) {
-      io.stderr.write(`hangbench ${command}: ${fault.message}; fix the disk or folder named and run again${debug ? stack : ' (--debug shows where)'}\n`);
+      io.stderr.write(
+        `hangbench ${command}: ${fault.message}; fix the disk or folder named and run again${debug ? stack : ' (--debug shows where)'}\n`,
+      );
       return 1;
     }
     io.stderr.write(`hangbench ${command}: internal error: ${(error as Error).stack ?? String(error)}\n`);
@@ -120,15 +129,24 @@ export async function main(argv: readonly string[], given?: CliIO): Promise<numb
 
 function stackOf(error: unknown): string {
   const cause = (error as Error).cause;
-  return [(error as Error).stack ?? String(error), ...(cause === undefined ? [] : [`cause: ${(cause as Error).stack ?? String(cause)}`])].join('\n');
+  return [
+    (error as Error).stack ?? String(error),
+    ...(cause === undefined ? [] : [`cause: ${(cause as Error).stack ?? String(cause)}`]),
+  ].join('\n');
 }
 
 export function configJsonSchema(): unknown {
-  return { ...(z.toJSONSchema(ConfigFileSchema, { io: 'input', unrepresentable: 'any' }) as object), title: 'hangbench config file (--config)' };
+  return {
+    ...(z.toJSONSchema(ConfigFileSchema, { io: 'input', unrepresentable: 'any' }) as object),
+    title: 'hangbench config file (--config)',
+  };
 }
 
 export function caseJsonSchema(): unknown {
-  return { ...(z.toJSONSchema(CaseFileSchema, { io: 'input', unrepresentable: 'any' }) as object), title: 'hangbench case file' };
+  return {
+    ...(z.toJSONSchema(CaseFileSchema, { io: 'input', unrepresentable: 'any' }) as object),
+    title: 'hangbench case file',
+  };
 }
 
 /** What the first Ctrl-C / SIGTERM says, by command: only eval and check-cases have sandboxes and a run to resume. */
@@ -156,7 +174,9 @@ function processIO(command: string | undefined): CliIO {
     shutdown.abort(signal);
     setTimeout(() => {
       if (returned) process.exit(130);
-      process.stderr.write(`hangbench: not stopped within ${SHUTDOWN_BOUND_MS} ms of ${signal}; exiting now${command === 'eval' ? ' (finished attempts are kept; --resume runs the rest)' : ''}\n`);
+      process.stderr.write(
+        `hangbench: not stopped within ${SHUTDOWN_BOUND_MS} ms of ${signal}; exiting now${command === 'eval' ? ' (finished attempts are kept; --resume runs the rest)' : ''}\n`,
+      );
       process.exit(130);
     }, SHUTDOWN_BOUND_MS).unref();
   };
@@ -166,7 +186,13 @@ function processIO(command: string | undefined): CliIO {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.stdout.on('error', closedReader);
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), shutdown: shutdown.signal };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    shutdown: shutdown.signal,
+  };
 }
 
 /** stdout's reader went away (EPIPE): nothing more can be said, so end quietly; any other write error is a fault. */

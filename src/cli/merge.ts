@@ -13,10 +13,19 @@ export async function mergeCommand(args: readonly string[], io: CliIO): Promise<
   }
   const out = parsed.string('out');
   if (out === undefined) throw new HangbenchError('USAGE', 'merge needs --out <dir>, the folder of the merged run');
-  if (parsed.positionals.length === 0) throw new HangbenchError('USAGE', 'merge takes the shard run folders, e.g. hangbench merge results/shard-1 results/shard-2 --out results/merged');
-  const result = await mergeRuns(parsed.positionals.map((dir) => path.resolve(io.cwd, dir)), path.resolve(io.cwd, out));
+  if (parsed.positionals.length === 0)
+    throw new HangbenchError(
+      'USAGE',
+      'merge takes the shard run folders, e.g. hangbench merge results/shard-1 results/shard-2 --out results/merged',
+    );
+  const result = await mergeRuns(
+    parsed.positionals.map((dir) => path.resolve(io.cwd, dir)),
+    path.resolve(io.cwd, out),
+  );
   const { attempts, solved, errors } = result.summary.totals;
-  io.stderr.write(`merged ${result.shards.length} shard(s): ${attempts} attempts · ${solved} solved · ${errors} errors\n`);
+  io.stderr.write(
+    `merged ${result.shards.length} shard(s): ${attempts} attempts · ${solved} solved · ${errors} errors\n`,
+  );
   io.stdout.write(`${result.outDir}\n`);
   return 0;
 }

@@ -30,7 +30,8 @@ export function parseDetect(text: string): Detect {
   const points = /^(\d+(?:\.\d+)?)\s*pt$/.exec(text);
   if (points) {
     const value = Number(points[1]) / 100;
-    if (!(value > 0 && value <= 1)) throw new HangbenchError('USAGE', `--detect ${text}: a difference of rates is between 0 and 100 points`);
+    if (!(value > 0 && value <= 1))
+      throw new HangbenchError('USAGE', `--detect ${text}: a difference of rates is between 0 and 100 points`);
     return { unit: 'pt', value };
   }
   const tokens = /^(\d+(?:\.\d+)?)\s*tokens?$/.exec(text);
@@ -38,29 +39,48 @@ export function parseDetect(text: string): Detect {
   try {
     return { unit: 'ms', value: parseDuration(text) };
   } catch {
-    throw new HangbenchError('USAGE', `--detect ${text}: give points (10pt), a duration (2s, 500ms) or tokens (300tokens)`);
+    throw new HangbenchError(
+      'USAGE',
+      `--detect ${text}: give points (10pt), a duration (2s, 500ms) or tokens (300tokens)`,
+    );
   }
 }
 
-const detectText = (detect: Detect): string => (detect.unit === 'pt' ? `${Math.round(detect.value * 1000) / 10} pt` : detect.unit === 'ms' ? formatDuration(detect.value) : `${detect.value} tokens`);
+const detectText = (detect: Detect): string =>
+  detect.unit === 'pt'
+    ? `${Math.round(detect.value * 1000) / 10} pt`
+    : detect.unit === 'ms'
+      ? formatDuration(detect.value)
+      : `${detect.value} tokens`;
 const tokensText = (value: number | null): string => (value === null ? '–' : String(Math.round(value)));
 const wallText = (value: number | null): string => (value === null ? '–' : formatDuration(Math.round(value)));
 
 export function renderPlan(plan: Plan, runDir: string): string {
-  const lines = [`plan from ${runDir} (pilot: ${plan.pilotRepeats} repeat${plan.pilotRepeats === 1 ? '' : 's'}; per repeat ${plan.perRepeat.attempts} attempts, ${wallText(plan.perRepeat.wallMs)} wall, ${tokensText(plan.perRepeat.tokens)} tokens)`];
+  const lines = [
+    `plan from ${runDir} (pilot: ${plan.pilotRepeats} repeat${plan.pilotRepeats === 1 ? '' : 's'}; per repeat ${plan.perRepeat.attempts} attempts, ${wallText(plan.perRepeat.wallMs)} wall, ${tokensText(plan.perRepeat.tokens)} tokens)`,
+  ];
   lines.push(`to detect ${detectText(plan.detect)} with ${Math.round(plan.power * 100)} % power:`, '');
-  if (plan.pairs.length === 0) return [...lines, 'no compared pair of variants has a metric in that unit: nothing to plan'].join('\n');
+  if (plan.pairs.length === 0)
+    return [...lines, 'no compared pair of variants has a metric in that unit: nothing to plan'].join('\n');
   const rows = plan.pairs.map((pair) => [
     pair.metric,
     `${pair.a} vs ${pair.b}`,
     `${pair.pilotPairs}`,
-    pair.discordance === null ? `sd ${pair.metric === 'interrupt_latency' ? formatDuration(Math.round(pair.sd ?? 0)) : Math.round(pair.sd ?? 0)}` : `${Math.round(pair.discordance * 100)} % disagree`,
+    pair.discordance === null
+      ? `sd ${pair.metric === 'interrupt_latency' ? formatDuration(Math.round(pair.sd ?? 0)) : Math.round(pair.sd ?? 0)}`
+      : `${Math.round(pair.discordance * 100)} % disagree`,
     pair.alpha.toPrecision(2),
     pair.repeats === null ? 'more than 1000' : String(pair.repeats),
   ]);
   const head = ['metric', 'pair', 'pilot pairs', 'pilot spread', 'α per pair', 'repeats per case'];
   const widths = head.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
-  for (const row of [head, ...rows]) lines.push(row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd());
+  for (const row of [head, ...rows])
+    lines.push(
+      row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    );
   const { run } = plan;
   lines.push('');
   lines.push(
@@ -72,22 +92,43 @@ export function renderPlan(plan: Plan, runDir: string): string {
 }
 
 export async function planCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const parsed = parse(args, { detect: { type: 'string' }, metric: { type: 'string' }, power: { type: 'string' }, json: { type: 'boolean' } });
+  const parsed = parse(args, {
+    detect: { type: 'string' },
+    metric: { type: 'string' },
+    power: { type: 'string' },
+    json: { type: 'boolean' },
+  });
   if (parsed.help) {
     io.stdout.write(`${PLAN_HELP}\n`);
     return 0;
   }
   const [given, ...extra] = parsed.positionals;
-  if (given === undefined || extra.length > 0) throw new HangbenchError('USAGE', 'plan takes one pilot run: hangbench plan RUN_DIR --detect 10pt');
+  if (given === undefined || extra.length > 0)
+    throw new HangbenchError('USAGE', 'plan takes one pilot run: hangbench plan RUN_DIR --detect 10pt');
   const detectFlag = parsed.string('detect');
-  if (detectFlag === undefined) throw new HangbenchError('USAGE', 'plan needs --detect: the smallest difference to be able to see (10pt, 2s, 300tokens)');
+  if (detectFlag === undefined)
+    throw new HangbenchError(
+      'USAGE',
+      'plan needs --detect: the smallest difference to be able to see (10pt, 2s, 300tokens)',
+    );
   const runDir = path.resolve(io.cwd, given);
   const summary = await readSummaryFile(runDir);
-  if (summary === null) throw new HangbenchError('RUN_FOLDER', `${runDir} has no summary.json; run \`hangbench report ${given}\` to derive it from the traces`);
+  if (summary === null)
+    throw new HangbenchError(
+      'RUN_FOLDER',
+      `${runDir} has no summary.json; run \`hangbench report ${given}\` to derive it from the traces`,
+    );
   const power = numberFlag('power', parsed.string('power')) ?? DEFAULTS.power;
-  if (!(power > 0 && power < 1)) throw new HangbenchError('USAGE', `--power ${power}: a probability between 0 and 1, such as 0.8`);
+  if (!(power > 0 && power < 1))
+    throw new HangbenchError('USAGE', `--power ${power}: a probability between 0 and 1, such as 0.8`);
   const metrics = listFlag('metric', parsed.string('metric')) ?? [];
-  const plan = planRepeats(summary, { detect: parseDetect(detectFlag), power, ...(metrics.length > 0 ? { metrics } : {}) });
-  io.stdout.write(parsed.flag('json') ? `${JSON.stringify({ runDir, ...plan }, null, 2)}\n` : `${renderPlan(plan, runDir)}\n`);
+  const plan = planRepeats(summary, {
+    detect: parseDetect(detectFlag),
+    power,
+    ...(metrics.length > 0 ? { metrics } : {}),
+  });
+  io.stdout.write(
+    parsed.flag('json') ? `${JSON.stringify({ runDir, ...plan }, null, 2)}\n` : `${renderPlan(plan, runDir)}\n`,
+  );
   return 0;
 }

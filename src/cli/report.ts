@@ -12,12 +12,15 @@ export async function reportCommand(args: readonly string[], io: CliIO): Promise
     return 0;
   }
   const [runDir, ...extra] = parsed.positionals;
-  if (runDir === undefined || extra.length > 0) throw new HangbenchError('USAGE', 'report takes exactly one run folder, e.g. hangbench report results/<run-id>');
+  if (runDir === undefined || extra.length > 0)
+    throw new HangbenchError('USAGE', 'report takes exactly one run folder, e.g. hangbench report results/<run-id>');
   const root = path.resolve(io.cwd, runDir);
   const started = performance.now();
   if (!parsed.flag('no-rescore')) {
     const { summary, unfinished } = await rederiveRun(root);
-    io.stderr.write(`rescored ${summary.attempts.length} attempt(s) from their traces${unfinished.length > 0 ? `; ${unfinished.length} never finished and are left out` : ''}\n`);
+    io.stderr.write(
+      `rescored ${summary.attempts.length} attempt(s) from their traces${unfinished.length > 0 ? `; ${unfinished.length} never finished and are left out` : ''}\n`,
+    );
   }
   const report = await writeRunReports(root);
   const ms = Math.round(performance.now() - started);

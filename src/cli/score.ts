@@ -19,14 +19,18 @@ export async function scoreCommand(args: readonly string[], io: CliIO): Promise<
     return 0;
   }
   const runDir = parsed.positionals[0];
-  if (runDir === undefined || parsed.positionals.length > 1) throw new HangbenchError('USAGE', 'score takes exactly one run folder, e.g. hangbench score results/<run-id>');
+  if (runDir === undefined || parsed.positionals.length > 1)
+    throw new HangbenchError('USAGE', 'score takes exactly one run folder, e.g. hangbench score results/<run-id>');
   const root = path.resolve(io.cwd, runDir);
-  const traces = (await readdir(root, { recursive: true }).catch(() => {
-    throw new HangbenchError('RUN_FOLDER', `${root} is not a readable folder`);
-  }))
+  const traces = (
+    await readdir(root, { recursive: true }).catch(() => {
+      throw new HangbenchError('RUN_FOLDER', `${root} is not a readable folder`);
+    })
+  )
     .filter((file) => path.basename(file) === RUN_FILES.trace)
     .sort();
-  if (traces.length === 0) throw new HangbenchError('RUN_FOLDER', `no trace.jsonl under ${root}; pass a run folder such as results/<run-id>`);
+  if (traces.length === 0)
+    throw new HangbenchError('RUN_FOLDER', `no trace.jsonl under ${root}; pass a run folder such as results/<run-id>`);
 
   const attempts: AttemptScores[] = [];
   const disagreements: string[] = [];
@@ -34,8 +38,12 @@ export async function scoreCommand(args: readonly string[], io: CliIO): Promise<
     const file = path.join(root, trace);
     const scores = scoreAttempt(await readTrace(file));
     attempts.push(scores);
-    const recorded = await readFile(path.join(path.dirname(file), RUN_FILES.score), 'utf8').then((text) => JSON.parse(text) as AttemptScores, () => null);
-    if (recorded !== null && JSON.stringify(recorded.scores) !== JSON.stringify(scores.scores)) disagreements.push(path.dirname(trace));
+    const recorded = await readFile(path.join(path.dirname(file), RUN_FILES.score), 'utf8').then(
+      (text) => JSON.parse(text) as AttemptScores,
+      () => null,
+    );
+    if (recorded !== null && JSON.stringify(recorded.scores) !== JSON.stringify(scores.scores))
+      disagreements.push(path.dirname(trace));
   }
   const meta = await readRunMeta(root);
   const summary = summarize(attempts, { runId: meta.runId, startedAt: meta.startedAt, seed: meta.options.seed });
@@ -44,7 +52,9 @@ export async function scoreCommand(args: readonly string[], io: CliIO): Promise<
     io.stdout.write(`${JSON.stringify({ ...summary, loop, disagreements }, null, 2)}\n`);
   } else {
     const color = shouldUseColor(io.stdout, io.env);
-    io.stdout.write(`${renderAttemptTable(summary.attempts, { color })}\n\n${renderSummaryTable(summary, { color })}\n\n${renderClassTable(summary, { color })}\n`);
+    io.stdout.write(
+      `${renderAttemptTable(summary.attempts, { color })}\n\n${renderSummaryTable(summary, { color })}\n\n${renderClassTable(summary, { color })}\n`,
+    );
     const loopTable = renderLoopTable(loop, { color });
     if (loopTable !== '') io.stdout.write(`\n${loopTable}\n`);
     io.stdout.write(

@@ -12,10 +12,14 @@ export async function validateCommand(args: readonly string[], io: CliIO): Promi
   }
   const report = await validateCases(parsed.positionals, io.cwd);
   if (parsed.flag('json')) {
-    io.stdout.write(`${JSON.stringify({ valid: report.valid.map((testCase) => testCase.id), problems: report.problems }, null, 2)}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ valid: report.valid.map((testCase) => testCase.id), problems: report.problems }, null, 2)}\n`,
+    );
   } else {
     for (const problem of report.problems) io.stdout.write(`✗ ${formatCaseProblem(problem)}\n`);
-    io.stdout.write(`${report.valid.length} valid case(s), ${report.problems.length} problem(s) in ${report.checkedFiles} file(s)\n`);
+    io.stdout.write(
+      `${report.valid.length} valid case(s), ${report.problems.length} problem(s) in ${report.checkedFiles} file(s)\n`,
+    );
   }
   return report.problems.length > 0 ? 2 : 0;
 }

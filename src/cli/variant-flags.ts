@@ -37,7 +37,11 @@ export async function variantInput(parsed: ParsedArgs, io: CliIO): Promise<Varia
   const config = configFile === undefined ? undefined : await loadConfigFile(configFile, io.cwd);
   if (config) {
     const mixed = VARIANT_FLAGS.filter((flag) => parsed.string(flag) !== undefined);
-    if (mixed.length > 0) throw new HangbenchError('USAGE', `--config ${configFile} defines the variants; leave out ${mixed.map((flag) => `--${flag}`).join(', ')} or drop --config`);
+    if (mixed.length > 0)
+      throw new HangbenchError(
+        'USAGE',
+        `--config ${configFile} defines the variants; leave out ${mixed.map((flag) => `--${flag}`).join(', ')} or drop --config`,
+      );
   }
   const input: EvalOptionsInput = {
     caseInputs: parsed.positionals.length > 0 ? parsed.positionals : config?.caseInputs,
@@ -65,7 +69,11 @@ function settingsFlag(values: readonly string[]): Record<string, string[]> | und
   const settings: Record<string, string[]> = {};
   for (const value of values) {
     const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.+)$/.exec(value);
-    if (!match) throw new HangbenchError('USAGE', `--set takes NAME=V1,V2 (a setting of the installed agent's adapter); got "${value}"`);
+    if (!match)
+      throw new HangbenchError(
+        'USAGE',
+        `--set takes NAME=V1,V2 (a setting of the installed agent's adapter); got "${value}"`,
+      );
     settings[match[1]!] = match[2]!.split(',');
   }
   return settings;

@@ -12,9 +12,14 @@ export async function viewCommand(args: readonly string[], io: CliIO): Promise<n
     io.stdout.write(`${VIEW_HELP}\n`);
     return 0;
   }
-  if (parsed.positionals.length > 1) throw new HangbenchError('USAGE', 'view takes one results folder (default: results)');
+  if (parsed.positionals.length > 1)
+    throw new HangbenchError('USAGE', 'view takes one results folder (default: results)');
   const host = parsed.string('host') ?? '127.0.0.1';
-  if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') throw new HangbenchError('USAGE', `--host ${host}: view serves traces and workspaces' output, so it listens on loopback only (127.0.0.1, ::1)`);
+  if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1')
+    throw new HangbenchError(
+      'USAGE',
+      `--host ${host}: view serves traces and workspaces' output, so it listens on loopback only (127.0.0.1, ::1)`,
+    );
   const port = numberFlag('port', parsed.string('port'), { integer: true, min: 0 }) ?? 0;
   const root = path.resolve(io.cwd, parsed.positionals[0] ?? 'results');
   const server = await startViewServer({ root, host, port });

@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { formatDuration } from '../types/duration.js';
 import type { ModeDefinition, ModeSchedule } from './types.js';
 
-const schema = z.strictObject({ mode: z.literal('no-output'), afterMs: z.number().positive(), everyMs: z.number().positive().optional() });
+const schema = z.strictObject({
+  mode: z.literal('no-output'),
+  afterMs: z.number().positive(),
+  everyMs: z.number().positive().optional(),
+});
 type NoOutputMode = z.infer<typeof schema>;
 
 /** The OpenHands style: ticks only while the command is silent. */
@@ -10,10 +14,20 @@ export const noOutput = {
   schema,
   help: 'a tick once --interval passed without output, then every --interval while silent',
   takes: ['interval', 'every'],
-  make: ({ periodMs, everyMs }) => ({ mode: 'no-output', afterMs: periodMs, ...(everyMs === undefined ? {} : { everyMs }) }),
+  make: ({ periodMs, everyMs }) => ({
+    mode: 'no-output',
+    afterMs: periodMs,
+    ...(everyMs === undefined ? {} : { everyMs }),
+  }),
   label: ({ afterMs, everyMs }) =>
-    everyMs === undefined || everyMs === afterMs ? `no-output-${formatDuration(afterMs)}` : `no-output-${formatDuration(afterMs)}-every-${formatDuration(everyMs)}`,
-  scale: ({ afterMs, everyMs }, by) => ({ mode: 'no-output', afterMs: afterMs * by, ...(everyMs === undefined ? {} : { everyMs: everyMs * by }) }),
+    everyMs === undefined || everyMs === afterMs
+      ? `no-output-${formatDuration(afterMs)}`
+      : `no-output-${formatDuration(afterMs)}-every-${formatDuration(everyMs)}`,
+  scale: ({ afterMs, everyMs }, by) => ({
+    mode: 'no-output',
+    afterMs: afterMs * by,
+    ...(everyMs === undefined ? {} : { everyMs: everyMs * by }),
+  }),
   periodMs: (mode) => mode.afterMs,
   // only `after` is the period: a no-output mode keeps its own `every`
   withPeriod: (mode, ms) => ({ ...mode, afterMs: ms }),
@@ -25,7 +39,8 @@ export const noOutput = {
  * afterMs) for as long as it stays silent. New output starts the wait over.
  */
 function noOutputSchedule(afterMs: number, everyMs: number = afterMs): ModeSchedule {
-  if (!(afterMs > 0) || !(everyMs > 0)) throw new RangeError(`no-output needs positive durations, got after ${afterMs} every ${everyMs}`);
+  if (!(afterMs > 0) || !(everyMs > 0))
+    throw new RangeError(`no-output needs positive durations, got after ${afterMs} every ${everyMs}`);
   let lastServed: number | null = null;
   return {
     action: 'tick',

@@ -33,13 +33,19 @@ export function createMonitor(options: MonitorOptions): Monitor {
         listener(event);
       } catch (error) {
         // One broken subscriber must not stop the monitor or the others; said once per command, not once per event.
-        if (!warned) process.emitWarning(`monitor listener threw (further throws of this command not shown): ${String(error)}`);
+        if (!warned)
+          process.emitWarning(`monitor listener threw (further throws of this command not shown): ${String(error)}`);
         warned = true;
       }
     }
   };
   const reportOnset = (trigger: string, elapsedMs: number): void => emit({ type: 'onset', elapsedMs, trigger });
-  const intake = new OutputIntake(options.window ?? DEFAULT_WINDOW, onset, (trigger, at) => reportOnset(trigger, at - startedAt), log);
+  const intake = new OutputIntake(
+    options.window ?? DEFAULT_WINDOW,
+    onset,
+    (trigger, at) => reportOnset(trigger, at - startedAt),
+    log,
+  );
   intake.attach(child.stdout, 'stdout');
   intake.attach(child.stderr, 'stderr');
   const ticks = new TickBuilder(child, startedAt, intake);
@@ -52,11 +58,14 @@ export function createMonitor(options: MonitorOptions): Monitor {
   const onsetTimer =
     onset.timedAtMs === null
       ? null
-      : setTimeout(() => {
-          const trigger = state === 'running' ? onset.fireTimed() : null;
-          // A timed onset is ground truth at its nominal time, not whenever the timer ran.
-          if (trigger !== null) reportOnset(trigger, onset.timedAtMs ?? 0);
-        }, Math.max(0, startedAt + onset.timedAtMs - performance.now()));
+      : setTimeout(
+          () => {
+            const trigger = state === 'running' ? onset.fireTimed() : null;
+            // A timed onset is ground truth at its nominal time, not whenever the timer ran.
+            if (trigger !== null) reportOnset(trigger, onset.timedAtMs ?? 0);
+          },
+          Math.max(0, startedAt + onset.timedAtMs - performance.now()),
+        );
 
   const schedule = scheduleFor(options.mode);
   const lastOutputMs = (): number | null => (intake.lastOutputAt === null ? null : intake.lastOutputAt - startedAt);

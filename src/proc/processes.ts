@@ -75,7 +75,9 @@ export function pidNamespace(pid: number): string | null {
 
 /** The pid a process has inside its own PID namespace: the last NSpid field of its status. */
 export function innerPid(pid: number): number | null {
-  const line = readProcFile(`/proc/${pid}/status`)?.split('\n').find((entry) => entry.startsWith('NSpid:'));
+  const line = readProcFile(`/proc/${pid}/status`)
+    ?.split('\n')
+    .find((entry) => entry.startsWith('NSpid:'));
   const last = line?.trim().split(/\s+/).at(-1);
   return last === undefined ? null : Number(last);
 }

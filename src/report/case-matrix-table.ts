@@ -4,7 +4,10 @@ import { newTable, tableToString } from './table-style.js';
 import type { RenderOptions } from './table.js';
 
 /** Case ↓ × variant →: solved out of the repeats it ran; all green, none red, some yellow, – not run. */
-export function renderCaseMatrix(summary: Pick<RunSummary, 'groups' | 'caseMatrix'>, { color }: RenderOptions = { color: false }): string {
+export function renderCaseMatrix(
+  summary: Pick<RunSummary, 'groups' | 'caseMatrix'>,
+  { color }: RenderOptions = { color: false },
+): string {
   const variants = summary.groups.map((group) => group.variant);
   const table = newTable(
     ['case', 'kind', ...variants].map((head) => paint(head, 'bold', color)),

@@ -47,13 +47,18 @@ export function latencyShift(base: readonly AttemptScores[], next: readonly Atte
   const meanDeltaMs = mean(deltas.map((d) => d.deltaMs))!;
   const baseMeanMs = mean(paired.map((caseId) => mean(before.get(caseId)!)!))!;
 
-  const groups = paired.flatMap((caseId) => [before.get(caseId)!, after.get(caseId)!]).filter((values) => values.length >= 2);
+  const groups = paired
+    .flatMap((caseId) => [before.get(caseId)!, after.get(caseId)!])
+    .filter((values) => values.length >= 2);
   const freedom = groups.reduce((sum, values) => sum + values.length - 1, 0);
   let noiseMs: number | null = null;
   let noiseFrom: LatencyShift['noiseFrom'] = 'none';
   if (freedom > 0) {
     const pooled = groups.reduce((sum, values) => sum + variance(values) * (values.length - 1), 0) / freedom;
-    const perCase = paired.reduce((sum, caseId) => sum + pooled * (1 / before.get(caseId)!.length + 1 / after.get(caseId)!.length), 0);
+    const perCase = paired.reduce(
+      (sum, caseId) => sum + pooled * (1 / before.get(caseId)!.length + 1 / after.get(caseId)!.length),
+      0,
+    );
     noiseMs = Math.sqrt(perCase) / paired.length;
     noiseFrom = 'repeats';
   } else if (paired.length >= 2) {
@@ -61,6 +66,9 @@ export function latencyShift(base: readonly AttemptScores[], next: readonly Atte
     noiseFrom = 'cases';
   }
   const regressed = noiseMs !== null && meanDeltaMs > 2 * noiseMs && meanDeltaMs > LATENCY_FLOOR * baseMeanMs;
-  const slowest = [...deltas].sort((a, b) => b.deltaMs - a.deltaMs).filter((d) => d.deltaMs > 0).slice(0, 3);
+  const slowest = [...deltas]
+    .sort((a, b) => b.deltaMs - a.deltaMs)
+    .filter((d) => d.deltaMs > 0)
+    .slice(0, 3);
   return { cases: paired.length, baseMeanMs, meanDeltaMs, noiseMs, noiseFrom, regressed, slowest };
 }

@@ -1,4 +1,11 @@
-import { DEFAULT_BOOTSTRAP, hashString, mcnemarExact, medianDifference, newcombePaired, pairedCounts } from '../stats/index.js';
+import {
+  DEFAULT_BOOTSTRAP,
+  hashString,
+  mcnemarExact,
+  medianDifference,
+  newcombePaired,
+  pairedCounts,
+} from '../stats/index.js';
 import { HangbenchError } from '../types/errors.js';
 import type { AttemptScores } from '../types/scores.js';
 import { latencyShift, type LatencyShift } from './compare-latency.js';
@@ -52,7 +59,12 @@ export interface VariantDelta {
   readonly rates: readonly RateDelta[];
   readonly latency: LatencyShift | null;
   /** interrupt latency new − base on the attempts where both interrupted: median with its bootstrap interval */
-  readonly latencyPaired: { readonly pairs: number; readonly median: number; readonly low: number; readonly high: number } | null;
+  readonly latencyPaired: {
+    readonly pairs: number;
+    readonly median: number;
+    readonly low: number;
+    readonly high: number;
+  } | null;
 }
 
 export interface Regression {
@@ -80,7 +92,10 @@ const pct = (value: number | null): string => (value === null ? '–' : `${Math.
 const caseIds = (summary: ReportSummary): Set<string> => new Set(summary.attempts.map((attempt) => attempt.caseId));
 
 function rateOf(attempts: readonly AttemptScores[], spec: ComparedRate): Rate {
-  return rate(attempts.filter((attempt) => countsOver(spec.over, attempt)), spec.metric);
+  return rate(
+    attempts.filter((attempt) => countsOver(spec.over, attempt)),
+    spec.metric,
+  );
 }
 
 function pairedRate(pairs: readonly Pair[], spec: ComparedRate): PairedRateChange | null {
@@ -88,7 +103,13 @@ function pairedRate(pairs: readonly Pair[], spec: ComparedRate): PairedRateChang
   const interval = newcombePaired(counts);
   if (!interval) return null;
   const pairCount = counts.both + counts.aOnly + counts.bOnly + counts.neither;
-  return { pairs: pairCount, baseOnly: counts.bOnly, newOnly: counts.aOnly, ...interval, p: mcnemarExact(counts.aOnly, counts.bOnly).p };
+  return {
+    pairs: pairCount,
+    baseOnly: counts.bOnly,
+    newOnly: counts.aOnly,
+    ...interval,
+    p: mcnemarExact(counts.aOnly, counts.bOnly).p,
+  };
 }
 
 function pairedLatency(pairs: readonly Pair[], variant: string): VariantDelta['latencyPaired'] {
@@ -105,12 +126,21 @@ function wholly(base: Rate, next: Rate, lowerIsBetter: boolean): boolean {
   return lowerIsBetter ? next.low > base.high : next.high < base.low;
 }
 
-function caseDelta(caseId: string, variant: string, base: readonly AttemptScores[], next: readonly AttemptScores[]): CaseDelta {
-  const count = (list: readonly AttemptScores[]) => ({ solved: list.filter((a) => a.scores.solved).length, total: list.length });
+function caseDelta(
+  caseId: string,
+  variant: string,
+  base: readonly AttemptScores[],
+  next: readonly AttemptScores[],
+): CaseDelta {
+  const count = (list: readonly AttemptScores[]) => ({
+    solved: list.filter((a) => a.scores.solved).length,
+    total: list.length,
+  });
   const b = count(base);
   const n = count(next);
   // solved in base and failed now: every base attempt solved and one now fails, or some solved and now none
-  const regressed = n.total > 0 && ((b.total > 0 && b.solved === b.total && n.solved < n.total) || (b.solved > 0 && n.solved === 0));
+  const regressed =
+    n.total > 0 && ((b.total > 0 && b.solved === b.total && n.solved < n.total) || (b.solved > 0 && n.solved === 0));
   const improved = !regressed && b.total > 0 && n.total > 0 && n.solved / n.total > b.solved / b.total;
   return { caseId, variant, base: b, next: n, regressed, improved };
 }
@@ -119,22 +149,31 @@ function caseDelta(caseId: string, variant: string, base: readonly AttemptScores
  * Two runs side by side: per variant (matched by name) each rate, per case its solved count, and the regressions.
  * Refuses another summary version, and another case set unless allowed (then only the shared cases count).
  */
-export function compareSummaries(base: ReportSummary, next: ReportSummary, { allowDifferentCases = false } = {}): Comparison {
+export function compareSummaries(
+  base: ReportSummary,
+  next: ReportSummary,
+  { allowDifferentCases = false } = {},
+): Comparison {
   if (base.summaryVersion !== next.summaryVersion) {
-    throw new HangbenchError('RUN_FOLDER', `the runs have different summary versions (${base.summaryVersion} and ${next.summaryVersion}); re-render both with one hangbench (hangbench report <run-dir>)`);
+    throw new HangbenchError(
+      'RUN_FOLDER',
+      `the runs have different summary versions (${base.summaryVersion} and ${next.summaryVersion}); re-render both with one hangbench (hangbench report <run-dir>)`,
+    );
   }
   const baseCases = caseIds(base);
   const newCases = caseIds(next);
   const onlyInBase = [...baseCases].filter((id) => !newCases.has(id)).sort();
   const onlyInNew = [...newCases].filter((id) => !baseCases.has(id)).sort();
   if (!allowDifferentCases && (onlyInBase.length > 0 || onlyInNew.length > 0)) {
-    const list = (ids: readonly string[]) => (ids.length > 5 ? `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more` : ids.join(', '));
+    const list = (ids: readonly string[]) =>
+      ids.length > 5 ? `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more` : ids.join(', ');
     throw new HangbenchError(
       'RUN_FOLDER',
       `the runs ran different cases (${[onlyInBase.length > 0 ? `only in base: ${list(onlyInBase)}` : '', onlyInNew.length > 0 ? `only in new: ${list(onlyInNew)}` : ''].filter(Boolean).join('; ')}); pass --allow-different-cases to compare the cases both ran`,
     );
   }
-  const shared = (summary: ReportSummary) => summary.attempts.filter((attempt) => baseCases.has(attempt.caseId) && newCases.has(attempt.caseId));
+  const shared = (summary: ReportSummary) =>
+    summary.attempts.filter((attempt) => baseCases.has(attempt.caseId) && newCases.has(attempt.caseId));
   const baseAttempts = shared(base);
   let newAttempts = shared(next);
   const baseVariants = [...new Set(baseAttempts.map((a) => a.variant))];
@@ -144,14 +183,20 @@ export function compareSummaries(base: ReportSummary, next: ReportSummary, { all
     const [only] = baseVariants;
     const [other] = [...newVariants];
     if (baseVariants.length !== 1 || newVariants.size !== 1 || only === undefined || other === undefined) {
-      throw new HangbenchError('RUN_FOLDER', `the runs have no variant in common (base: ${baseVariants.join(', ')}; new: ${[...newVariants].join(', ')}); compare runs of the same variants`);
+      throw new HangbenchError(
+        'RUN_FOLDER',
+        `the runs have no variant in common (base: ${baseVariants.join(', ')}; new: ${[...newVariants].join(', ')}); compare runs of the same variants`,
+      );
     }
     // one variant each, named differently (another agent or interval): compare the two, under the base's name
     paired = `${other} (new) against ${only} (base)`;
     newAttempts = newAttempts.map((attempt) => ({ ...attempt, variant: only }));
     newVariants = new Set([only]);
   }
-  const variantsOnlyInOne = [...baseVariants.filter((v) => !newVariants.has(v)), ...[...newVariants].filter((v) => !baseVariants.includes(v))];
+  const variantsOnlyInOne = [
+    ...baseVariants.filter((v) => !newVariants.has(v)),
+    ...[...newVariants].filter((v) => !baseVariants.includes(v)),
+  ];
   const regressions: Regression[] = [];
   const variants: VariantDelta[] = [];
   const cases: CaseDelta[] = [];
@@ -160,23 +205,59 @@ export function compareSummaries(base: ReportSummary, next: ReportSummary, { all
     const n = newAttempts.filter((a) => a.variant === variant);
     const pairs = pairUp(b, n);
     const rates = RATES.map((spec) => {
-      const delta = { name: spec.metric, over: spec.over, direction: spec.direction, base: rateOf(b, spec), next: rateOf(n, spec), paired: pairedRate(pairs, spec) };
+      const delta = {
+        name: spec.metric,
+        over: spec.over,
+        direction: spec.direction,
+        base: rateOf(b, spec),
+        next: rateOf(n, spec),
+        paired: pairedRate(pairs, spec),
+      };
       return { ...delta, regressed: wholly(delta.base, delta.next, spec.direction === 'lower') };
     }).filter((delta) => delta.base.total > 0 || delta.next.total > 0);
     for (const delta of rates.filter((d) => d.regressed)) {
-      regressions.push({ kind: 'rate', variant, message: `${variant}: ${delta.name} ${pct(delta.base.rate)} [${pct(delta.base.low)}–${pct(delta.base.high)}] → ${pct(delta.next.rate)} [${pct(delta.next.low)}–${pct(delta.next.high)}], the interval moved wholly ${delta.direction === 'lower' ? 'above' : 'below'}` });
+      regressions.push({
+        kind: 'rate',
+        variant,
+        message: `${variant}: ${delta.name} ${pct(delta.base.rate)} [${pct(delta.base.low)}–${pct(delta.base.high)}] → ${pct(delta.next.rate)} [${pct(delta.next.low)}–${pct(delta.next.high)}], the interval moved wholly ${delta.direction === 'lower' ? 'above' : 'below'}`,
+      });
     }
     const latency = latencyShift(b, n);
     if (latency?.regressed) {
       const slowest = latency.slowest.map((s) => `${s.caseId} +${Math.round(s.deltaMs)}ms`).join(', ');
-      regressions.push({ kind: 'latency', variant, message: `${variant}: interrupt latency up ${Math.round(latency.meanDeltaMs)} ms per case over ${latency.cases} cases (noise ±${Math.round(latency.noiseMs ?? 0)} ms from the ${latency.noiseFrom}); slowest: ${slowest}` });
+      regressions.push({
+        kind: 'latency',
+        variant,
+        message: `${variant}: interrupt latency up ${Math.round(latency.meanDeltaMs)} ms per case over ${latency.cases} cases (noise ±${Math.round(latency.noiseMs ?? 0)} ms from the ${latency.noiseFrom}); slowest: ${slowest}`,
+      });
     }
     variants.push({ variant, rates, latency, latencyPaired: pairedLatency(pairs, variant) });
     for (const caseId of [...new Set(b.map((a) => a.caseId))]) {
-      const delta = caseDelta(caseId, variant, b.filter((a) => a.caseId === caseId), n.filter((a) => a.caseId === caseId));
+      const delta = caseDelta(
+        caseId,
+        variant,
+        b.filter((a) => a.caseId === caseId),
+        n.filter((a) => a.caseId === caseId),
+      );
       if (delta.base.solved !== delta.next.solved || delta.base.total !== delta.next.total) cases.push(delta);
-      if (delta.regressed) regressions.push({ kind: 'case', variant, caseId, message: `${caseId} (${variant}): solved ${delta.base.solved}/${delta.base.total} in base, ${delta.next.solved}/${delta.next.total} now` });
+      if (delta.regressed)
+        regressions.push({
+          kind: 'case',
+          variant,
+          caseId,
+          message: `${caseId} (${variant}): solved ${delta.base.solved}/${delta.base.total} in base, ${delta.next.solved}/${delta.next.total} now`,
+        });
     }
   }
-  return { base: base.runId, next: next.runId, paired, variants, cases, regressions, onlyInBase, onlyInNew, variantsOnlyInOne };
+  return {
+    base: base.runId,
+    next: next.runId,
+    paired,
+    variants,
+    cases,
+    regressions,
+    onlyInBase,
+    onlyInNew,
+    variantsOnlyInOne,
+  };
 }

@@ -27,7 +27,8 @@ const latencyMetric = (q: 'p50' | 'p90'): Metric => ({
   value: (group) => group.interruptLatencyMs[q],
   cell: (group) => {
     const latency = group.interruptLatencyMs;
-    const [value, low, high] = q === 'p50' ? [latency.p50, latency.p50Low, latency.p50High] : [latency.p90, latency.p90Low, latency.p90High];
+    const [value, low, high] =
+      q === 'p50' ? [latency.p50, latency.p50Low, latency.p50High] : [latency.p90, latency.p90Low, latency.p90High];
     return value === null ? DASH : `${duration(value)} [${duration(low)}–${duration(high)}]`;
   },
 });
@@ -40,8 +41,10 @@ function commonK(groups: readonly GroupSummary[]): number | null {
 
 function metrics(groups: readonly GroupSummary[]): Metric[] {
   const k = commonK(groups);
-  const pass = (field: 'passAtK' | 'passHatK') => (group: GroupSummary): number | null =>
-    k === null ? null : (group.passAtK.find((point) => point.k === k)?.[field] ?? null);
+  const pass =
+    (field: 'passAtK' | 'passHatK') =>
+    (group: GroupSummary): number | null =>
+      k === null ? null : (group.passAtK.find((point) => point.k === k)?.[field] ?? null);
   const percent = (value: number | null): string => (value === null ? DASH : `${Math.round(value * 100)}%`);
   return [
     { label: 'attempts', better: 'none', value: (group) => group.attempts, cell: (group) => String(group.attempts) },
@@ -49,8 +52,18 @@ function metrics(groups: readonly GroupSummary[]): Metric[] {
     ...(k === null
       ? []
       : [
-          { label: `pass@${k}`, better: 'higher', value: pass('passAtK'), cell: (group) => percent(pass('passAtK')(group)) } satisfies Metric,
-          { label: `pass^${k}`, better: 'higher', value: pass('passHatK'), cell: (group) => percent(pass('passHatK')(group)) } satisfies Metric,
+          {
+            label: `pass@${k}`,
+            better: 'higher',
+            value: pass('passAtK'),
+            cell: (group) => percent(pass('passAtK')(group)),
+          } satisfies Metric,
+          {
+            label: `pass^${k}`,
+            better: 'higher',
+            value: pass('passHatK'),
+            cell: (group) => percent(pass('passHatK')(group)),
+          } satisfies Metric,
         ]),
     rateMetric('reproduced (hangs)', 'none', (group) => group.reproduced),
     rateMetric('interrupted (hangs)', 'higher', (group) => group.interrupted),
@@ -60,10 +73,30 @@ function metrics(groups: readonly GroupSummary[]): Metric[] {
     rateMetric('completed (controls)', 'higher', (group) => group.completed),
     rateMetric('fixed (hangs)', 'higher', (group) => group.fixed),
     rateMetric('intact (controls)', 'higher', (group) => group.intact),
-    { label: 'ticks / attempt', better: 'none', value: (group) => group.ticksPerAttempt, cell: (group) => count(group.ticksPerAttempt) },
-    { label: 'tokens / tick', better: 'lower', value: (group) => group.tokensPerTick, cell: (group) => count(group.tokensPerTick) },
-    { label: 'tokens / attempt', better: 'lower', value: (group) => group.tokensPerAttempt, cell: (group) => count(group.tokensPerAttempt) },
-    { label: 'wall / attempt', better: 'lower', value: (group) => group.wallMsPerAttempt, cell: (group) => duration(group.wallMsPerAttempt) },
+    {
+      label: 'ticks / attempt',
+      better: 'none',
+      value: (group) => group.ticksPerAttempt,
+      cell: (group) => count(group.ticksPerAttempt),
+    },
+    {
+      label: 'tokens / tick',
+      better: 'lower',
+      value: (group) => group.tokensPerTick,
+      cell: (group) => count(group.tokensPerTick),
+    },
+    {
+      label: 'tokens / attempt',
+      better: 'lower',
+      value: (group) => group.tokensPerAttempt,
+      cell: (group) => count(group.tokensPerAttempt),
+    },
+    {
+      label: 'wall / attempt',
+      better: 'lower',
+      value: (group) => group.wallMsPerAttempt,
+      cell: (group) => duration(group.wallMsPerAttempt),
+    },
     { label: 'errors', better: 'none', value: (group) => group.errors, cell: (group) => String(group.errors) },
   ];
 }
@@ -77,7 +110,10 @@ export function bestOf(values: ReadonlyArray<number | null>, better: Better): Se
 }
 
 /** One column per variant, one row per metric; the best of each row marked `*`, 95 % intervals in brackets. */
-export function renderComparisonTable(summary: Pick<RunSummary, 'groups' | 'statistics'>, { color }: RenderOptions = { color: false }): string {
+export function renderComparisonTable(
+  summary: Pick<RunSummary, 'groups' | 'statistics'>,
+  { color }: RenderOptions = { color: false },
+): string {
   const { groups } = summary;
   const table = newTable(
     ['metric', ...groups.map((group) => group.variant)].map((head) => paint(head, 'bold', color)),
@@ -87,12 +123,18 @@ export function renderComparisonTable(summary: Pick<RunSummary, 'groups' | 'stat
     const best = bestOf(groups.map(metric.value), metric.better);
     table.push([
       metric.label,
-      ...groups.map((group, index) => (best.has(index) ? paint(`${metric.cell(group)} *`, 'green', color) : `${metric.cell(group)}  `)),
+      ...groups.map((group, index) =>
+        best.has(index) ? paint(`${metric.cell(group)} *`, 'green', color) : `${metric.cell(group)}  `,
+      ),
     ]);
   }
   const { seed, resamples } = summary.statistics;
   return [
     tableToString(table),
-    paint(`* best of the variants · [ ] 95 % interval: Wilson for rates, bootstrap for latency (seed ${seed}, ${resamples} resamples)`, 'dim', color),
+    paint(
+      `* best of the variants · [ ] 95 % interval: Wilson for rates, bootstrap for latency (seed ${seed}, ${resamples} resamples)`,
+      'dim',
+      color,
+    ),
   ].join('\n');
 }

@@ -22,7 +22,10 @@ export function renderConfusion(confusion: readonly Confusion[], { color }: Rend
         });
         table.push([row.class, row.kind, String(row.attempts), ...cells, `${row.looksHung}/${row.attempts}`]);
       }
-      const falseKills = matrix.falseKills.total === 0 ? DASH : `${fraction(matrix.falseKills)} (${percentWithInterval(matrix.falseKills)})`;
+      const falseKills =
+        matrix.falseKills.total === 0
+          ? DASH
+          : `${fraction(matrix.falseKills)} (${percentWithInterval(matrix.falseKills)})`;
       return [
         `monitor classification at the kill or exit, by case class — ${matrix.agent} ${matrix.variant}`,
         tableToString(table),
@@ -35,4 +38,3 @@ export function renderConfusion(confusion: readonly Confusion[], { color }: Rend
 function isClassification(column: string): column is Classification {
   return (CLASSIFICATIONS as readonly string[]).includes(column);
 }
-

@@ -7,7 +7,12 @@ import { DASH } from './format.js';
 const NO_DIFFERENCE = 'no difference shown';
 const MDE_NOTE = 'no difference ≥ x: the smallest this run could have shown, at 80 % power and α 0.05 over the rows';
 
-const OVER: Record<Over, string> = { all: 'all attempts', hangs: 'hangs', controls: 'controls', 'hangs-with-culprit': 'hangs with a culprit' };
+const OVER: Record<Over, string> = {
+  all: 'all attempts',
+  hangs: 'hangs',
+  controls: 'controls',
+  'hangs-with-culprit': 'hangs with a culprit',
+};
 const METRIC: Record<string, string> = {
   interrupted: 'interrupted',
   false_kill: 'false kills',
@@ -48,7 +53,8 @@ export function agreesEverywhereText(family: MetricComparison): string {
 /** A family is shown once some pair of variants has something to compare on it. */
 export const hasPairs = (family: MetricComparison): boolean => family.rows.some((row) => row.pairs > 0);
 
-const signed = (value: number, text: (magnitude: number) => string): string => (value === 0 ? text(0) : `${value < 0 ? '−' : '+'}${text(Math.abs(value))}`);
+const signed = (value: number, text: (magnitude: number) => string): string =>
+  value === 0 ? text(0) : `${value < 0 ? '−' : '+'}${text(Math.abs(value))}`;
 const points = (value: number): string => signed(Math.round(value * 100), (magnitude) => `${magnitude}`);
 
 /** `−58 pt [−80, −25]`: the difference of two rates in percentage points, with its interval. */
@@ -60,12 +66,15 @@ function rateEffectText(row: RateEffect): string {
 /** `+490ms [−80ms, +620ms]` or `+120 [0, +300]` tokens. */
 function shiftEffectText(row: ShiftEffect, unit: 'ms' | 'tokens'): string {
   if (row.medianDifference === null || row.low === null || row.high === null) return DASH;
-  const amount = (value: number): string => signed(value, (magnitude) => (unit === 'ms' ? formatDuration(magnitude) : String(Math.round(magnitude))));
+  const amount = (value: number): string =>
+    signed(value, (magnitude) => (unit === 'ms' ? formatDuration(magnitude) : String(Math.round(magnitude))));
   return `${amount(row.medianDifference)} [${amount(row.low)}, ${amount(row.high)}]`;
 }
 
 export function effectText(family: MetricComparison, row: RateEffect | ShiftEffect): string {
-  return family.test === 'mcnemar-exact' ? rateEffectText(row as RateEffect) : shiftEffectText(row as ShiftEffect, family.unit);
+  return family.test === 'mcnemar-exact'
+    ? rateEffectText(row as RateEffect)
+    : shiftEffectText(row as ShiftEffect, family.unit);
 }
 
 /** `18 pt`, `1.2s`, `140 tokens`: a row's minimum detectable effect; null when it has none. */

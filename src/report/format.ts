@@ -43,7 +43,10 @@ export function count(value: number | null): string {
   return `${(value / 1_000_000).toFixed(1)}M`;
 }
 
-export function shouldUseColor(stream: { readonly isTTY?: boolean }, env: Readonly<Record<string, string | undefined>>): boolean {
+export function shouldUseColor(
+  stream: { readonly isTTY?: boolean },
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   return stream.isTTY === true;
 }

@@ -3,10 +3,25 @@ import { DASH, count, duration, fraction, paint, percentWithInterval } from './f
 import { newTable, tableToString } from './table-style.js';
 
 /** The gate pass rate and the hint comparison; '' when no attempt had gates or hints. */
-export function renderLoopTable(rows: readonly LoopSummary[], { color }: { readonly color: boolean } = { color: false }): string {
+export function renderLoopTable(
+  rows: readonly LoopSummary[],
+  { color }: { readonly color: boolean } = { color: false },
+): string {
   if (rows.length === 0) return '';
-  const heads = ['agent', 'variant', 'gates passed [95% CI]', 'rounds', 'hint given', 'solved after hint', 'solved, no hint', 'hint→action p50/p90'];
-  const table = newTable(heads.map((name) => paint(name, 'bold', color)), ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right']);
+  const heads = [
+    'agent',
+    'variant',
+    'gates passed [95% CI]',
+    'rounds',
+    'hint given',
+    'solved after hint',
+    'solved, no hint',
+    'hint→action p50/p90',
+  ];
+  const table = newTable(
+    heads.map((name) => paint(name, 'bold', color)),
+    ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right'],
+  );
   for (const row of rows) {
     const { p50, p90 } = row.hintToActionMs;
     table.push([

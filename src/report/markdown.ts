@@ -5,7 +5,15 @@ import { missedScores } from '../scorers/index.js';
 import { caseMatrixOf, comparisonsOf, formatP, sweepOf, type ReportSummary } from './stats-view.js';
 import type { Rate } from '../summary/index.js';
 import type { MetricComparison, RateEffect, ShiftEffect, Sweep } from '../summary/index.js';
-import { agreesEverywhere, agreesEverywhereText, effectText, familyNote, familyTitle, hasPairs, verdictText } from './effects.js';
+import {
+  agreesEverywhere,
+  agreesEverywhereText,
+  effectText,
+  familyNote,
+  familyTitle,
+  hasPairs,
+  verdictText,
+} from './effects.js';
 import { axisTitle, axisValue, latencyCell, rateCellText, sweepRows } from './sweep-view.js';
 import { SHELL_TOOL_HEADS, SHELL_TOOL_NOTE, shellToolCells, shellToolRows } from './shell-tools-view.js';
 
@@ -20,7 +28,8 @@ const table = (head: readonly string[], rows: readonly (readonly string[])[]): s
   [row(head), row(head.map(() => '---')), ...rows.map(row)].join('\n');
 
 function failureLine(attempt: AttemptScores): string {
-  const what = attempt.outcome === 'error' ? 'ERROR (harness or endpoint)' : missedScores(attempt).join(', ') || 'not solved';
+  const what =
+    attempt.outcome === 'error' ? 'ERROR (harness or endpoint)' : missedScores(attempt).join(', ') || 'not solved';
   return `- \`${attempt.caseId}\` ${attempt.variant} #${attempt.repeat} (${attempt.class}): ${what}`;
 }
 
@@ -33,12 +42,24 @@ function familyTable(family: MetricComparison): string[] {
     row.a,
     row.b,
     String(row.pairs),
-    rate ? `${(row as RateEffect).aOnly} / ${(row as RateEffect).bOnly}` : (row as ShiftEffect).statistic === null ? '–' : String((row as ShiftEffect).statistic),
+    rate
+      ? `${(row as RateEffect).aOnly} / ${(row as RateEffect).bOnly}`
+      : (row as ShiftEffect).statistic === null
+        ? '–'
+        : String((row as ShiftEffect).statistic),
     effectText(family, row),
     holmed ? `${formatP(row.p)} (${formatP(row.pAdjusted)})` : formatP(row.p),
     row.better === null ? verdictText(family, row) : `**${verdictText(family, row)}**`,
   ]);
-  const head = ['a', 'b', 'pairs', rate ? 'a only / b only' : 'V', 'a − b [95 % CI]', holmed ? 'p (Holm)' : 'p', 'better'];
+  const head = [
+    'a',
+    'b',
+    'pairs',
+    rate ? 'a only / b only' : 'V',
+    'a − b [95 % CI]',
+    holmed ? 'p (Holm)' : 'p',
+    'better',
+  ];
   return [`#### ${familyTitle(family)}`, '', `_${familyNote(family)}._`, '', table(head, rows), ''];
 }
 
@@ -56,10 +77,26 @@ function sweepTable(sweep: Sweep, timeScale: unknown): string[] {
   return [
     `### Sweep over the ${axisTitle(sweep)}`,
     '',
-    table([sweep.axis === 'interval' ? 'interval' : 'hung ticks', 'line', 'variant', 'latency p50 [95 % CI]', 'interrupted (hangs)', 'false kills (controls)', 'Pareto'], rows),
+    table(
+      [
+        sweep.axis === 'interval' ? 'interval' : 'hung ticks',
+        'line',
+        'variant',
+        'latency p50 [95 % CI]',
+        'interrupted (hangs)',
+        'false kills (controls)',
+        'Pareto',
+      ],
+      rows,
+    ),
     '',
     '_★: on the Pareto front of latency p50 and false-kill rate (no other variant is at least as low on both and lower on one; a variant that never interrupted counts as slowest)._',
-    ...(typeof timeScale === 'number' && timeScale !== 1 ? ['', `_Intervals as the variants name them; at --time-scale ${timeScale} the monitor ran ${timeScale}× those, and latencies are as measured._`] : []),
+    ...(typeof timeScale === 'number' && timeScale !== 1
+      ? [
+          '',
+          `_Intervals as the variants name them; at --time-scale ${timeScale} the monitor ran ${timeScale}× those, and latencies are as measured._`,
+        ]
+      : []),
   ];
 }
 
@@ -72,7 +109,18 @@ export function renderMarkdown(summary: ReportSummary): string {
     `**${solved}/${attempts} solved** · ${attempts - solved - errors} failed · ${errors} errors${summary.interrupted ? ' · stopped before every attempt ran' : ''}`,
     '',
     table(
-      ['variant', 'n', 'solved (all)', 'interrupted (hangs)', 'false kills (controls)', 'fixed (hangs)', 'intact (controls)', 'latency p50 / p90', 'tokens / attempt', 'wall / attempt'],
+      [
+        'variant',
+        'n',
+        'solved (all)',
+        'interrupted (hangs)',
+        'false kills (controls)',
+        'fixed (hangs)',
+        'intact (controls)',
+        'latency p50 / p90',
+        'tokens / attempt',
+        'wall / attempt',
+      ],
       summary.groups.map((group) => [
         group.variant,
         String(group.attempts),
@@ -102,11 +150,32 @@ export function renderMarkdown(summary: ReportSummary): string {
   const sweep = sweepOf(summary);
   if (sweep) parts.push('', ...sweepTable(sweep, (summary.options as { timeScale?: unknown }).timeScale));
   const shell = shellToolRows(summary.shellTools);
-  if (shell.length > 0) parts.push('', '### Shell tools', '', `_${SHELL_TOOL_NOTE}_`, '', table(SHELL_TOOL_HEADS, shell.map(shellToolCells)));
+  if (shell.length > 0)
+    parts.push(
+      '',
+      '### Shell tools',
+      '',
+      `_${SHELL_TOOL_NOTE}_`,
+      '',
+      table(SHELL_TOOL_HEADS, shell.map(shellToolCells)),
+    );
   const mixed = caseMatrixOf(summary).filter((entry) => Object.values(entry.cells).some((c) => c.solved !== c.total));
   if (mixed.length > 0 && summary.groups.length > 1) {
     const variants = summary.groups.map((group) => group.variant);
-    parts.push('', '<details><summary>Cases not solved by every variant</summary>', '', table(['case', ...variants], mixed.map((entry) => [entry.caseId, ...variants.map((v) => (entry.cells[v] ? `${entry.cells[v].solved}/${entry.cells[v].total}` : '–'))])), '', '</details>');
+    parts.push(
+      '',
+      '<details><summary>Cases not solved by every variant</summary>',
+      '',
+      table(
+        ['case', ...variants],
+        mixed.map((entry) => [
+          entry.caseId,
+          ...variants.map((v) => (entry.cells[v] ? `${entry.cells[v].solved}/${entry.cells[v].total}` : '–')),
+        ]),
+      ),
+      '',
+      '</details>',
+    );
   }
   const failed = summary.attempts.filter((attempt) => !attempt.scores.solved);
   if (failed.length > 0) {

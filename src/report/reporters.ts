@@ -1,8 +1,18 @@
-export type { AttemptInfo, Reporter, ReporterFailure, ReporterHook, RunInfo, TickEvent } from '../run/reporter-hooks.js';
+export type {
+  AttemptInfo,
+  Reporter,
+  ReporterFailure,
+  ReporterHook,
+  RunInfo,
+  TickEvent,
+} from '../run/reporter-hooks.js';
 export type { ReporterContext, ReporterFactory, ReportStream } from './reporter-context.js';
 
 /** Whether the progress line should be live: a TTY, and not CI. */
-export function isLive(stream: { readonly isTTY?: boolean }, env: Readonly<Record<string, string | undefined>>): boolean {
+export function isLive(
+  stream: { readonly isTTY?: boolean },
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
   const ci = env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0';
   return stream.isTTY === true && !ci;
 }

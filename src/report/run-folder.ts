@@ -11,7 +11,6 @@ import type { ReportSummary } from './stats-view.js';
 import { readRunSummary } from '../summary/index.js';
 import { RUN_FILES } from '../types/run-files.js';
 
-
 export interface ReportAttempt {
   readonly scores: AttemptScores;
   readonly timeline: AttemptTimeline;
@@ -33,11 +32,13 @@ const MetaSpineSchema = z.looseObject({
 });
 export type MetaSpine = z.infer<typeof MetaSpineSchema>;
 
-
 /** Every trace.jsonl under a run folder, as paths relative to it, sorted. */
 export async function findTraces(runDir: string): Promise<string[]> {
   const files = await readdir(runDir, { recursive: true }).catch(() => {
-    throw new HangbenchError('RUN_FOLDER', `${runDir} is not a readable folder; pass a run folder such as results/<run-id>`);
+    throw new HangbenchError(
+      'RUN_FOLDER',
+      `${runDir} is not a readable folder; pass a run folder such as results/<run-id>`,
+    );
   });
   return files.filter((file) => path.basename(file) === RUN_FILES.trace).sort();
 }
@@ -47,14 +48,21 @@ export async function readMetaSpine(runDir: string): Promise<MetaSpine | null> {
   const text = await readFile(file, 'utf8').catch(() => null);
   if (text === null) return null;
   const parsed = MetaSpineSchema.safeParse(JSON.parse(text));
-  if (!parsed.success) throw new HangbenchError('RUN_FOLDER', `${file}: not a hangbench meta.json (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+  if (!parsed.success)
+    throw new HangbenchError(
+      'RUN_FOLDER',
+      `${file}: not a hangbench meta.json (${parsed.error.issues[0]?.message ?? 'invalid'})`,
+    );
   return parsed.data;
 }
 
 /** summary.json through the one reader (version 1 is upgraded, an unknown version refused); null when the run has none yet. */
 export async function readSummaryFile(runDir: string): Promise<ReportSummary | null> {
   const file = path.join(runDir, RUN_FILES.summary);
-  const exists = await access(file).then(() => true, () => false);
+  const exists = await access(file).then(
+    () => true,
+    () => false,
+  );
   return exists ? readRunSummary(file) : null;
 }
 
@@ -69,7 +77,10 @@ export interface TracedAttempt {
  * taken as they are, and only the rest are scored from the trace (a trace still being written scores as an error
  * and draws as running). `hangbench score` passes none, to score every trace afresh.
  */
-export async function readTracedAttempts(runDir: string, scored: readonly AttemptScores[] = []): Promise<TracedAttempt[]> {
+export async function readTracedAttempts(
+  runDir: string,
+  scored: readonly AttemptScores[] = [],
+): Promise<TracedAttempt[]> {
   const traces = await findTraces(runDir);
   const recorded = new Map(scored.map((scores) => [attemptKey(scores), scores]));
   return Promise.all(
@@ -83,7 +94,10 @@ export async function readTracedAttempts(runDir: string, scored: readonly Attemp
 }
 
 /** Orders attempts as the run expands them: cases in the run's order, then variants in theirs (else by name), then repeat. */
-export function byRunOrder(caseIds: readonly string[], variantNames: readonly string[] = []): (a: AttemptScores, b: AttemptScores) => number {
+export function byRunOrder(
+  caseIds: readonly string[],
+  variantNames: readonly string[] = [],
+): (a: AttemptScores, b: AttemptScores) => number {
   const caseIndex = new Map(caseIds.map((id, index) => [id, index]));
   const variantIndex = new Map(variantNames.map((name, index) => [name, index]));
   return (a, b) => {
@@ -110,7 +124,10 @@ export function toReportAttempt(traced: TracedAttempt): ReportAttempt {
 /** Attempts in the summary's order; attempts with a trace the summary does not list yet (running) follow. */
 function orderLike(summary: ReportSummary, attempts: readonly ReportAttempt[]): ReportAttempt[] {
   const order = new Map(summary.attempts.map((scores, index) => [attemptKey(scores), index]));
-  return [...attempts].sort((a, b) => (order.get(a.timeline.key) ?? Number.MAX_SAFE_INTEGER) - (order.get(b.timeline.key) ?? Number.MAX_SAFE_INTEGER));
+  return [...attempts].sort(
+    (a, b) =>
+      (order.get(a.timeline.key) ?? Number.MAX_SAFE_INTEGER) - (order.get(b.timeline.key) ?? Number.MAX_SAFE_INTEGER),
+  );
 }
 
 /** A run's report from its summary and its traces; attempts the summary does not list yet are drawn as they stand. */

@@ -4,7 +4,10 @@ import { SHELL_TOOL_HEADS, shellToolCells, shellToolRows } from './shell-tools-v
 import { newTable, tableToString } from './table-style.js';
 
 /** The "Shell tools" section in the terminal; '' when no installed CLI ran a repro. */
-export function renderShellToolsTable(rows: readonly ShellToolRow[] | undefined, { color }: { readonly color: boolean } = { color: false }): string {
+export function renderShellToolsTable(
+  rows: readonly ShellToolRow[] | undefined,
+  { color }: { readonly color: boolean } = { color: false },
+): string {
   const shown = shellToolRows(rows);
   if (shown.length === 0) return '';
   const table = newTable(

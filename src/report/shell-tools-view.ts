@@ -3,7 +3,20 @@ import { formatDuration } from '../types/duration.js';
 
 /** The "Shell tools" section's cells, shared by the terminal table, report.md and report.html: one row per CLI × class. */
 
-export const SHELL_TOOL_HEADS = ['CLI', 'class', 'mode', 'n', 'tool returned (p50)', 'how the tool ended it', 'left after tool', 'left after exit', 'held output', 'reason given', 'hang tax', 'hang tax tokens'] as const;
+export const SHELL_TOOL_HEADS = [
+  'CLI',
+  'class',
+  'mode',
+  'n',
+  'tool returned (p50)',
+  'how the tool ended it',
+  'left after tool',
+  'left after exit',
+  'held output',
+  'reason given',
+  'hang tax',
+  'hang tax tokens',
+] as const;
 
 const DASH = '–';
 const known = (value: number | null): string => (value === null ? DASH : String(value));
@@ -38,4 +51,4 @@ export function shellToolCells(row: ShellToolRow): string[] {
 
 /** Said under the table: what the columns count, and that modes of one CLI sit side by side. */
 export const SHELL_TOOL_NOTE =
-  'Per CLI and hang class, summed over attempts: when the repro\'s tool result reached the model (a model request that carried it), how the CLI\'s own shell tool had ended the command by then, the repro\'s processes alive then and when the CLI exited, and the wall time and model tokens between the onset and the end of the hang. Rows of one CLI in modes none and inband follow each other.';
+  "Per CLI and hang class, summed over attempts: when the repro's tool result reached the model (a model request that carried it), how the CLI's own shell tool had ended the command by then, the repro's processes alive then and when the CLI exited, and the wall time and model tokens between the onset and the end of the hang. Rows of one CLI in modes none and inband follow each other.";

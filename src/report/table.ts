@@ -12,14 +12,56 @@ const heads = (names: readonly string[], color: boolean): string[] => names.map(
 
 function solvedCell(attempt: AttemptScores, color: boolean): string {
   const cell = mark(attempt.scores.solved, color);
-  return attempt.outcome === 'completed' ? cell : `${cell} ${paint(attempt.outcome, attempt.outcome === 'error' ? 'red' : 'yellow', color)}`;
+  return attempt.outcome === 'completed'
+    ? cell
+    : `${cell} ${paint(attempt.outcome, attempt.outcome === 'error' ? 'red' : 'yellow', color)}`;
 }
 
 /** One row per attempt: every score as ✓ / ✗ / – (not applicable to its kind: fixed is a hang's, intact a control's). */
-export function renderAttemptTable(attempts: readonly AttemptScores[], { color }: RenderOptions = { color: false }): string {
+export function renderAttemptTable(
+  attempts: readonly AttemptScores[],
+  { color }: RenderOptions = { color: false },
+): string {
   const table = newTable(
-    heads(['case', 'agent', 'variant', 'kind', 'repro', 'intr', 'fixed', 'f.kill', 'done', 'intact', 'budg', 'clean', 'solved', 'latency', 'ticks', 'wall'], color),
-    ['left', 'left', 'left', 'left', 'center', 'center', 'center', 'center', 'center', 'center', 'center', 'center', 'left', 'right', 'right', 'right'],
+    heads(
+      [
+        'case',
+        'agent',
+        'variant',
+        'kind',
+        'repro',
+        'intr',
+        'fixed',
+        'f.kill',
+        'done',
+        'intact',
+        'budg',
+        'clean',
+        'solved',
+        'latency',
+        'ticks',
+        'wall',
+      ],
+      color,
+    ),
+    [
+      'left',
+      'left',
+      'left',
+      'left',
+      'center',
+      'center',
+      'center',
+      'center',
+      'center',
+      'center',
+      'center',
+      'center',
+      'left',
+      'right',
+      'right',
+      'right',
+    ],
   );
   for (const attempt of attempts) {
     const { scores } = attempt;
@@ -48,8 +90,45 @@ export function renderAttemptTable(attempts: readonly AttemptScores[], { color }
 /** Per agent/variant: solved with its 95 % interval, the hang rates (repro, intr, fixed), the control rates (f.kill, done, intact), latency, cost. */
 export function renderSummaryTable(summary: RunSummary, { color }: RenderOptions = { color: false }): string {
   const table = newTable(
-    heads(['agent', 'variant', 'n', 'solved [95% CI]', 'repro', 'intr', 'fixed', 'diag', 'f.kill', 'done', 'intact', 'latency p50/p90', 'ticks', 'tokens', 'wall', 'errors'], color),
-    ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
+    heads(
+      [
+        'agent',
+        'variant',
+        'n',
+        'solved [95% CI]',
+        'repro',
+        'intr',
+        'fixed',
+        'diag',
+        'f.kill',
+        'done',
+        'intact',
+        'latency p50/p90',
+        'ticks',
+        'tokens',
+        'wall',
+        'errors',
+      ],
+      color,
+    ),
+    [
+      'left',
+      'left',
+      'right',
+      'right',
+      'right',
+      'right',
+      'right',
+      'right',
+      'right',
+      'right',
+      'right',
+      'right',
+      'right',
+      'right',
+      'right',
+      'right',
+    ],
   );
   for (const group of summary.groups) {
     const { p50, p90 } = group.interruptLatencyMs;
@@ -78,10 +157,19 @@ export function renderSummaryTable(summary: RunSummary, { color }: RenderOptions
 /** Per case class and agent/variant: attempts, solved, interrupted (hangs), false kills (controls). */
 export function renderClassTable(summary: RunSummary, { color }: RenderOptions = { color: false }): string {
   const table = newTable(heads(['class', 'kind', 'agent', 'variant', 'n', 'solved', 'intr', 'diag', 'f.kill'], color), [
-    'left', 'left', 'left', 'left', 'right', 'right', 'right', 'right', 'right',
+    'left',
+    'left',
+    'left',
+    'left',
+    'right',
+    'right',
+    'right',
+    'right',
+    'right',
   ]);
   for (const row of summary.classes) {
-    const solved = row.solved.count === row.solved.total ? fraction(row.solved) : paint(fraction(row.solved), 'red', color);
+    const solved =
+      row.solved.count === row.solved.total ? fraction(row.solved) : paint(fraction(row.solved), 'red', color);
     table.push([
       row.class,
       row.kind,

@@ -3,7 +3,14 @@ import path from 'node:path';
 import { renderReportHtml } from './html/page.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
-import { byRunOrder, loadRunReport, readMetaSpine, readSummaryFile, readTracedAttempts, type RunReport } from './run-folder.js';
+import {
+  byRunOrder,
+  loadRunReport,
+  readMetaSpine,
+  readSummaryFile,
+  readTracedAttempts,
+  type RunReport,
+} from './run-folder.js';
 import type { ReportSummary } from './stats-view.js';
 import { summarize } from '../summary/index.js';
 import { attemptKey } from '../types/attempt-key.js';
@@ -16,7 +23,11 @@ export const REPORT_FILES = ['report.md', RUN_FILES.junit, 'report.html'] as con
 /** Writes report.md, junit.xml and report.html (each by rename) from a run's summary.json and its traces. */
 export async function writeRunReports(runDir: string): Promise<RunReport> {
   const summary = await readSummaryFile(runDir);
-  if (summary === null) throw new HangbenchError('RUN_FOLDER', `${path.join(runDir, RUN_FILES.summary)} is missing; run \`hangbench report ${runDir}\` to derive it from the traces`);
+  if (summary === null)
+    throw new HangbenchError(
+      'RUN_FOLDER',
+      `${path.join(runDir, RUN_FILES.summary)} is missing; run \`hangbench report ${runDir}\` to derive it from the traces`,
+    );
   const report = await loadRunReport(runDir, summary);
   const finished = new Set(summary.attempts.map(attemptKey));
   const junitAttempts = report.attempts.filter((attempt) => finished.has(attempt.timeline.key));
@@ -37,16 +48,29 @@ export interface Rederived {
  * score.json and summary.json, and keeps the run's own facts (id, times, options) from the old summary or meta.json.
  */
 export async function rederiveRun(runDir: string): Promise<Rederived> {
-  const [old, meta, traced] = await Promise.all([readSummaryFile(runDir).catch(() => null), readMetaSpine(runDir), readTracedAttempts(runDir)]);
-  if (traced.length === 0) throw new HangbenchError('RUN_FOLDER', `no trace.jsonl under ${runDir}; pass a run folder such as results/<run-id>`);
+  const [old, meta, traced] = await Promise.all([
+    readSummaryFile(runDir).catch(() => null),
+    readMetaSpine(runDir),
+    readTracedAttempts(runDir),
+  ]);
+  if (traced.length === 0)
+    throw new HangbenchError(
+      'RUN_FOLDER',
+      `no trace.jsonl under ${runDir}; pass a run folder such as results/<run-id>`,
+    );
   const finished: typeof traced = [];
   const unfinished: string[] = [];
   for (const attempt of traced) {
-    const recorded = await access(path.join(runDir, attempt.dir, RUN_FILES.score)).then(() => true, () => false);
+    const recorded = await access(path.join(runDir, attempt.dir, RUN_FILES.score)).then(
+      () => true,
+      () => false,
+    );
     if (recorded) finished.push(attempt);
     else unfinished.push(attempt.dir);
   }
-  await Promise.all(finished.map((attempt) => writeJsonAtomic(path.join(runDir, attempt.dir, RUN_FILES.score), attempt.scores)));
+  await Promise.all(
+    finished.map((attempt) => writeJsonAtomic(path.join(runDir, attempt.dir, RUN_FILES.score), attempt.scores)),
+  );
   const caseOrder = old ? [...new Set(old.attempts.map((a) => a.caseId))] : (meta?.cases ?? []).map((c) => c.id);
   const variantOrder = [...new Set((old?.attempts ?? []).map((a) => a.variant))];
   const scores = finished.map((attempt) => attempt.scores).sort(byRunOrder(caseOrder, variantOrder));

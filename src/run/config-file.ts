@@ -14,12 +14,19 @@ import { assertUniqueNames, variantName } from './variants.js';
 /** The issue's message is whole: the error report adds no "found …". */
 const COMPLETE = { complete: true };
 
-const BudgetsSchema = z.strictObject({ tokens: z.number().int().positive().optional(), wall: DurationSchema.optional(), interrupt: DurationSchema.optional() });
+const BudgetsSchema = z.strictObject({
+  tokens: z.number().int().positive().optional(),
+  wall: DurationSchema.optional(),
+  interrupt: DurationSchema.optional(),
+});
 
 /** One variant as a person writes it: the agent and its settings, the mode and its durations, side by side. */
 const ConfigVariantSchema = z
   .strictObject({
-    name: z.string().regex(/^[\p{L}\p{N}·._+-]+$/u, 'letters, digits and · . _ + - only (it names a folder)').optional(),
+    name: z
+      .string()
+      .regex(/^[\p{L}\p{N}·._+-]+$/u, 'letters, digits and · . _ + - only (it names a folder)')
+      .optional(),
     agent: z.enum(AGENT_NAMES),
     hungTicks: z.number().int().positive().optional(),
     prompt: z.string().min(1).optional(),
@@ -47,15 +54,26 @@ const ConfigVariantSchema = z
     for (const field of AGENT_CONFIG_KEYS) {
       const agents = AGENT_NAMES.filter((agent) => AGENTS[agent].configKeys.includes(field));
       if (variant[field] !== undefined && !agents.includes(variant.agent)) {
-        ctx.addIssue({ code: 'custom', params: COMPLETE, path: [field], message: `${field} applies to agent ${agents.join(' or ')}, not ${variant.agent}; remove it` });
+        ctx.addIssue({
+          code: 'custom',
+          params: COMPLETE,
+          path: [field],
+          message: `${field} applies to agent ${agents.join(' or ')}, not ${variant.agent}; remove it`,
+        });
       }
     }
     const required = AGENTS[variant.agent].requires;
-    if (required && variant[required.key] === undefined) ctx.addIssue({ code: 'custom', params: COMPLETE, path: [required.key], message: required.message });
+    if (required && variant[required.key] === undefined)
+      ctx.addIssue({ code: 'custom', params: COMPLETE, path: [required.key], message: required.message });
     for (const field of MODE_FIELDS) {
       const modes = MODE_NAMES.filter((mode) => modeTakes(mode).includes(field));
       if (variant[field] !== undefined && !modes.includes(variant.mode)) {
-        ctx.addIssue({ code: 'custom', params: COMPLETE, path: [field], message: `${field} applies to mode ${modes.join(', ')}, not ${variant.mode}; remove it` });
+        ctx.addIssue({
+          code: 'custom',
+          params: COMPLETE,
+          path: [field],
+          message: `${field} applies to mode ${modes.join(', ')}, not ${variant.mode}; remove it`,
+        });
       }
     }
   });
@@ -101,12 +119,22 @@ export async function loadConfigFile(file: string, cwd: string): Promise<LoadedC
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   const problems: CaseProblem[] = doc.errors.map((error) => {
     const position = lines.linePos(error.pos[0]);
-    return { file: full, line: position.line, column: position.col, field: '', message: `not valid YAML: ${error.message.split('\n')[0]}` };
+    return {
+      file: full,
+      line: position.line,
+      column: position.col,
+      field: '',
+      message: `not valid YAML: ${error.message.split('\n')[0]}`,
+    };
   });
   const parsed = problems.length === 0 ? ConfigFileSchema.safeParse(doc.toJS()) : null;
-  if (parsed && !parsed.success) problems.push(...problemsFromIssues(full, doc, lines, parsed.error.issues, CONFIG_KEYS));
+  if (parsed && !parsed.success)
+    problems.push(...problemsFromIssues(full, doc, lines, parsed.error.issues, CONFIG_KEYS));
   if (problems.length > 0 || !parsed?.success) {
-    throw new HangbenchError('CONFIG', `invalid config file:\n${problems.map((problem) => `  ${formatCaseProblem(problem)}`).join('\n')}`);
+    throw new HangbenchError(
+      'CONFIG',
+      `invalid config file:\n${problems.map((problem) => `  ${formatCaseProblem(problem)}`).join('\n')}`,
+    );
   }
   const config = parsed.data;
   const base = path.dirname(full);

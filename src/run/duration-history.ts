@@ -7,7 +7,9 @@ import { RUN_FILES } from '../types/run-files.js';
 /** Only what ordering needs of a saved summary.json; anything else in it may change without breaking this. */
 const SavedSummarySchema = z.object({
   options: z.object({ timeScale: z.number().positive() }),
-  attempts: z.array(z.object({ caseId: z.string(), variant: z.string(), outcome: z.string(), wallMs: z.number().nonnegative() })),
+  attempts: z.array(
+    z.object({ caseId: z.string(), variant: z.string(), outcome: z.string(), wallMs: z.number().nonnegative() }),
+  ),
 });
 
 /** Enough runs to learn every case's duration without reading a years-old results folder on every start. */

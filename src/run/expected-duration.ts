@@ -10,7 +10,12 @@ export interface DurationVariant {
   readonly name: string;
   readonly agent: string | { readonly agent: string; readonly hungTicks?: number };
   readonly intervalMs?: number;
-  readonly monitor?: { readonly mode: string; readonly everyMs?: number; readonly afterMs?: number; readonly firstMs?: number };
+  readonly monitor?: {
+    readonly mode: string;
+    readonly everyMs?: number;
+    readonly afterMs?: number;
+    readonly firstMs?: number;
+  };
   readonly budgets?: { readonly wallMs?: number };
 }
 
@@ -58,7 +63,12 @@ export function startupCpuMs(testCase: Case, variant: DurationVariant): number {
  * timeouts (the cause is unfixed); a control runs to its end twice (once for the agent, once for verify), which
  * the verify timeouts bound at about twice a healthy run. Every figure is capped by the budgets that stop it.
  */
-export function expectedDurationMs(testCase: Case, variant: DurationVariant, timeScale: number, history?: DurationHistory): number {
+export function expectedDurationMs(
+  testCase: Case,
+  variant: DurationVariant,
+  timeScale: number,
+  history?: DurationHistory,
+): number {
   const learned = history?.get(historyKey(testCase.id, variant.name));
   if (learned && learned.length > 0) return median(learned) * timeScale + FIXED_OVERHEAD_MS;
   const agent = typeof variant.agent === 'string' ? variant.agent : variant.agent.agent;

@@ -38,7 +38,12 @@ export const RunMetaSchema = z.strictObject({
   startedAt: z.string(),
   options: RecordedOptionsSchema,
   cases: z.array(z.strictObject({ id: z.string(), file: z.string(), kind: z.enum(['hang', 'control']) })),
-  versions: z.strictObject({ hangbench: z.string(), node: z.string(), platform: z.string(), gitSha: z.string().nullable() }),
+  versions: z.strictObject({
+    hangbench: z.string(),
+    node: z.string(),
+    platform: z.string(),
+    gitSha: z.string().nullable(),
+  }),
   /** what the host offered (kill mechanism, cgroups, namespaces, isolation): recorded as probed, read for display only. */
   host: z.record(z.string(), z.unknown()),
   /** attempt ids (case/variant/repeat) in the order they were started: the seeded interleaving, for fairness audits. */
@@ -48,7 +53,17 @@ export const RunMetaSchema = z.strictObject({
   /** when the run was resumed, each time. */
   resumedAt: z.array(z.string()).optional(),
   /** a run joined by `hangbench merge`: the shards it was made of. */
-  mergedFrom: z.array(z.strictObject({ index: z.number().int(), count: z.number().int(), runId: z.string(), startedAt: z.string(), attempts: z.number().int() })).optional(),
+  mergedFrom: z
+    .array(
+      z.strictObject({
+        index: z.number().int(),
+        count: z.number().int(),
+        runId: z.string(),
+        startedAt: z.string(),
+        attempts: z.number().int(),
+      }),
+    )
+    .optional(),
 });
 
 export type RunMeta = z.infer<typeof RunMetaSchema>;
@@ -57,7 +72,11 @@ export type RunMeta = z.infer<typeof RunMetaSchema>;
 export async function readRunMeta(runDir: string): Promise<RunMeta> {
   const file = path.join(runDir, RUN_FILES.meta);
   const text = await readFile(file, 'utf8').catch(() => null);
-  if (text === null) throw new HangbenchError('RUN_FOLDER', `${runDir} has no readable meta.json; pass a run folder such as results/<run-id>`);
+  if (text === null)
+    throw new HangbenchError(
+      'RUN_FOLDER',
+      `${runDir} has no readable meta.json; pass a run folder such as results/<run-id>`,
+    );
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -66,10 +85,14 @@ export async function readRunMeta(runDir: string): Promise<RunMeta> {
   }
   const version = (raw as { metaVersion?: unknown } | null)?.metaVersion;
   if (version !== META_VERSION) {
-    throw new HangbenchError('RUN_FOLDER', `${file}: metaVersion ${JSON.stringify(version)} is not ${META_VERSION}, the one this hangbench reads; re-run it with this version`);
+    throw new HangbenchError(
+      'RUN_FOLDER',
+      `${file}: metaVersion ${JSON.stringify(version)} is not ${META_VERSION}, the one this hangbench reads; re-run it with this version`,
+    );
   }
   const parsed = RunMetaSchema.safeParse(raw);
-  if (!parsed.success) throw new HangbenchError('RUN_FOLDER', `${file}: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
+  if (!parsed.success)
+    throw new HangbenchError('RUN_FOLDER', `${file}: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
   return parsed.data;
 }
 

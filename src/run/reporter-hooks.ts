@@ -46,7 +46,10 @@ type Args<H extends ReporterHook> = Parameters<NonNullable<Reporter[H]>>;
  * One reporter that calls every reporter's hook in order. A hook that throws or rejects is handed to
  * `onError` and the others still run; the fan-out itself never throws, and its promise never rejects.
  */
-export function fanOut(reporters: readonly Reporter[], onError: (failure: ReporterFailure) => void): Required<Reporter> {
+export function fanOut(
+  reporters: readonly Reporter[],
+  onError: (failure: ReporterFailure) => void,
+): Required<Reporter> {
   const record = (reporter: Reporter, hook: ReporterHook, error: unknown): void => {
     try {
       onError({ reporter: reporter.name, hook, error });
@@ -63,7 +66,12 @@ export function fanOut(reporters: readonly Reporter[], onError: (failure: Report
           const fn = reporter[hook] as ((...a: Args<H>) => unknown) | undefined;
           const result = fn?.apply(reporter, args);
           if (isPromiseLike(result)) {
-            pending.push(Promise.resolve(result).then(() => undefined, (error: unknown) => record(reporter, hook, error)));
+            pending.push(
+              Promise.resolve(result).then(
+                () => undefined,
+                (error: unknown) => record(reporter, hook, error),
+              ),
+            );
           }
         } catch (error) {
           record(reporter, hook, error);

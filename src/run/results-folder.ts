@@ -25,7 +25,11 @@ export async function prepareResultsFolder(runDir: string, out: string, attempts
   } catch (error) {
     const fault = resultsFaultOf(error);
     if (fault === null) throw error;
-    throw new HangbenchError('RESULTS', `--out ${out}: cannot write the results folder ${runDir} (${fault.message}); ${startFix(fault.code)}`, { cause: error });
+    throw new HangbenchError(
+      'RESULTS',
+      `--out ${out}: cannot write the results folder ${runDir} (${fault.message}); ${startFix(fault.code)}`,
+      { cause: error },
+    );
   }
   const space = await statfs(runDir).catch(() => null);
   if (space === null) return null;
@@ -45,7 +49,8 @@ function startFix(code: string): string {
 export function resultsFaultLine(fault: ResultsFault, runDir: string, kept: number): string {
   const resume = `run \`hangbench eval --resume ${runDir}\``;
   const attempts = `${kept} attempt${kept === 1 ? '' : 's'} kept in ${runDir}`;
-  if (!existsSync(path.join(runDir, RUN_FILES.meta))) return `results folder ${runDir} was removed while the run went on (${fault.code}); its attempts are lost: start the run again`;
+  if (!existsSync(path.join(runDir, RUN_FILES.meta)))
+    return `results folder ${runDir} was removed while the run went on (${fault.code}); its attempts are lost: start the run again`;
   switch (fault.code) {
     case 'ENOSPC':
     case 'EDQUOT':

@@ -24,17 +24,25 @@ const FLAG_OF: Readonly<Record<string, string>> = { caseInputs: 'case paths', ag
 export async function resumeRun(input: EvalOptionsInput & { readonly resume: string }): Promise<ResumedRun> {
   const runDir = path.resolve(input.cwd ?? process.cwd(), input.resume);
   const given = Object.entries(input)
-    .filter(([key, value]) => value !== undefined && !MAY_CHANGE.has(key) && !(Array.isArray(value) && value.length === 0))
+    .filter(
+      ([key, value]) => value !== undefined && !MAY_CHANGE.has(key) && !(Array.isArray(value) && value.length === 0),
+    )
     .map(([key]) => FLAG_OF[key] ?? `--${key.replace(/Ms$/, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
   if (given.length > 0) {
-    throw new HangbenchError('USAGE', `--resume runs with the options recorded in ${path.join(runDir, RUN_FILES.meta)}; leave out ${given.join(', ')} (only --concurrency may change, and --repeat grow)`);
+    throw new HangbenchError(
+      'USAGE',
+      `--resume runs with the options recorded in ${path.join(runDir, RUN_FILES.meta)}; leave out ${given.join(', ')} (only --concurrency may change, and --repeat grow)`,
+    );
   }
   const meta = await readRunMeta(runDir).catch((error: unknown) => {
     throw new HangbenchError('RUN_FOLDER', `--resume ${input.resume}: ${(error as Error).message}`);
   });
   // more repeats may be added to a run (eval --repeat-until decided does, a round at a time), never fewer
   if (input.repeat !== undefined && input.repeat < meta.options.repeat) {
-    throw new HangbenchError('USAGE', `--resume ${input.resume}: the run has ${meta.options.repeat} repeats; --repeat may add more, not remove any`);
+    throw new HangbenchError(
+      'USAGE',
+      `--resume ${input.resume}: the run has ${meta.options.repeat} repeats; --repeat may add more, not remove any`,
+    );
   }
   return {
     runDir,
@@ -68,16 +76,31 @@ export async function finishedScores(attemptDir: string): Promise<AttemptScores 
  * A resumed run must run what it started with: the same cases (the case paths are read again and may have gained or
  * lost files) under the same hangbench, else its old and new attempts would be two different runs in one summary.
  */
-export function checkResumable(run: ResumedRun, cases: readonly { readonly id: string; readonly kind: string }[], version: string): void {
+export function checkResumable(
+  run: ResumedRun,
+  cases: readonly { readonly id: string; readonly kind: string }[],
+  version: string,
+): void {
   const before = new Map(run.meta.cases.map((c) => [c.id, c.kind]));
   const now = new Map(cases.map((c) => [c.id, c.kind]));
   const added = [...now.keys()].filter((id) => !before.has(id));
   const removed = [...before.keys()].filter((id) => !now.has(id));
   const changed = [...now.keys()].filter((id) => before.has(id) && before.get(id) !== now.get(id));
   if (added.length + removed.length + changed.length > 0) {
-    const parts = [added.length > 0 ? `added ${added.join(', ')}` : '', removed.length > 0 ? `removed ${removed.join(', ')}` : '', changed.length > 0 ? `kind changed: ${changed.join(', ')}` : ''].filter(Boolean);
-    throw new HangbenchError('RUN_FOLDER', `--resume ${run.runDir}: the case set changed since the run started (${parts.join('; ')}); start a new run, or restore the cases`);
+    const parts = [
+      added.length > 0 ? `added ${added.join(', ')}` : '',
+      removed.length > 0 ? `removed ${removed.join(', ')}` : '',
+      changed.length > 0 ? `kind changed: ${changed.join(', ')}` : '',
+    ].filter(Boolean);
+    throw new HangbenchError(
+      'RUN_FOLDER',
+      `--resume ${run.runDir}: the case set changed since the run started (${parts.join('; ')}); start a new run, or restore the cases`,
+    );
   }
   const recorded = run.meta.versions.hangbench;
-  if (recorded !== version) throw new HangbenchError('RUN_FOLDER', `--resume ${run.runDir}: the run was started by hangbench ${recorded}, this is ${version}; finish it with that version or start a new run`);
+  if (recorded !== version)
+    throw new HangbenchError(
+      'RUN_FOLDER',
+      `--resume ${run.runDir}: the run was started by hangbench ${recorded}, this is ${version}; finish it with that version or start a new run`,
+    );
 }

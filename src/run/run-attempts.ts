@@ -30,7 +30,12 @@ export interface AttemptsRun {
  * to be killed and cleaned up, then returns what finished without them: the CLI must be gone within
  * DEFAULTS.shutdown.exitWithinMs of the signal, and an exit kills whatever is left.
  */
-export async function runAttempts(loaded: LoadedRun, plan: RunPlan, reporter: Required<Reporter> | undefined, shutdown: AbortSignal): Promise<AttemptsRun> {
+export async function runAttempts(
+  loaded: LoadedRun,
+  plan: RunPlan,
+  reporter: Required<Reporter> | undefined,
+  shutdown: AbortSignal,
+): Promise<AttemptsRun> {
   const { options, runDir, resumed, capabilities } = loaded;
   const finished = [...plan.finished];
   const harnessErrors: string[] = [];
@@ -92,9 +97,17 @@ function afterAbort(signal: AbortSignal, ms: number): Promise<void> {
  * written it), an `error` event with the cause in one line, and an `attempt.end` — and score.json the scores of that
  * trace, so reports, `hangbench report` and `hangbench score` read the attempt like any other.
  */
-async function harnessErrorScores(attempt: Attempt, loaded: LoadedRun, error: unknown, lines: string[]): Promise<AttemptScores> {
+async function harnessErrorScores(
+  attempt: Attempt,
+  loaded: LoadedRun,
+  error: unknown,
+  lines: string[],
+): Promise<AttemptScores> {
   const start = attemptStartEvent(attempt, loaded.options.timeScale, loaded.capabilities);
-  await appendFile(path.join(loaded.runDir, RUN_FILES.errors), `${start.attemptId}: ${(error as Error).stack ?? String(error)}\n`).catch(() => undefined);
+  await appendFile(
+    path.join(loaded.runDir, RUN_FILES.errors),
+    `${start.attemptId}: ${(error as Error).stack ?? String(error)}\n`,
+  ).catch(() => undefined);
   const dir = attemptDir(loaded.runDir, attempt);
   const written = await readTrace(path.join(dir, RUN_FILES.trace)).catch(() => null);
   const began = written !== null && written.length > 0;
@@ -108,7 +121,9 @@ async function harnessErrorScores(attempt: Attempt, loaded: LoadedRun, error: un
   events.push(stamp({ type: 'attempt.end', outcome: 'error', clean: false, wallMs: at, agentWallMs: at, tokens: 0 }));
   const scores = scoreAttempt(events);
   await mkdir(dir, { recursive: true })
-    .then(() => writeFile(path.join(dir, RUN_FILES.trace), events.map((event) => `${JSON.stringify(event)}\n`).join('')))
+    .then(() =>
+      writeFile(path.join(dir, RUN_FILES.trace), events.map((event) => `${JSON.stringify(event)}\n`).join('')),
+    )
     .then(() => writeJsonAtomic(path.join(dir, RUN_FILES.score), scores))
     .catch(() => undefined);
   return scores;

@@ -49,5 +49,11 @@ export async function runEval(input: EvalOptionsInput, hooks: RunHooks = {}): Pr
   const ran = await runAttempts(loaded, plan, reporter, shutdown);
   const summary = await recordRun(loaded, plan, meta, ran, hooks, shutdown);
   await reporter?.onRunEnd(summary);
-  return { runDir: loaded.runDir, summary, problems: loaded.problems, interrupted: ran.interrupted, harnessErrors: ran.harnessErrors };
+  return {
+    runDir: loaded.runDir,
+    summary,
+    problems: loaded.problems,
+    interrupted: ran.interrupted,
+    harnessErrors: ran.harnessErrors,
+  };
 }

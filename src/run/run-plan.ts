@@ -49,8 +49,15 @@ export async function loadRun(input: EvalOptionsInput, shutdown: AbortSignal): P
 
 /** One factory per variant, made once: a bad agent setting fails here, before any attempt starts. */
 async function prepareAgents(options: EvalOptions): Promise<ReadonlyMap<string, AgentFactory>> {
-  const settings = { cwd: options.cwd, timeScale: options.timeScale, agentEnv: options.agentEnv, agentAllowHosts: options.agentAllowHosts };
-  const factories = new Map(options.variants.map((variant) => [variant.name, createAgentFactory(variant.agent, settings)]));
+  const settings = {
+    cwd: options.cwd,
+    timeScale: options.timeScale,
+    agentEnv: options.agentEnv,
+    agentAllowHosts: options.agentAllowHosts,
+  };
+  const factories = new Map(
+    options.variants.map((variant) => [variant.name, createAgentFactory(variant.agent, settings)]),
+  );
   // Installed agents: adapters validated and packages installed once, before any attempt, so a failure is one clear error.
   for (const factory of factories.values()) if (factory.kind === 'installed') await factory.installed.prepare();
   return factories;
@@ -66,7 +73,11 @@ export interface RunPlan {
   readonly order: readonly PlannedAttempt<Attempt>[];
 }
 
-export async function planRun(loaded: LoadedRun, shutdown: AbortSignal, onWarning?: (line: string) => void): Promise<RunPlan> {
+export async function planRun(
+  loaded: LoadedRun,
+  shutdown: AbortSignal,
+  onWarning?: (line: string) => void,
+): Promise<RunPlan> {
   const { options, resumed, runDir } = loaded;
   const expanded = expand(loaded.cases, options);
   // One deterministic slice of the attempts, balanced by expected duration: `hangbench merge` joins the slices.
@@ -86,8 +97,19 @@ export async function planRun(loaded: LoadedRun, shutdown: AbortSignal, onWarnin
   if (warning !== null) onWarning?.(warning);
   stopIfAborted(shutdown);
   // The seeded start order (variants of a case interleaved, longest cases first), recorded so a run's fairness can be checked.
-  const order = planAttempts(pending, options.seed, options.timeScale, await loadDurationHistory(path.resolve(options.cwd, options.out), runDir));
-  const admission = admissionNote(order, admissionLimits(options.concurrency), options.timeScale, undefined, options.concurrency);
+  const order = planAttempts(
+    pending,
+    options.seed,
+    options.timeScale,
+    await loadDurationHistory(path.resolve(options.cwd, options.out), runDir),
+  );
+  const admission = admissionNote(
+    order,
+    admissionLimits(options.concurrency),
+    options.timeScale,
+    undefined,
+    options.concurrency,
+  );
   if (admission !== null) onWarning?.(admission);
   return { attempts, finished, pending, order };
 }
@@ -95,7 +117,9 @@ export async function planRun(loaded: LoadedRun, shutdown: AbortSignal, onWarnin
 /** Attempts = case × variant × repeat. */
 function expand(cases: readonly Case[], options: EvalOptions): Attempt[] {
   return cases.flatMap((testCase) =>
-    options.variants.flatMap((variant) => Array.from({ length: options.repeat }, (_, index) => ({ testCase, variant, repeat: index + 1 }))),
+    options.variants.flatMap((variant) =>
+      Array.from({ length: options.repeat }, (_, index) => ({ testCase, variant, repeat: index + 1 })),
+    ),
   );
 }
 

@@ -30,13 +30,19 @@ export interface RecordHooks {
 export async function writeStartMeta(loaded: LoadedRun, plan: RunPlan): Promise<RunMeta> {
   const { options, resumed, runDir } = loaded;
   const order = plan.order.map((planned) => attemptInfo(planned.attempt).attemptId);
-  const meta = resumed ? resumedMeta(resumed, options.repeat) : await buildMeta(options, loaded.cases, loaded.startedAt, loaded.version, loaded.capabilities, order);
+  const meta = resumed
+    ? resumedMeta(resumed, options.repeat)
+    : await buildMeta(options, loaded.cases, loaded.startedAt, loaded.version, loaded.capabilities, order);
   await writeRunFile(writeJsonAtomic(path.join(runDir, RUN_FILES.meta), meta), runDir, plan.finished.length);
   return meta;
 }
 
 /** The tokenizer loaded and the reporters told the run starts; a reporter that throws is recorded and the run goes on. */
-export async function startReporting(loaded: LoadedRun, plan: RunPlan, hooks: RecordHooks): Promise<Required<Reporter> | undefined> {
+export async function startReporting(
+  loaded: LoadedRun,
+  plan: RunPlan,
+  hooks: RecordHooks,
+): Promise<Required<Reporter> | undefined> {
   const { options, runDir } = loaded;
   // Every delivered tick's token count is recorded: load the tokenizer (≈ 70 MB) now, not inside the first attempt's
   // first tick — unless no variant can receive a tick (nop finishes at once).
@@ -44,7 +50,10 @@ export async function startReporting(loaded: LoadedRun, plan: RunPlan, hooks: Re
   const reporter =
     hooks.reporters && hooks.reporters.length > 0
       ? fanOut(hooks.reporters, (failure) => {
-          appendFileSync(path.join(runDir, RUN_FILES.errors), `reporter ${failure.reporter} failed in ${failure.hook}: ${String(failure.error)}\n`);
+          appendFileSync(
+            path.join(runDir, RUN_FILES.errors),
+            `reporter ${failure.reporter} failed in ${failure.hook}: ${String(failure.error)}\n`,
+          );
           hooks.onReporterError?.(failure);
         })
       : undefined;
@@ -56,11 +65,20 @@ export async function startReporting(loaded: LoadedRun, plan: RunPlan, hooks: Re
  * The record phase: summary.json and meta.json (each by rename), then the reports. A results folder that refused a
  * write throws one line (HangbenchError RESULTS) saying what was kept and how to resume.
  */
-export async function recordRun(loaded: LoadedRun, plan: RunPlan, meta: RunMeta, ran: AttemptsRun, hooks: RecordHooks, shutdown: AbortSignal): Promise<RunSummary> {
+export async function recordRun(
+  loaded: LoadedRun,
+  plan: RunPlan,
+  meta: RunMeta,
+  ran: AttemptsRun,
+  hooks: RecordHooks,
+  shutdown: AbortSignal,
+): Promise<RunSummary> {
   const { options, runDir } = loaded;
   const { interrupted, fault } = ran;
   const caseOrder = new Map(plan.attempts.map((attempt, index) => [attemptInfo(attempt).attemptId, index]));
-  const finished = [...ran.finished].sort((a, b) => (caseOrder.get(attemptKey(a)) ?? 0) - (caseOrder.get(attemptKey(b)) ?? 0));
+  const finished = [...ran.finished].sort(
+    (a, b) => (caseOrder.get(attemptKey(a)) ?? 0) - (caseOrder.get(attemptKey(b)) ?? 0),
+  );
   const summary = summarize(finished, {
     runId: options.runId,
     startedAt: loaded.startedAt,
@@ -77,20 +95,30 @@ export async function recordRun(loaded: LoadedRun, plan: RunPlan, meta: RunMeta,
     throw new HangbenchError('RESULTS', resultsFaultLine(fault, runDir, finished.length));
   }
   await writeRunFile(writeJsonAtomic(path.join(runDir, RUN_FILES.summary), summary), runDir, finished.length);
-  await writeRunFile(writeJsonAtomic(path.join(runDir, RUN_FILES.meta), { ...meta, interrupted }), runDir, finished.length);
+  await writeRunFile(
+    writeJsonAtomic(path.join(runDir, RUN_FILES.meta), { ...meta, interrupted }),
+    runDir,
+    finished.length,
+  );
   // The reports are a view of the results: one that fails to render is recorded, the results stand. A run told to
   // stop skips them (they take seconds on a big run; `hangbench report DIR` renders them later).
   if (hooks.afterRun && !shutdown.aborted) {
     await hooks
       .afterRun(runDir)
-      .catch((error: unknown) => appendFile(path.join(runDir, RUN_FILES.errors), `reports: ${(error as Error).stack ?? String(error)}\n`))
+      .catch((error: unknown) =>
+        appendFile(path.join(runDir, RUN_FILES.errors), `reports: ${(error as Error).stack ?? String(error)}\n`),
+      )
       .catch(() => undefined);
   }
   return summary;
 }
 
 function resumedMeta({ meta }: ResumedRun, repeat: number): RunMeta {
-  return { ...meta, options: { ...meta.options, repeat }, resumedAt: [...(meta.resumedAt ?? []), new Date().toISOString()] };
+  return {
+    ...meta,
+    options: { ...meta.options, repeat },
+    resumedAt: [...(meta.resumedAt ?? []), new Date().toISOString()],
+  };
 }
 
 function publicOptions(options: EvalOptions): Record<string, unknown> {
@@ -99,14 +127,30 @@ function publicOptions(options: EvalOptions): Record<string, unknown> {
 }
 
 /** Validated on the way out as on the way in, so a run never records a meta.json its own readers would refuse. */
-async function buildMeta(options: EvalOptions, cases: readonly Case[], startedAt: string, version: string, host: HostCapabilities, order: readonly string[]): Promise<RunMeta> {
+async function buildMeta(
+  options: EvalOptions,
+  cases: readonly Case[],
+  startedAt: string,
+  version: string,
+  host: HostCapabilities,
+  order: readonly string[],
+): Promise<RunMeta> {
   return RunMetaSchema.parse({
     metaVersion: META_VERSION,
     runId: options.runId,
     startedAt,
     options,
-    cases: cases.map((testCase) => ({ id: testCase.id, file: path.relative(options.cwd, testCase.file), kind: testCase.kind })),
-    versions: { hangbench: version, node: process.version, platform: `${process.platform}-${process.arch}`, gitSha: await gitSha(options.cwd) },
+    cases: cases.map((testCase) => ({
+      id: testCase.id,
+      file: path.relative(options.cwd, testCase.file),
+      kind: testCase.kind,
+    })),
+    versions: {
+      hangbench: version,
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      gitSha: await gitSha(options.cwd),
+    },
     host,
     order,
   });

@@ -1,6 +1,12 @@
 import { mulberry32 } from '../stats/index.js';
 import type { Case } from '../types/case.js';
-import { cpuWeight, expectedDurationMs, startupCpuMs, type DurationHistory, type DurationVariant } from './expected-duration.js';
+import {
+  cpuWeight,
+  expectedDurationMs,
+  startupCpuMs,
+  type DurationHistory,
+  type DurationVariant,
+} from './expected-duration.js';
 
 export interface SchedulableAttempt {
   readonly testCase: Case;
@@ -24,24 +30,43 @@ export interface PlannedAttempt<A extends SchedulableAttempt> {
  * together, repeat by repeat, with the variants of each repeat in a seeded order — machine noise then favours no
  * variant, and the same seed gives the same order. Ties between cases are broken by the seed too.
  */
-export function planAttempts<A extends SchedulableAttempt>(attempts: readonly A[], seed: number, timeScale: number, history?: DurationHistory): PlannedAttempt<A>[] {
+export function planAttempts<A extends SchedulableAttempt>(
+  attempts: readonly A[],
+  seed: number,
+  timeScale: number,
+  history?: DurationHistory,
+): PlannedAttempt<A>[] {
   const byCase = new Map<string, A[]>();
-  for (const attempt of attempts) byCase.set(attempt.testCase.id, [...(byCase.get(attempt.testCase.id) ?? []), attempt]);
+  for (const attempt of attempts)
+    byCase.set(attempt.testCase.id, [...(byCase.get(attempt.testCase.id) ?? []), attempt]);
   const random = mulberry32(seed);
   const cases = shuffle([...byCase.entries()], random).map(([caseId, group]) => ({
     caseId,
     group,
-    expected: Math.max(...group.map((attempt) => expectedDurationMs(attempt.testCase, attempt.variant, timeScale, history))),
+    expected: Math.max(
+      ...group.map((attempt) => expectedDurationMs(attempt.testCase, attempt.variant, timeScale, history)),
+    ),
   }));
   // Array.prototype.sort is stable, so equal cases keep their shuffled order.
   cases.sort((a, b) => b.expected - a.expected);
   const ordered = cases.flatMap(({ group }) => {
     const repeats = [...new Set(group.map((attempt) => attempt.repeat))].sort((a, b) => a - b);
-    return repeats.flatMap((repeat) => shuffle(group.filter((attempt) => attempt.repeat === repeat), random));
+    return repeats.flatMap((repeat) =>
+      shuffle(
+        group.filter((attempt) => attempt.repeat === repeat),
+        random,
+      ),
+    );
   });
   return ordered.map((attempt, position) => {
     const expectedMs = expectedDurationMs(attempt.testCase, attempt.variant, timeScale, history);
-    return { attempt, expectedMs, cpuWeight: cpuWeight(attempt.testCase), startupShare: startupCpuMs(attempt.testCase, attempt.variant) / expectedMs, position };
+    return {
+      attempt,
+      expectedMs,
+      cpuWeight: cpuWeight(attempt.testCase),
+      startupShare: startupCpuMs(attempt.testCase, attempt.variant) / expectedMs,
+      position,
+    };
   });
 }
 

@@ -28,10 +28,20 @@ export interface AdmissionLimits {
 export function admissionLimits(concurrency?: number, cores = availableParallelism()): AdmissionLimits {
   const cpuSlots = Math.max(1, cores - 1);
   if (concurrency !== undefined) {
-    return { maxRunning: concurrency, cpuSlots: Math.min(concurrency, cpuSlots), startGapMs: concurrency > 1 ? DEFAULTS.startGapMs : 0, startupCores: Infinity };
+    return {
+      maxRunning: concurrency,
+      cpuSlots: Math.min(concurrency, cpuSlots),
+      startGapMs: concurrency > 1 ? DEFAULTS.startGapMs : 0,
+      startupCores: Infinity,
+    };
   }
   // At 16 a core, a 2-core host runs 32 at once: the load `npm run bench` checks tick lateness at.
-  return { maxRunning: DEFAULTS.idleAttemptsPerCore * cores, cpuSlots, startGapMs: DEFAULTS.startGapMs, startupCores: DEFAULTS.startupCpuShare * cores };
+  return {
+    maxRunning: DEFAULTS.idleAttemptsPerCore * cores,
+    cpuSlots,
+    startGapMs: DEFAULTS.startGapMs,
+    startupCores: DEFAULTS.startupCpuShare * cores,
+  };
 }
 
 /**
@@ -39,7 +49,13 @@ export function admissionLimits(concurrency?: number, cores = availableParalleli
  * the plan's unscaled work lets run at once (the median attempt's share of a core against the limit), if fewer than
  * the count alone would admit. With --concurrency above it, the warning that scores may then depend on the load.
  */
-export function admissionNote(plan: readonly Pick<PlannedAttempt<SchedulableAttempt>, 'startupShare'>[], limits: AdmissionLimits, timeScale: number, cores = availableParallelism(), concurrency?: number): string | null {
+export function admissionNote(
+  plan: readonly Pick<PlannedAttempt<SchedulableAttempt>, 'startupShare'>[],
+  limits: AdmissionLimits,
+  timeScale: number,
+  cores = availableParallelism(),
+  concurrency?: number,
+): string | null {
   if (plan.length === 0) return null;
   const shares = plan.map((planned) => planned.startupShare).sort((a, b) => a - b);
   const median = shares[Math.floor(shares.length / 2)]!;
@@ -47,7 +63,8 @@ export function admissionNote(plan: readonly Pick<PlannedAttempt<SchedulableAtte
   const wanted = Math.min(limits.maxRunning, plan.length);
   if (fits >= wanted) return null;
   const why = `each attempt's unscaled work (set-up and start-ups) fills about ${Math.round(median * 100)}% of a core at --time-scale ${timeScale}`;
-  if (concurrency !== undefined) return `warning: --concurrency ${concurrency} on ${cores} cores: ${why}, so about ${fits} fit at once; more can make budgets and verify timeouts expire for want of CPU (scores then depend on the load)`;
+  if (concurrency !== undefined)
+    return `warning: --concurrency ${concurrency} on ${cores} cores: ${why}, so about ${fits} fit at once; more can make budgets and verify timeouts expire for want of CPU (scores then depend on the load)`;
   return `${why}: running about ${fits} attempts at once on ${cores} cores (not ${wanted}), so budgets and verify timeouts are not spent waiting for a CPU`;
 }
 
@@ -60,7 +77,8 @@ export async function runScheduled<A extends SchedulableAttempt, R>(
   limits: AdmissionLimits,
   task: (attempt: A, planned: PlannedAttempt<A>) => Promise<R>,
 ): Promise<R[]> {
-  if (!(limits.maxRunning >= 1) || !(limits.cpuSlots >= 1)) throw new RangeError(`concurrency must be at least 1, got ${limits.maxRunning} (CPU slots ${limits.cpuSlots})`);
+  if (!(limits.maxRunning >= 1) || !(limits.cpuSlots >= 1))
+    throw new RangeError(`concurrency must be at least 1, got ${limits.maxRunning} (CPU slots ${limits.cpuSlots})`);
   const results = new Array<R>(plan.length);
   const indexOf = new Map(plan.map((planned, index) => [planned, index]));
   const waiting = [...plan];
@@ -70,7 +88,8 @@ export async function runScheduled<A extends SchedulableAttempt, R>(
   const weightOf = (planned: PlannedAttempt<A>): number => Math.min(planned.cpuWeight, limits.cpuSlots);
   // One attempt always fits: a plan whose every attempt outweighs the limit still runs, one at a time.
   const fits = (planned: PlannedAttempt<A>): boolean =>
-    cpuInUse + weightOf(planned) <= limits.cpuSlots && (running === 0 || startupInUse + planned.startupShare <= limits.startupCores);
+    cpuInUse + weightOf(planned) <= limits.cpuSlots &&
+    (running === 0 || startupInUse + planned.startupShare <= limits.startupCores);
   let lastStart = -Infinity;
   let gapTimer: NodeJS.Timeout | null = null;
   return new Promise<R[]>((resolve, reject) => {

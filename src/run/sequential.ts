@@ -32,7 +32,11 @@ export function decideComparisons(
   before: readonly SequentialComparison[] = [],
 ): SequentialComparison[] {
   const groups = groupBy(attempts, (attempt) => attempt.variant);
-  const couples = groups.flatMap((a, i) => groups.slice(i + 1).map((b) => ({ a: (a[0] as AttemptScores).variant, b: (b[0] as AttemptScores).variant, pairs: pairUp(a, b) })));
+  const couples = groups.flatMap((a, i) =>
+    groups
+      .slice(i + 1)
+      .map((b) => ({ a: (a[0] as AttemptScores).variant, b: (b[0] as AttemptScores).variant, pairs: pairUp(a, b) })),
+  );
   return COMPARED_METRICS.filter((metric) => metrics.includes(metric.metric)).flatMap((metric) => {
     const threshold = couples.length / alpha;
     return couples.map(({ a, b, pairs }): SequentialComparison => {
@@ -49,7 +53,16 @@ export function decideComparisons(
       }
       const eValue = signMixtureEValue(forA, signs);
       const decided = eValue >= threshold;
-      return { metric: metric.metric, a, b, decidedAtRound: decided ? round : null, better: decided ? (forA * 2 > signs ? a : b) : null, signs, forA, eValue };
+      return {
+        metric: metric.metric,
+        a,
+        b,
+        decidedAtRound: decided ? round : null,
+        better: decided ? (forA * 2 > signs ? a : b) : null,
+        signs,
+        forA,
+        eValue,
+      };
     });
   });
 }
@@ -70,8 +83,16 @@ function roundCost(summary: RunSummary, round: number): SequentialRound {
  * repeat) until every pre-registered comparison is decided or `maxRepeat` repeats ran. summary.json records which
  * comparison was decided at which round and what each round cost; the reports are rendered once, after the last round.
  */
-export async function runSequential(input: EvalOptionsInput, sequential: SequentialOptions, hooks: RunHooks = {}): Promise<RunResult> {
-  if (input.repeat !== undefined) throw new HangbenchError('USAGE', '--repeat-until decided adds repeats itself; leave out --repeat (use --max-repeat N)');
+export async function runSequential(
+  input: EvalOptionsInput,
+  sequential: SequentialOptions,
+  hooks: RunHooks = {},
+): Promise<RunResult> {
+  if (input.repeat !== undefined)
+    throw new HangbenchError(
+      'USAGE',
+      '--repeat-until decided adds repeats itself; leave out --repeat (use --max-repeat N)',
+    );
   const alpha = sequential.alpha ?? DEFAULTS.alpha;
   const { afterRun, ...roundHooks } = hooks;
   let result = await runEval({ ...input, repeat: 1 }, roundHooks);
@@ -81,7 +102,10 @@ export async function runSequential(input: EvalOptionsInput, sequential: Sequent
   let stopped: Sequential['stopped'] = 'max-repeat';
   for (let round = 1; ; round += 1) {
     comparisons = decideComparisons(result.summary.attempts, sequential.metrics, alpha, round, comparisons);
-    rounds.push({ ...roundCost(result.summary, round), undecided: comparisons.filter((entry) => entry.decidedAtRound === null).length });
+    rounds.push({
+      ...roundCost(result.summary, round),
+      undecided: comparisons.filter((entry) => entry.decidedAtRound === null).length,
+    });
     if (result.interrupted) {
       stopped = 'interrupted';
       break;
@@ -91,11 +115,23 @@ export async function runSequential(input: EvalOptionsInput, sequential: Sequent
       break;
     }
     if (round >= sequential.maxRepeat) break;
-    const more = { resume: result.runDir, repeat: round + 1, ...(input.concurrency === undefined ? {} : { concurrency: input.concurrency }) };
+    const more = {
+      resume: result.runDir,
+      repeat: round + 1,
+      ...(input.concurrency === undefined ? {} : { concurrency: input.concurrency }),
+    };
     result = await runEval({ ...more, ...(input.cwd === undefined ? {} : { cwd: input.cwd }) }, roundHooks);
     harnessErrors.push(...result.harnessErrors);
   }
-  const record: Sequential = { method: 'sign-mixture-e-value', alpha, maxRepeat: sequential.maxRepeat, metrics: [...sequential.metrics], stopped, rounds, comparisons };
+  const record: Sequential = {
+    method: 'sign-mixture-e-value',
+    alpha,
+    maxRepeat: sequential.maxRepeat,
+    metrics: [...sequential.metrics],
+    stopped,
+    rounds,
+    comparisons,
+  };
   const summary = { ...result.summary, sequential: record };
   await writeJsonAtomic(path.join(result.runDir, 'summary.json'), summary);
   if (afterRun) await afterRun(result.runDir).catch(() => undefined);

@@ -2,7 +2,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HangbenchError } from '../types/errors.js';
 import { makeMode, MODE_NAMES, modeLabel, modeTakes, type MonitorMode } from '../modes/index.js';
-import { AGENT_NAMES, listOf, type AgentName, type AgentSpec, type VariantAxes, type VariantSpec } from '../types/variant.js';
+import {
+  AGENT_NAMES,
+  listOf,
+  type AgentName,
+  type AgentSpec,
+  type VariantAxes,
+  type VariantSpec,
+} from '../types/variant.js';
 import { AGENTS, agentLabel, refuseModuleWord, type AgentDefinition } from '../agents/registry.js';
 import { DEFAULTS } from '../defaults.js';
 import { distinct } from '../types/distinct.js';
@@ -18,7 +25,13 @@ export function expandVariants(input: VariantAxes): VariantSpec[] {
   const modes = checked(listOf(input.mode) ?? [DEFAULTS.mode], MODE_NAMES, 'mode');
   const periods = listOf(input.intervalMs) ?? [DEFAULTS.intervalMs];
   const hintSettings = listOf(input.hints) ?? [DEFAULTS.hints];
-  const monitors = distinct(modes.flatMap((mode) => (modeTakes(mode).includes('interval') ? periods : [DEFAULTS.intervalMs]).map((periodMs) => makeMode(mode, { periodMs }))));
+  const monitors = distinct(
+    modes.flatMap((mode) =>
+      (modeTakes(mode).includes('interval') ? periods : [DEFAULTS.intervalMs]).map((periodMs) =>
+        makeMode(mode, { periodMs }),
+      ),
+    ),
+  );
   const adapters = requested.filter((agent) => agent.startsWith('cli:')).map((agent) => agent.slice('cli:'.length));
   let cliExpanded = false;
   const agentList = distinct(
@@ -51,7 +64,11 @@ function agentSpecsOf(agent: AgentName, input: VariantAxes): AgentSpec[] {
 
 function builtinAgent(word: string): AgentName {
   if (word === 'module') refuseModuleWord();
-  return checked([word], AGENT_NAMES.filter((name) => name !== 'module'), 'agent')[0]!;
+  return checked(
+    [word],
+    AGENT_NAMES.filter((name) => name !== 'module'),
+    'agent',
+  )[0]!;
 }
 
 /** `./my-agent.mjs`, `/abs/agent.ts`, `agents/x.js`: a module agent rather than a built-in name. */
@@ -61,16 +78,24 @@ function isModulePath(word: string): boolean {
 
 function moduleSpec(word: string, cwd: string | undefined): AgentSpec {
   const full = path.resolve(cwd ?? process.cwd(), word);
-  if (!existsSync(full)) throw new HangbenchError('USAGE', `--agent ${word}: no such file (${full}); give the path of a module whose default export is defineAgent({ … })`);
+  if (!existsSync(full))
+    throw new HangbenchError(
+      'USAGE',
+      `--agent ${word}: no such file (${full}); give the path of a module whose default export is defineAgent({ … })`,
+    );
   return { agent: 'module', path: word };
 }
 
 /** `--agent cli:codex,cli:opencode --set shell_timeout=10,30`: every adapter × every combination of the settings. */
 function cliSpecsOf(adapters: readonly string[], input: VariantAxes): AgentSpec[] {
   if (adapters.some((name) => !/^[a-z0-9][a-z0-9-]*$/.test(name))) {
-    throw new HangbenchError('USAGE', `--agent cli:<name> names an adapter file under agents/ (lower-case letters, digits, -); got ${adapters.join(', ')}`);
+    throw new HangbenchError(
+      'USAGE',
+      `--agent cli:<name> names an adapter file under agents/ (lower-case letters, digits, -); got ${adapters.join(', ')}`,
+    );
   }
-  if (adapters.includes('generic') && !input.cmd) throw new HangbenchError('USAGE', "--agent cli:generic needs --cmd '... {issue_file}'");
+  if (adapters.includes('generic') && !input.cmd)
+    throw new HangbenchError('USAGE', "--agent cli:generic needs --cmd '... {issue_file}'");
   let combinations: Record<string, string>[] = [{}];
   for (const [name, values] of Object.entries(input.settings ?? {})) {
     combinations = combinations.flatMap((combination) => values.map((value) => ({ ...combination, [name]: value })));
@@ -95,7 +120,8 @@ export function variantName(agent: AgentSpec, monitor: MonitorMode, hints = true
 function checked<T extends string>(values: readonly string[], known: readonly T[], flag: string): T[] {
   for (const value of values) {
     const choices = known.map((name) => (flag === 'agent' && name === 'cli' ? 'cli:<name>' : name)).join(', ');
-    if (!(known as readonly string[]).includes(value)) throw new HangbenchError('USAGE', `unknown ${flag} "${value}"; choose from ${choices}`);
+    if (!(known as readonly string[]).includes(value))
+      throw new HangbenchError('USAGE', `unknown ${flag} "${value}"; choose from ${choices}`);
   }
   return [...new Set(values)] as T[];
 }
@@ -103,7 +129,8 @@ function checked<T extends string>(values: readonly string[], known: readonly T[
 export function assertUniqueNames(variants: readonly VariantSpec[]): VariantSpec[] {
   const seen = new Set<string>();
   for (const variant of variants) {
-    if (seen.has(variant.name)) throw new HangbenchError('USAGE', `two variants are both named "${variant.name}"; give each a unique name`);
+    if (seen.has(variant.name))
+      throw new HangbenchError('USAGE', `two variants are both named "${variant.name}"; give each a unique name`);
     seen.add(variant.name);
   }
   return [...variants];

@@ -31,7 +31,8 @@ function hardLimits(): Map<string, number> {
   try {
     for (const line of readFileSync('/proc/self/limits', 'utf8').split('\n').slice(1)) {
       const match = /^(Max [a-z ]+?)\s{2,}\S+\s+(\S+)/.exec(line);
-      if (match?.[1] !== undefined && match[2] !== undefined && match[2] !== 'unlimited') limits.set(match[1], Number(match[2]));
+      if (match?.[1] !== undefined && match[2] !== undefined && match[2] !== 'unlimited')
+        limits.set(match[1], Number(match[2]));
     }
   } catch {
     // no /proc: let ulimit try and fail loudly if it must
@@ -72,7 +73,14 @@ export function launcherArgv(plan: LaunchPlan): [string, ...string[]] {
   const prefix = [...(plan.jail ?? []), ...(plan.nice === 0 ? [] : ['nice', '-n', String(plan.nice)])];
   const launcher = ['bash', '-c', LAUNCHER, 'hangbench-launcher'] as const;
   const ownNetns = plan.isolateNetwork && plan.jail === null;
-  const args = [plan.v2Procs ?? '', plan.v1Procs.join(':'), plan.ulimits, ownNetns ? 'lo' : '', plan.terminal, ...prefix];
+  const args = [
+    plan.v2Procs ?? '',
+    plan.v1Procs.join(':'),
+    plan.ulimits,
+    ownNetns ? 'lo' : '',
+    plan.terminal,
+    ...prefix,
+  ];
   // unshare without --fork execs into the namespace: same pid, no PID namespace, nothing forked before the join.
   return ownNetns ? ['unshare', '--net', '--', ...launcher, ...args] : [...launcher, ...args];
 }

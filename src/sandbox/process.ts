@@ -54,7 +54,10 @@ class SandboxCommand implements SandboxProcess {
     const child = spawn(file, args, { cwd: spec.cwd, env: spec.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     child.on('error', () => undefined);
     if (child.pid === undefined) {
-      throw new HangbenchError('SANDBOX', `could not start command ${spec.commandId} (${file} failed to spawn in ${spec.cwd})`);
+      throw new HangbenchError(
+        'SANDBOX',
+        `could not start command ${spec.commandId} (${file} failed to spawn in ${spec.cwd})`,
+      );
     }
     this.spawnedPid = child.pid;
     // A write after the program exited fails with EPIPE; that is the program's business, not a harness crash.
@@ -65,7 +68,9 @@ class SandboxCommand implements SandboxProcess {
     this.tree = spec.makeTree({ pid: child.pid, reaped: () => child.exitCode !== null || child.signalCode !== null });
     // The root's own exit (in a jail, nsenter's, which ends with its child): an installed CLI is over then, whatever holds its pipes.
     this.rootExited = new Promise((resolve) => {
-      child.on('exit', (exitCode, signal) => resolve({ exitCode, signal, durationMs: Math.round(performance.now() - started) }));
+      child.on('exit', (exitCode, signal) =>
+        resolve({ exitCode, signal, durationMs: Math.round(performance.now() - started) }),
+      );
     });
     // 'close' comes after the exit AND the end of stdout/stderr: a grandchild holding a pipe keeps the command running.
     this.exited = new Promise((resolve) => {
@@ -105,7 +110,16 @@ class SandboxCommand implements SandboxProcess {
 }
 
 function nothingToKill(by: KillDecider, reason: string, tree: ProcessTree): KillRecord {
-  return { by, reason, mechanism: tree.mechanism, treeSize: 0, steps: [], escalatedToKill: false, goneMs: 0, survivors: [] };
+  return {
+    by,
+    reason,
+    mechanism: tree.mechanism,
+    treeSize: 0,
+    steps: [],
+    escalatedToKill: false,
+    goneMs: 0,
+    survivors: [],
+  };
 }
 
 export function startCommand(spec: CommandSpec): SandboxCommand {

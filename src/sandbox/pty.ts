@@ -22,7 +22,11 @@ const PTY_INIT = `stty rows ${PTY_ROWS} cols ${PTY_COLUMNS} 2>/dev/null; cmd=$HA
 export const SCRIPT_COMMAND = 'exec bash -c "$HANGBENCH_PTY_INIT"';
 
 /** What every program in a pty sees, whatever the host's terminal: the same size and terminal type on every machine. */
-export const PTY_ENV: Readonly<Record<string, string>> = { TERM: 'xterm-256color', COLUMNS: String(PTY_COLUMNS), LINES: String(PTY_ROWS) };
+export const PTY_ENV: Readonly<Record<string, string>> = {
+  TERM: 'xterm-256color',
+  COLUMNS: String(PTY_COLUMNS),
+  LINES: String(PTY_ROWS),
+};
 
 /** The launcher's private variables for a pty command (never visible to the command itself). */
 export function ptyLaunchEnv(): Record<string, string> {
@@ -55,7 +59,11 @@ export function terminalTree(inner: ProcessTree): ProcessTree {
       const group = foregroundGroup(inner.pids(), inner.shownRoot());
       if (group !== null) sendSignal(-group, signal);
     },
-    signalEach: (pids, signal) => inner.signalEach(pids.filter((pid) => pid !== inner.shownRoot()), signal),
+    signalEach: (pids, signal) =>
+      inner.signalEach(
+        pids.filter((pid) => pid !== inner.shownRoot()),
+        signal,
+      ),
     killAll: () => inner.killAll(),
     shownRoot: () => inner.shownRoot(),
     shownPids: () => inner.shownPids(),

@@ -20,7 +20,17 @@ import { startCommand, type SandboxCommand } from './process.js';
 import { sendSignal } from './kill/signals.js';
 import { PTY_ENV, ptyLaunchEnv, terminalTree } from './pty.js';
 import { cgroupTree, scanTree } from './kill/tree.js';
-import type { CommandRunner, HostCapabilities, KillGraces, LeakReport, ResourceLimits, Sandbox, SandboxLimitHit, SandboxOptions, SpawnOptions } from './types.js';
+import type {
+  CommandRunner,
+  HostCapabilities,
+  KillGraces,
+  LeakReport,
+  ResourceLimits,
+  Sandbox,
+  SandboxLimitHit,
+  SandboxOptions,
+  SpawnOptions,
+} from './types.js';
 import { overlayDir, prepareDirs, removeDirs, verifyDirs, type AttemptDirs } from './files/workspace.js';
 
 /** The pyenv shim finds its versions through PYENV_ROOT or $HOME/.pyenv, and HOME moves into the sandbox. */
@@ -35,7 +45,10 @@ function hostPyenvRoot(): string | null {
  * bash processes at every start (about 0.4 s of CPU against 0.1 s for the interpreter alone), which a fixture's timings
  * at a small time scale cannot absorb and which the monitor would show as the program's own processes.
  */
-export function pyenvVersionBin(env: Readonly<Record<string, string | undefined>>, fallbackRoot: string | null): string | null {
+export function pyenvVersionBin(
+  env: Readonly<Record<string, string | undefined>>,
+  fallbackRoot: string | null,
+): string | null {
   const root = env.PYENV_ROOT ?? fallbackRoot;
   if (root === null || !(env.PATH ?? '').split(':').includes(join(root, 'shims'))) return null;
   let version = env.PYENV_VERSION;
@@ -111,7 +124,15 @@ class AttemptSandbox implements Sandbox {
     for (const hiddenDir of hiddenDirs) await overlayDir(copy.workspace, hiddenDir);
     await chownTree(copy.root, jail.owner);
     // Seen at the agent's paths, so every path a check prints or expects is the same as in the agent's sandbox.
-    const verifyJail = await startJail(this.attemptId, this.#setup.isolateNetwork, dirs, copy, this.#setup.hide, [], needsCommandUserns(this.capabilities.cgroupRoot));
+    const verifyJail = await startJail(
+      this.attemptId,
+      this.#setup.isolateNetwork,
+      dirs,
+      copy,
+      this.#setup.hide,
+      [],
+      needsCommandUserns(this.capabilities.cgroupRoot),
+    );
     this.#verifyJail = verifyJail;
     return { spawn: (command, options) => this.#spawnIn(verifyJail, command, options) };
   }
@@ -120,7 +141,10 @@ class AttemptSandbox implements Sandbox {
     if (this.#disposed) throw new HangbenchError('SANDBOX', `sandbox of attempt ${this.attemptId} was disposed`);
     const terminal = options.terminal ?? 'pipe';
     if (terminal === 'pty' && this.capabilities.pty !== true) {
-      throw new HangbenchError('SANDBOX', 'terminal: pty needs script(1) from util-linux on Linux, which this host lacks; install util-linux or run the case with terminal: pipe');
+      throw new HangbenchError(
+        'SANDBOX',
+        'terminal: pty needs script(1) from util-linux on Linux, which this host lacks; install util-linux or run the case with terminal: pipe',
+      );
     }
     const { commandId } = options;
     const { cgroups, dirs, limits } = this.#setup;
@@ -160,7 +184,11 @@ class AttemptSandbox implements Sandbox {
       makeTree: (root) => {
         const namespaces = jail?.namespaces ?? null;
         const tree =
-          cgroup !== null ? cgroupTree(cgroup, root) : namespaces !== null ? namespaces.tree(root, commandId) : scanTree(this.attemptId, commandId, root, this.capabilities.proc);
+          cgroup !== null
+            ? cgroupTree(cgroup, root)
+            : namespaces !== null
+              ? namespaces.tree(root, commandId)
+              : scanTree(this.attemptId, commandId, root, this.capabilities.proc);
         const entered = jail === null ? tree : jailedTree(tree, root);
         return terminal === 'pty' ? terminalTree(entered) : entered;
       },
@@ -222,7 +250,9 @@ class AttemptSandbox implements Sandbox {
   lost(): string | null {
     const { cgroups } = this.#setup;
     // An attempt's cgroup can only be removed from outside while it is empty; its next command could not start.
-    const removed = this.#disposed ? undefined : [cgroups.v2, cgroups.pids, cgroups.memory, cgroups.cpu].find((dir) => dir !== null && !existsSync(dir));
+    const removed = this.#disposed
+      ? undefined
+      : [cgroups.v2, cgroups.pids, cgroups.memory, cgroups.cpu].find((dir) => dir !== null && !existsSync(dir));
     if (removed) return `the attempt's cgroup ${removed} was removed from outside the harness`;
     return this.#setup.jail?.jail.lost ?? null;
   }
@@ -240,7 +270,8 @@ class AttemptSandbox implements Sandbox {
     this.#disposed = true;
     this.#untrack();
     await this.leakScan();
-    for (const command of this.#commands) for (const stream of [command.stdin, command.stdout, command.stderr]) stream.destroy();
+    for (const command of this.#commands)
+      for (const stream of [command.stdin, command.stdout, command.stderr]) stream.destroy();
     await Promise.all(this.#bridges.map((bridge) => bridge.close()));
     for (const jail of [this.#setup.jail, this.#verifyJail]) {
       await jail?.jail.stop(this.#setup.graces.afterKillMs);
@@ -265,7 +296,11 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     cgroups = AttemptCgroups.create(capabilities, attemptId, limits);
   } catch (error) {
     await removeDirs(dirs);
-    throw new HangbenchError('SANDBOX', `could not create the cgroups of attempt ${attemptId}: ${(error as Error).message}`, { cause: error });
+    throw new HangbenchError(
+      'SANDBOX',
+      `could not create the cgroups of attempt ${attemptId}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   // bwrap makes the jail's network namespace itself; the fallback needs `unshare --net` (netns) for one per command.
   const isolateNetwork = (capabilities.isolation === 'bubblewrap' || capabilities.netns) && options.network !== 'host';
@@ -275,17 +310,40 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   if (binds.length > 0 && capabilities.isolation !== 'bubblewrap') {
     await cgroups.remove(graces.afterKillMs);
     await removeDirs(dirs);
-    throw new HangbenchError('SANDBOX', 'an installed agent runs only inside the bubblewrap sandbox, which this run does not have (isolation host-user); install bubblewrap or run another agent');
+    throw new HangbenchError(
+      'SANDBOX',
+      'an installed agent runs only inside the bubblewrap sandbox, which this run does not have (isolation host-user); install bubblewrap or run another agent',
+    );
   }
   if (capabilities.isolation === 'bubblewrap') {
     try {
       for (const dir of [dirs.workspace, dirs.home, dirs.tmp]) await chownTree(dir, sandboxOwner());
-      jail = await startJail(attemptId, isolateNetwork, dirs, dirs, hide, binds, needsCommandUserns(capabilities.cgroupRoot));
+      jail = await startJail(
+        attemptId,
+        isolateNetwork,
+        dirs,
+        dirs,
+        hide,
+        binds,
+        needsCommandUserns(capabilities.cgroupRoot),
+      );
     } catch (error) {
       await cgroups.remove(graces.afterKillMs);
       await removeDirs(dirs);
       throw error;
     }
   }
-  return new AttemptSandbox({ attemptId, capabilities, dirs, cgroups, limits, graces, timeScale: options.timeScale, isolateNetwork, inodes, jail, hide });
+  return new AttemptSandbox({
+    attemptId,
+    capabilities,
+    dirs,
+    cgroups,
+    limits,
+    graces,
+    timeScale: options.timeScale,
+    isolateNetwork,
+    inodes,
+    jail,
+    hide,
+  });
 }

@@ -8,7 +8,11 @@ import { attemptStart, happenedBefore, ofType } from './trace-query.js';
 export function completed(events: readonly TraceEvent[]): boolean | null {
   if (attemptStart(events).kind !== 'control') return null;
   const kills = ofType(events, 'kill');
-  const repros = new Set(ofType(events, 'command.start').filter((start) => start.isRepro).map((start) => start.commandId));
+  const repros = new Set(
+    ofType(events, 'command.start')
+      .filter((start) => start.isRepro)
+      .map((start) => start.commandId),
+  );
   return ofType(events, 'command.exit').some(
     (exit) =>
       repros.has(exit.commandId) &&

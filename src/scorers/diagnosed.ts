@@ -13,7 +13,9 @@ export function diagnosed(events: readonly TraceEvent[]): boolean | null {
   if (start.kind !== 'hang' || !start.culprit) return null;
   const onset = primaryOnset(events);
   if (!onset) return false;
-  const ticks = ofType(events, 'tick').filter((tick) => tick.commandId === onset.commandId && !happenedBefore(tick, onset));
+  const ticks = ofType(events, 'tick').filter(
+    (tick) => tick.commandId === onset.commandId && !happenedBefore(tick, onset),
+  );
   const first = ticks.find((tick) => looksHung(tick.classification));
   if (!first || first.culprit == null) return false;
   const named = first.snapshot.processes.find((process) => process.pid === first.culprit);

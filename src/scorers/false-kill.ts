@@ -7,7 +7,6 @@ export function falseKill(events: readonly TraceEvent[]): boolean | null {
   const exits = ofType(events, 'command.exit');
   return ofType(events, 'kill').some(
     (kill) =>
-      kill.by === 'agent' &&
-      !exits.some((exit) => exit.commandId === kill.commandId && happenedBefore(exit, kill)),
+      kill.by === 'agent' && !exits.some((exit) => exit.commandId === kill.commandId && happenedBefore(exit, kill)),
   );
 }

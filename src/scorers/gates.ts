@@ -22,6 +22,8 @@ export function gates(events: readonly TraceEvent[]): GateScore {
   const results = ofType(events, 'gate.result');
   const rounds = new Set(ofType(events, 'gate.start').map((start) => start.round));
   const last = Math.max(0, ...rounds);
-  const passedInLast = new Set(results.filter((result) => result.round === last && result.passed).map((result) => result.gate));
+  const passedInLast = new Set(
+    results.filter((result) => result.round === last && result.passed).map((result) => result.gate),
+  );
   return { gates_passed: last > 0 && passedInLast.size === count, gate_rounds: rounds.size };
 }

@@ -12,7 +12,10 @@ export interface HangTaxScore {
 export function hangTax(events: readonly TraceEvent[]): HangTaxScore {
   const onset = primaryOnset(events);
   if (!onset) return { hang_tax_ms: null, hang_tax_tokens: null };
-  const end = ofType(events, 'command.exit').find((exit) => exit.commandId === onset.commandId && happenedBefore(onset, exit)) ?? attemptEnd(events) ?? events.at(-1)!;
+  const end =
+    ofType(events, 'command.exit').find((exit) => exit.commandId === onset.commandId && happenedBefore(onset, exit)) ??
+    attemptEnd(events) ??
+    events.at(-1)!;
   const within = (event: TraceEvent): boolean => !happenedBefore(event, onset) && !happenedBefore(end, event);
   const responses = [...ofType(events, 'agent.response'), ...ofType(events, 'model.response')].filter(within);
   return {

@@ -17,6 +17,8 @@ export function hints(events: readonly TraceEvent[]): HintScore {
   if (declared === 0 && given.length === 0) return { hint_given: null, hint_to_action: null };
   const [first] = given;
   if (!first) return { hint_given: false, hint_to_action: null };
-  const action = ofType(events, 'action').find((event: EventOf<'action'>) => ACTING.has(event.action.type) && happenedBefore(first, event));
+  const action = ofType(events, 'action').find(
+    (event: EventOf<'action'>) => ACTING.has(event.action.type) && happenedBefore(first, event),
+  );
   return { hint_given: true, hint_to_action: action ? action.t - first.t : null };
 }

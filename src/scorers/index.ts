@@ -17,7 +17,23 @@ import { traceTokens } from './tokens.js';
 import { attemptEnd, attemptStart, ofType } from './trace-query.js';
 import { withinBudget } from './within-budget.js';
 
-export { classificationAtEnd, clean, completed, diagnosed, falseKill, fixed, gates, hangTax, hints, intact, interrupted, reproduced, shellTool, solved, withinBudget };
+export {
+  classificationAtEnd,
+  clean,
+  completed,
+  diagnosed,
+  falseKill,
+  fixed,
+  gates,
+  hangTax,
+  hints,
+  intact,
+  interrupted,
+  reproduced,
+  shellTool,
+  solved,
+  withinBudget,
+};
 export type { HangTaxScore } from './hang-tax.js';
 export type { ShellToolScore } from './shell-tool.js';
 export type { InterruptScore } from './interrupted.js';
@@ -51,7 +67,15 @@ export function scoreAttempt(events: readonly TraceEvent[]): AttemptScores {
     agent: start.agent,
     repeat: start.repeat,
     outcome,
-    scores: { ...parts, solved: solved(start.kind, outcome, parts), diagnosed: diagnosed(events), ...gates(events), ...hints(events), ...hangTax(events), ...shellTool(events) },
+    scores: {
+      ...parts,
+      solved: solved(start.kind, outcome, parts),
+      diagnosed: diagnosed(events),
+      ...gates(events),
+      ...hints(events),
+      ...hangTax(events),
+      ...shellTool(events),
+    },
     mode: start.monitor.mode,
     ticks: ofType(events, 'tick').length,
     tokens: traceTokens(events),

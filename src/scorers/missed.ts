@@ -8,7 +8,9 @@ export function missedScores(scores: AttemptScores): string[] {
   if (scores.kind === 'hang') {
     if (s.reproduced === false) missed.push('not reproduced');
     if (s.interrupted === false) {
-      missed.push(s.interrupt_latency === null ? 'not interrupted' : `interrupted late (${formatDuration(s.interrupt_latency)})`);
+      missed.push(
+        s.interrupt_latency === null ? 'not interrupted' : `interrupted late (${formatDuration(s.interrupt_latency)})`,
+      );
     }
   } else {
     if (s.false_kill === true) missed.push('false kill');

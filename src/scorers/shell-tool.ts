@@ -17,7 +17,13 @@ export interface ShellToolScore {
   readonly tool_result: ToolResultScore | null;
 }
 
-const NONE: ShellToolScore = { tool_return_ms: null, tool_end: null, left_after_tool: null, left_after_exit: null, tool_result: null };
+const NONE: ShellToolScore = {
+  tool_return_ms: null,
+  tool_end: null,
+  left_after_tool: null,
+  left_after_exit: null,
+  tool_result: null,
+};
 
 /** The string values of a tool call's arguments (JSON as the model wrote them), or the text itself. */
 function argumentStrings(args: string): string[] {
@@ -38,14 +44,19 @@ function argumentStrings(args: string): string[] {
 /** The call ran this command: an argument is the command, holds it (a wrapper), or is held by it (the shim saw a wrapper). */
 function callRan(result: EventOf<'tool.result'>, command: string): boolean {
   const wanted = command.trim();
-  return argumentStrings(result.args).some((arg) => arg.trim() !== '' && (arg.includes(wanted) || (arg.trim().length >= 3 && wanted.includes(arg.trim()))));
+  return argumentStrings(result.args).some(
+    (arg) => arg.trim() !== '' && (arg.includes(wanted) || (arg.trim().length >= 3 && wanted.includes(arg.trim()))),
+  );
 }
 
 /** The repro command the shell-tool scores are about: the onset's command when it ran the repro, else the first repro. */
 function reproStart(events: readonly TraceEvent[]): EventOf<'command.start'> | undefined {
   const starts = ofType(events, 'command.start');
   const onset = primaryOnset(events);
-  return starts.find((start) => start.isRepro && start.commandId === onset?.commandId) ?? starts.find((start) => start.isRepro);
+  return (
+    starts.find((start) => start.isRepro && start.commandId === onset?.commandId) ??
+    starts.find((start) => start.isRepro)
+  );
 }
 
 /**
@@ -59,7 +70,9 @@ export function shellTool(events: readonly TraceEvent[]): ShellToolScore {
   if (agent !== 'cli' && !agent.startsWith('cli:')) return NONE;
   const start = reproStart(events);
   if (!start) return NONE;
-  const result = ofType(events, 'tool.result').find((one) => !happenedBefore(one, start) && callRan(one, start.command));
+  const result = ofType(events, 'tool.result').find(
+    (one) => !happenedBefore(one, start) && callRan(one, start.command),
+  );
   const trees = ofType(events, 'command.tree').filter((tree) => tree.commandId === start.commandId);
   const atExit = trees.find((tree) => tree.at === 'agent.exit');
   const left_after_exit = atExit ? atExit.alive.length : null;
@@ -79,7 +92,12 @@ export function shellTool(events: readonly TraceEvent[]): ShellToolScore {
   };
 }
 
-function toolEnd(events: readonly TraceEvent[], commandId: number, result: EventOf<'tool.result'>, leftAfterTool: number | null): ToolEnd {
+function toolEnd(
+  events: readonly TraceEvent[],
+  commandId: number,
+  result: EventOf<'tool.result'>,
+  leftAfterTool: number | null,
+): ToolEnd {
   const exit = ofType(events, 'command.exit').find((one) => one.commandId === commandId && happenedBefore(one, result));
   if (!exit) return 'returned-running';
   const kill = ofType(events, 'kill').find((one) => one.commandId === commandId && !happenedBefore(exit, one));

@@ -5,5 +5,8 @@ import { attemptEnd, ofType } from './trace-query.js';
 export function traceTokens(events: readonly TraceEvent[]): number {
   const end = attemptEnd(events);
   if (end) return end.tokens;
-  return ofType(events, 'agent.response').reduce((sum, { usage }) => sum + usage.promptTokens + usage.completionTokens, 0);
+  return ofType(events, 'agent.response').reduce(
+    (sum, { usage }) => sum + usage.promptTokens + usage.completionTokens,
+    0,
+  );
 }

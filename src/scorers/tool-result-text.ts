@@ -11,9 +11,19 @@ const REASONS: ReadonlyArray<readonly [RegExp, string]> = [
 ];
 
 const UNITS: Readonly<Record<string, number>> = {
-  ms: 1, millisecond: 1, milliseconds: 1,
-  s: 1000, sec: 1000, secs: 1000, second: 1000, seconds: 1000,
-  m: 60_000, min: 60_000, mins: 60_000, minute: 60_000, minutes: 60_000,
+  ms: 1,
+  millisecond: 1,
+  milliseconds: 1,
+  s: 1000,
+  sec: 1000,
+  secs: 1000,
+  second: 1000,
+  seconds: 1000,
+  m: 60_000,
+  min: 60_000,
+  mins: 60_000,
+  minute: 60_000,
+  minutes: 60_000,
 };
 
 /** The first duration the text states (`after 120000ms`, `Wall time: 10.0 seconds`, `0.2 minutes`), in ms. */

@@ -17,7 +17,10 @@ export function firstOfType<K extends TraceEventType>(events: readonly TraceEven
 export function attemptStart(events: readonly TraceEvent[]): AttemptStart {
   const first = events[0];
   if (first?.type !== 'attempt.start') {
-    throw new HangbenchError('TRACE_INVALID', `a trace must begin with an attempt.start event, got ${first ? first.type : 'an empty trace'}`);
+    throw new HangbenchError(
+      'TRACE_INVALID',
+      `a trace must begin with an attempt.start event, got ${first ? first.type : 'an empty trace'}`,
+    );
   }
   return first;
 }

@@ -7,5 +7,9 @@ export function withinBudget(events: readonly TraceEvent[]): boolean {
   const { budgets } = attemptStart(events);
   const end = attemptEnd(events);
   if (!end || end.outcome === 'error') return false;
-  return traceTokens(events) <= budgets.tokens && end.agentWallMs <= budgets.wallMs && firstOfType(events, 'limit') === undefined;
+  return (
+    traceTokens(events) <= budgets.tokens &&
+    end.agentWallMs <= budgets.wallMs &&
+    firstOfType(events, 'limit') === undefined
+  );
 }

@@ -5,7 +5,10 @@
 export function percentile(values: readonly number[], q: number): number | null {
   if (q < 0 || q > 100) throw new RangeError(`percentile: q must be within 0..100, got ${q}`);
   if (values.length === 0) return null;
-  return percentileOfSorted([...values].sort((a, b) => a - b), q);
+  return percentileOfSorted(
+    [...values].sort((a, b) => a - b),
+    q,
+  );
 }
 
 /** percentile() of values already sorted ascending, for callers that take many percentiles of one sample. */

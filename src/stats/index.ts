@@ -9,5 +9,13 @@ export { mcnemarExact, type McNemarResult } from './mcnemar.js';
 export { wilcoxonSignedRank, type WilcoxonResult } from './wilcoxon.js';
 export { holm } from './holm.js';
 export { erfc, normalUpperTail } from './normal.js';
-export { connorPairs, mcnemarMde, mcnemarPower, normalQuantileUpper, standardDeviation, wilcoxonMde, wilcoxonPairs } from './power.js';
+export {
+  connorPairs,
+  mcnemarMde,
+  mcnemarPower,
+  normalQuantileUpper,
+  standardDeviation,
+  wilcoxonMde,
+  wilcoxonPairs,
+} from './power.js';
 export { signMixtureBoundary, signMixtureEValue } from './sequential.js';

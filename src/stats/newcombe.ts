@@ -47,8 +47,12 @@ export function newcombePaired(counts: PairedCounts): PairedDifference | null {
   const second = wilson(successB, n)!;
   const phi = correlation(counts, n);
   const difference = p1 - p2;
-  const below = Math.sqrt(Math.max(0, (p1 - first.low) ** 2 - 2 * phi * (p1 - first.low) * (second.high - p2) + (second.high - p2) ** 2));
-  const above = Math.sqrt(Math.max(0, (p2 - second.low) ** 2 - 2 * phi * (p2 - second.low) * (first.high - p1) + (first.high - p1) ** 2));
+  const below = Math.sqrt(
+    Math.max(0, (p1 - first.low) ** 2 - 2 * phi * (p1 - first.low) * (second.high - p2) + (second.high - p2) ** 2),
+  );
+  const above = Math.sqrt(
+    Math.max(0, (p2 - second.low) ** 2 - 2 * phi * (p2 - second.low) * (first.high - p1) + (first.high - p1) ** 2),
+  );
   return { difference, low: Math.max(-1, difference - below), high: Math.min(1, difference + above) };
 }
 

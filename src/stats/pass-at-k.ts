@@ -37,7 +37,9 @@ export interface PassAtK {
 }
 
 /** pass@k and pass^k averaged over cases, for k = 1 … the fewest attempts any case had. */
-export function passAtKCurve(perCase: ReadonlyArray<{ readonly attempts: number; readonly solved: number }>): PassAtK[] {
+export function passAtKCurve(
+  perCase: ReadonlyArray<{ readonly attempts: number; readonly solved: number }>,
+): PassAtK[] {
   const counted = perCase.filter((entry) => entry.attempts > 0);
   if (counted.length === 0) return [];
   const kMax = Math.min(...counted.map((entry) => entry.attempts));

@@ -49,7 +49,8 @@ function binomialPmf(n: number, p: number): number[] {
 export function mcnemarPower(n: number, discordance: number, difference: number, alpha: number): number {
   if (!Number.isInteger(n) || n < 0) throw new RangeError(`mcnemar power: n must be a non-negative integer, got ${n}`);
   const delta = Math.abs(difference);
-  if (delta > discordance + 1e-12 || discordance > 1) throw new RangeError(`mcnemar power: |difference| ${delta} cannot exceed the discordance ${discordance} (≤ 1)`);
+  if (delta > discordance + 1e-12 || discordance > 1)
+    throw new RangeError(`mcnemar power: |difference| ${delta} cannot exceed the discordance ${discordance} (≤ 1)`);
   if (n === 0 || discordance === 0) return 0;
   const thresholds = rejectionThresholds(n, alpha);
   const discordant = binomialPmf(n, discordance);
@@ -73,7 +74,8 @@ export function mcnemarPower(n: number, discordance: number, difference: number,
  */
 export function connorPairs(discordance: number, difference: number, alpha: number, power: number): number {
   const delta = Math.abs(difference);
-  if (!(delta > 0) || delta > discordance) throw new RangeError(`connor: need 0 < |difference| ≤ discordance, got ${difference} and ${discordance}`);
+  if (!(delta > 0) || delta > discordance)
+    throw new RangeError(`connor: need 0 < |difference| ≤ discordance, got ${difference} and ${discordance}`);
   const za = normalQuantileUpper(alpha / 2);
   const zb = normalQuantileUpper(1 - power);
   return (za * Math.sqrt(discordance) + zb * Math.sqrt(discordance - delta * delta)) ** 2 / (delta * delta);
@@ -108,7 +110,9 @@ const SIGNED_RANK_EFFICIENCY = 3 / Math.PI;
  */
 export function wilcoxonMde(n: number, sd: number, alpha: number, power: number): number | null {
   if (n < 1 || !(sd > 0) || 2 / 2 ** n >= alpha) return null;
-  return ((normalQuantileUpper(alpha / 2) + normalQuantileUpper(1 - power)) * sd) / Math.sqrt(n * SIGNED_RANK_EFFICIENCY);
+  return (
+    ((normalQuantileUpper(alpha / 2) + normalQuantileUpper(1 - power)) * sd) / Math.sqrt(n * SIGNED_RANK_EFFICIENCY)
+  );
 }
 
 /** Pairs the signed-rank test needs to detect `shift` with `power` at two-sided `alpha`: the inverse of wilcoxonMde. */

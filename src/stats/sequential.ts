@@ -7,7 +7,8 @@
  * any of them without raising the false-positive rate.
  */
 export function signMixtureEValue(forA: number, d: number): number {
-  if (!Number.isInteger(forA) || !Number.isInteger(d) || forA < 0 || forA > d) throw new RangeError(`sign e-value: need integers 0 ≤ forA ≤ d, got ${forA} of ${d}`);
+  if (!Number.isInteger(forA) || !Number.isInteger(d) || forA < 0 || forA > d)
+    throw new RangeError(`sign e-value: need integers 0 ≤ forA ≤ d, got ${forA} of ${d}`);
   let log = d * Math.LN2 - Math.log(d + 1);
   for (let i = 1; i <= forA; i += 1) log += Math.log(i);
   for (let i = 1; i <= d - forA; i += 1) log += Math.log(i);

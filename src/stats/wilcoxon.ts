@@ -25,7 +25,10 @@ export function wilcoxonSignedRank(pairs: ReadonlyArray<readonly [number, number
   const n = nonZero.length;
   if (n === 0) return { test: 'wilcoxon-signed-rank', method: 'exact', n, zeros, statistic: 0, p: 1 };
   const { ranks, tieSizes } = averageRanks(nonZero.map(Math.abs));
-  const statistic = nonZero.reduce((sum, difference, index) => (difference > 0 ? sum + (ranks[index] as number) : sum), 0);
+  const statistic = nonZero.reduce(
+    (sum, difference, index) => (difference > 0 ? sum + (ranks[index] as number) : sum),
+    0,
+  );
   const exact = n < EXACT_BELOW && tieSizes.length === 0 && zeros === 0;
   const p = exact ? exactP(statistic, n) : normalP(statistic, n, tieSizes);
   return { test: 'wilcoxon-signed-rank', method: exact ? 'exact' : 'normal', n, zeros, statistic, p };
@@ -36,7 +39,7 @@ function averageRanks(values: readonly number[]): { ranks: number[]; tieSizes: n
   const order = values.map((value, index) => ({ value, index })).sort((a, b) => a.value - b.value);
   const ranks = new Array<number>(values.length);
   const tieSizes: number[] = [];
-  for (let start = 0; start < order.length; ) {
+  for (let start = 0; start < order.length;) {
     let end = start;
     while (end + 1 < order.length && order[end + 1]?.value === order[start]?.value) end += 1;
     const rank = (start + end) / 2 + 1;

@@ -9,7 +9,8 @@ export interface Interval {
 /** Wilson score interval for `successes` out of `trials` at 95 %; null when there were no trials. */
 export function wilson(successes: number, trials: number): Interval | null {
   if (trials <= 0) return null;
-  if (successes < 0 || successes > trials) throw new RangeError(`wilson: ${successes} successes out of ${trials} trials`);
+  if (successes < 0 || successes > trials)
+    throw new RangeError(`wilson: ${successes} successes out of ${trials} trials`);
   const p = successes / trials;
   const z2 = Z95 * Z95;
   const denominator = 1 + z2 / trials;

@@ -2,7 +2,17 @@ import type { AttemptScores } from '../types/scores.js';
 import type { Over } from './schema-comparisons.js';
 
 /** The yes/no scores a variant has a rate of (summary.json's `groups[]`). */
-export type RateName = 'solved' | 'reproduced' | 'interrupted' | 'fixed' | 'diagnosed' | 'false_kill' | 'completed' | 'intact' | 'clean' | 'within_budget';
+export type RateName =
+  | 'solved'
+  | 'reproduced'
+  | 'interrupted'
+  | 'fixed'
+  | 'diagnosed'
+  | 'false_kill'
+  | 'completed'
+  | 'intact'
+  | 'clean'
+  | 'within_budget';
 
 /** A yes/no score: a rate per variant (Wilson), compared between variants by McNemar's exact test and the paired difference. */
 export interface ComparedRate {
@@ -36,7 +46,13 @@ const score =
   (attempt: AttemptScores): boolean | null =>
     attempt.scores[name];
 
-const rateOf = (metric: RateName, over: Over, direction: 'higher' | 'lower', betweenVariants: boolean, betweenRuns: boolean): ComparedRate => ({
+const rateOf = (
+  metric: RateName,
+  over: Over,
+  direction: 'higher' | 'lower',
+  betweenVariants: boolean,
+  betweenRuns: boolean,
+): ComparedRate => ({
   kind: 'rate',
   metric,
   over,
@@ -54,11 +70,27 @@ const rateOf = (metric: RateName, over: Over, direction: 'higher' | 'lower', bet
 export const METRICS: readonly ComparedMetric[] = [
   rateOf('interrupted', 'hangs', 'higher', true, true),
   rateOf('false_kill', 'controls', 'lower', true, true),
-  { kind: 'shift', metric: 'interrupt_latency', over: 'hangs', direction: 'lower', unit: 'ms', betweenVariants: true, value: (attempt) => attempt.scores.interrupt_latency },
+  {
+    kind: 'shift',
+    metric: 'interrupt_latency',
+    over: 'hangs',
+    direction: 'lower',
+    unit: 'ms',
+    betweenVariants: true,
+    value: (attempt) => attempt.scores.interrupt_latency,
+  },
   rateOf('solved', 'all', 'higher', true, true),
   rateOf('fixed', 'hangs', 'higher', true, true),
   rateOf('diagnosed', 'hangs-with-culprit', 'higher', true, false),
-  { kind: 'shift', metric: 'tokens', over: 'all', direction: 'lower', unit: 'tokens', betweenVariants: true, value: (attempt) => attempt.tokens },
+  {
+    kind: 'shift',
+    metric: 'tokens',
+    over: 'all',
+    direction: 'lower',
+    unit: 'tokens',
+    betweenVariants: true,
+    value: (attempt) => attempt.tokens,
+  },
   rateOf('reproduced', 'hangs', 'higher', false, true),
   rateOf('completed', 'controls', 'higher', false, true),
   rateOf('intact', 'controls', 'higher', false, true),
@@ -70,7 +102,9 @@ export const METRICS: readonly ComparedMetric[] = [
 export const COMPARED_METRICS: readonly ComparedMetric[] = METRICS.filter((metric) => metric.betweenVariants);
 
 /** Every rate, for the per-variant rates and `hangbench compare`. */
-export const RATE_METRICS: readonly ComparedRate[] = METRICS.filter((metric): metric is ComparedRate => metric.kind === 'rate');
+export const RATE_METRICS: readonly ComparedRate[] = METRICS.filter(
+  (metric): metric is ComparedRate => metric.kind === 'rate',
+);
 
 /** Does `attempt` count towards a rate over `over`? (`hangs-with-culprit`: a hang whose case names a culprit.) */
 export function countsOver(over: Over, attempt: AttemptScores): boolean {

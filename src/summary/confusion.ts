@@ -15,9 +15,24 @@ const NO_TICK = 'none';
 export function summarizeConfusion(attempts: readonly AttemptScores[]): Confusion[] {
   return groupBy(attempts, (attempt) => JSON.stringify([attempt.agent, attempt.variant])).map((group) => {
     const [first] = group as [AttemptScores];
-    const rows = new Map<string, { class: string; kind: AttemptScores['kind']; attempts: number; looksHung: number; counts: Record<string, number> }>();
+    const rows = new Map<
+      string,
+      {
+        class: string;
+        kind: AttemptScores['kind'];
+        attempts: number;
+        looksHung: number;
+        counts: Record<string, number>;
+      }
+    >();
     for (const attempt of group) {
-      const row = rows.get(attempt.class) ?? { class: attempt.class, kind: attempt.kind, attempts: 0, looksHung: 0, counts: {} };
+      const row = rows.get(attempt.class) ?? {
+        class: attempt.class,
+        kind: attempt.kind,
+        attempts: 0,
+        looksHung: 0,
+        counts: {},
+      };
       const column = attempt.classificationAtEnd ?? NO_TICK;
       row.attempts += 1;
       row.counts[column] = (row.counts[column] ?? 0) + 1;
@@ -37,7 +52,6 @@ export function summarizeConfusion(attempts: readonly AttemptScores[]): Confusio
     };
   });
 }
-
 
 function isClassification(column: string): column is Classification {
   return (CLASSIFICATIONS as readonly string[]).includes(column);

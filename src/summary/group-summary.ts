@@ -1,4 +1,11 @@
-import { bootstrapPercentiles, hashString, mean, passAtKCurve, percentile, type BootstrapOptions } from '../stats/index.js';
+import {
+  bootstrapPercentiles,
+  hashString,
+  mean,
+  passAtKCurve,
+  percentile,
+  type BootstrapOptions,
+} from '../stats/index.js';
 import type { AttemptScores } from '../types/scores.js';
 import { groupBy } from './group-by.js';
 import { rate } from './rates.js';
@@ -50,6 +57,15 @@ export function summarizeGroup(attempts: readonly AttemptScores[], bootstrap: Bo
 /** Every rate of RATE_METRICS over the attempts it counts over, with its Wilson interval. */
 function rates(attempts: readonly AttemptScores[]): Record<RateName, GroupRate> {
   return Object.fromEntries(
-    RATE_METRICS.map((metric) => [metric.metric, { ...rate(attempts.filter((attempt) => countsOver(metric.over, attempt)), metric.metric), over: metric.over }]),
+    RATE_METRICS.map((metric) => [
+      metric.metric,
+      {
+        ...rate(
+          attempts.filter((attempt) => countsOver(metric.over, attempt)),
+          metric.metric,
+        ),
+        over: metric.over,
+      },
+    ]),
   ) as Record<RateName, GroupRate>;
 }

@@ -4,10 +4,11 @@ import { groupBy } from './group-by.js';
 import { rate } from './rates.js';
 import type { LoopSummary } from './schema.js';
 
-
 /** One row per agent/variant that ran a gated or hinted case, in order of first appearance; [] when none did. */
 export function summarizeLoop(attempts: readonly AttemptScores[]): LoopSummary[] {
-  const looped = attempts.filter((attempt) => attempt.scores.gates_passed !== null || attempt.scores.hint_given !== null);
+  const looped = attempts.filter(
+    (attempt) => attempt.scores.gates_passed !== null || attempt.scores.hint_given !== null,
+  );
   return groupBy(looped, (attempt) => JSON.stringify([attempt.agent, attempt.variant])).map((group) => {
     const [first] = group as [AttemptScores];
     const gated = group.filter((attempt) => attempt.scores.gate_rounds !== null);
@@ -19,10 +20,15 @@ export function summarizeLoop(attempts: readonly AttemptScores[]): LoopSummary[]
       gates_passed: rate(gated, 'gates_passed'),
       gateRoundsPerAttempt: mean(gated.map((attempt) => attempt.scores.gate_rounds ?? 0)),
       hint_given: rate(hinted, 'hint_given'),
-      solved_after_hint: rate(hinted.filter((attempt) => attempt.scores.hint_given === true), 'solved'),
-      solved_without_hint: rate(hinted.filter((attempt) => attempt.scores.hint_given === false), 'solved'),
+      solved_after_hint: rate(
+        hinted.filter((attempt) => attempt.scores.hint_given === true),
+        'solved',
+      ),
+      solved_without_hint: rate(
+        hinted.filter((attempt) => attempt.scores.hint_given === false),
+        'solved',
+      ),
       hintToActionMs: { count: latencies.length, p50: percentile(latencies, 50), p90: percentile(latencies, 90) },
     };
   });
 }
-

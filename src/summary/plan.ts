@@ -7,7 +7,10 @@ import { pairUp } from './pair-up.js';
 import type { RunSummary } from './schema.js';
 
 /** The effect to detect: a difference of rates (0.10 = 10 points), or a shift in ms or tokens. */
-export type Detect = { readonly unit: 'pt'; readonly value: number } | { readonly unit: 'ms'; readonly value: number } | { readonly unit: 'tokens'; readonly value: number };
+export type Detect =
+  | { readonly unit: 'pt'; readonly value: number }
+  | { readonly unit: 'ms'; readonly value: number }
+  | { readonly unit: 'tokens'; readonly value: number };
 
 export interface PlanOptions {
   readonly detect: Detect;
@@ -44,7 +47,12 @@ export interface Plan {
   readonly perRepeat: { readonly attempts: number; readonly wallMs: number | null; readonly tokens: number };
   readonly pairs: readonly PairPlan[];
   /** the run that decides every pair: the most repeats any pair needs, and what it costs */
-  readonly run: { readonly repeats: number | null; readonly attempts: number | null; readonly wallMs: number | null; readonly tokens: number | null };
+  readonly run: {
+    readonly repeats: number | null;
+    readonly attempts: number | null;
+    readonly wallMs: number | null;
+    readonly tokens: number | null;
+  };
 }
 
 const unitOf = (metric: ComparedMetric): Detect['unit'] => (metric.kind === 'rate' ? 'pt' : metric.unit);
@@ -54,29 +62,64 @@ const unitOf = (metric: ComparedMetric): Detect['unit'] => (metric.kind === 'rat
  * exact power of McNemar's test with the pilot's discordance (at least the effect's own), scanned upward from
  * Connor's estimate; for latency or tokens, the signed-rank test's pairs from the spread of the paired differences.
  */
-export function planRepeats(summary: Pick<RunSummary, 'attempts' | 'startedAt' | 'finishedAt'>, options: PlanOptions): Plan {
+export function planRepeats(
+  summary: Pick<RunSummary, 'attempts' | 'startedAt' | 'finishedAt'>,
+  options: PlanOptions,
+): Plan {
   const { detect, power } = options;
-  const metrics = COMPARED_METRICS.filter((metric) => unitOf(metric) === detect.unit && (options.metrics === undefined || options.metrics.includes(metric.metric)));
+  const metrics = COMPARED_METRICS.filter(
+    (metric) =>
+      unitOf(metric) === detect.unit && (options.metrics === undefined || options.metrics.includes(metric.metric)),
+  );
   const pilotRepeats = Math.max(1, ...summary.attempts.map((attempt) => attempt.repeat));
   const groups = groupBy(summary.attempts, (attempt) => attempt.variant);
-  const couples = groups.flatMap((a, i) => groups.slice(i + 1).map((b) => ({ a: (a[0] as AttemptScores).variant, b: (b[0] as AttemptScores).variant, pairs: pairUp(a, b) })));
+  const couples = groups.flatMap((a, i) =>
+    groups
+      .slice(i + 1)
+      .map((b) => ({ a: (a[0] as AttemptScores).variant, b: (b[0] as AttemptScores).variant, pairs: pairUp(a, b) })),
+  );
   const pairs = metrics.flatMap((metric) => {
-    const valued = couples.map((couple) => ({ ...couple, values: couple.pairs.flatMap(([left, right]) => {
-      const [x, y] = [metric.value(left), metric.value(right)];
-      return x === null || y === null ? [] : [[x, y] as const];
-    }) })).filter((couple) => couple.values.length > 0);
+    const valued = couples
+      .map((couple) => ({
+        ...couple,
+        values: couple.pairs.flatMap(([left, right]) => {
+          const [x, y] = [metric.value(left), metric.value(right)];
+          return x === null || y === null ? [] : [[x, y] as const];
+        }),
+      }))
+      .filter((couple) => couple.values.length > 0);
     const alpha = ALPHA / Math.max(1, valued.length);
     return valued.map(({ a, b, values }): PairPlan => {
       const pairsPerRepeat = values.length / pilotRepeats;
       if (metric.kind === 'rate') {
         const discordance = values.filter(([x, y]) => x !== y).length / values.length;
         const repeats = rateRepeats(pairsPerRepeat, discordance, detect.value, alpha, power);
-        return { metric: metric.metric, a, b, pilotPairs: values.length, pairsPerRepeat, discordance, sd: null, alpha, repeats };
+        return {
+          metric: metric.metric,
+          a,
+          b,
+          pilotPairs: values.length,
+          pairsPerRepeat,
+          discordance,
+          sd: null,
+          alpha,
+          repeats,
+        };
       }
       const sd = standardDeviation(values.map(([x, y]) => Number(x) - Number(y)));
       const needed = sd > 0 ? Math.ceil(wilcoxonPairs(detect.value, sd, alpha, power) / pairsPerRepeat) : null;
       const repeats = needed !== null && needed <= MAX_PLANNED_REPEATS ? needed : null;
-      return { metric: metric.metric, a, b, pilotPairs: values.length, pairsPerRepeat, discordance: null, sd, alpha, repeats };
+      return {
+        metric: metric.metric,
+        a,
+        b,
+        pilotPairs: values.length,
+        pairsPerRepeat,
+        discordance: null,
+        sd,
+        alpha,
+        repeats,
+      };
     });
   });
   const wallMs = summary.finishedAt === null ? null : Date.parse(summary.finishedAt) - Date.parse(summary.startedAt);
@@ -86,7 +129,8 @@ export function planRepeats(summary: Pick<RunSummary, 'attempts' | 'startedAt' |
     tokens: summary.attempts.reduce((sum, attempt) => sum + attempt.tokens, 0) / pilotRepeats,
   };
   const planned = pairs.map((pair) => pair.repeats);
-  const repeats = planned.length === 0 || planned.some((value) => value === null) ? null : Math.max(...(planned as number[]));
+  const repeats =
+    planned.length === 0 || planned.some((value) => value === null) ? null : Math.max(...(planned as number[]));
   return {
     detect,
     power,
@@ -103,7 +147,13 @@ export function planRepeats(summary: Pick<RunSummary, 'attempts' | 'startedAt' |
 }
 
 /** The fewest repeats whose pairs reach `power` on McNemar's exact test; the pairs discordant at least as often as the effect needs. */
-function rateRepeats(pairsPerRepeat: number, pilotDiscordance: number, difference: number, alpha: number, power: number): number | null {
+function rateRepeats(
+  pairsPerRepeat: number,
+  pilotDiscordance: number,
+  difference: number,
+  alpha: number,
+  power: number,
+): number | null {
   const discordance = Math.min(1, Math.max(pilotDiscordance, difference));
   if (difference <= 0 || difference > 1) return null;
   // Connor's normal approximation is close: start well below it and step up to the exact answer

@@ -14,10 +14,16 @@ const READABLE = [1, 2, 3, SUMMARY_VERSION] as const;
  * version is refused.
  */
 export function parseRunSummary(value: unknown, source: string): RunSummary {
-  const version = typeof value === 'object' && value !== null ? (value as { summaryVersion?: unknown }).summaryVersion : undefined;
+  const version =
+    typeof value === 'object' && value !== null ? (value as { summaryVersion?: unknown }).summaryVersion : undefined;
   if (version === SUMMARY_VERSION) return check(RunSummarySchema, value, source);
   if (version === 1 || version === 2 || version === 3) {
-    const old = version === 1 ? check(RunSummaryV1Schema, value, source) : version === 2 ? check(RunSummaryV2Schema, value, source) : check(RunSummaryV3Schema, value, source);
+    const old =
+      version === 1
+        ? check(RunSummaryV1Schema, value, source)
+        : version === 2
+          ? check(RunSummaryV2Schema, value, source)
+          : check(RunSummaryV3Schema, value, source);
     const seed = 'statistics' in old ? old.statistics.seed : old.options.seed;
     const attempts = old.summaryVersion === 3 ? old.attempts : old.attempts.map(upgradeAttemptScores);
     return summarize(attempts, {
@@ -43,13 +49,21 @@ export async function readRunSummary(file: string): Promise<RunSummary> {
   try {
     value = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
-    throw new HangbenchError('RUN_FOLDER', `${file}: not readable as JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+    throw new HangbenchError(
+      'RUN_FOLDER',
+      `${file}: not readable as JSON (${error instanceof Error ? error.message : String(error)})`,
+      { cause: error },
+    );
   }
   return parseRunSummary(value, file);
 }
 
 function check<T extends z.ZodType>(schema: T, value: unknown, source: string): z.infer<T> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new HangbenchError('RUN_FOLDER', `${source}: not a valid summary: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
+  if (!parsed.success)
+    throw new HangbenchError(
+      'RUN_FOLDER',
+      `${source}: not a valid summary: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`,
+    );
   return parsed.data;
 }

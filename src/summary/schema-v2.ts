@@ -16,7 +16,15 @@ export const AttemptScoresV2Schema = AttemptScoresSchema.extend({
  */
 export const RunSummaryV2Schema = z.object({
   summaryVersion: z.literal(2),
-  ...RunSummarySchema.pick({ runId: true, startedAt: true, finishedAt: true, hangbenchVersion: true, interrupted: true, options: true, statistics: true }).shape,
+  ...RunSummarySchema.pick({
+    runId: true,
+    startedAt: true,
+    finishedAt: true,
+    hangbenchVersion: true,
+    interrupted: true,
+    options: true,
+    statistics: true,
+  }).shape,
   attempts: z.array(AttemptScoresV2Schema),
 });
 
@@ -37,6 +45,14 @@ export function upgradeAttemptScores(old: AttemptScoresV2): AttemptScores {
  */
 export const RunSummaryV3Schema = z.object({
   summaryVersion: z.literal(3),
-  ...RunSummarySchema.pick({ runId: true, startedAt: true, finishedAt: true, hangbenchVersion: true, interrupted: true, options: true, statistics: true }).shape,
+  ...RunSummarySchema.pick({
+    runId: true,
+    startedAt: true,
+    finishedAt: true,
+    hangbenchVersion: true,
+    interrupted: true,
+    options: true,
+    statistics: true,
+  }).shape,
   attempts: z.array(AttemptScoresSchema),
 });

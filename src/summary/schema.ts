@@ -55,7 +55,12 @@ export const AttemptScoresSchema = z.strictObject({
     left_after_tool: z.number().int().nonnegative().nullable().default(null),
     left_after_exit: z.number().int().nonnegative().nullable().default(null),
     tool_result: z
-      .strictObject({ text: z.string(), held_output: z.boolean().nullable(), elapsed_ms: z.number().nullable(), reason: z.string().nullable() })
+      .strictObject({
+        text: z.string(),
+        held_output: z.boolean().nullable(),
+        elapsed_ms: z.number().nullable(),
+        reason: z.string().nullable(),
+      })
       .nullable()
       .default(null),
   }),
@@ -159,7 +164,10 @@ export const CaseMatrixRowSchema = z.strictObject({
   caseId: z.string(),
   class: z.string(),
   kind: z.enum(['hang', 'control']),
-  cells: z.record(z.string(), z.strictObject({ solved: z.number().int().nonnegative(), total: z.number().int().positive() })),
+  cells: z.record(
+    z.string(),
+    z.strictObject({ solved: z.number().int().nonnegative(), total: z.number().int().positive() }),
+  ),
 });
 
 /** Per agent/variant: how the attempts of gated and hinted cases went (issue 12). */
@@ -174,7 +182,11 @@ export const LoopSummarySchema = z.strictObject({
   /** solved, over hinted-case attempts where a hint fired, and where none did (hints off, or the trigger never came). */
   solved_after_hint: RateSchema,
   solved_without_hint: RateSchema,
-  hintToActionMs: z.strictObject({ count: z.number().int().nonnegative(), p50: z.number().nullable(), p90: z.number().nullable() }),
+  hintToActionMs: z.strictObject({
+    count: z.number().int().nonnegative(),
+    p50: z.number().nullable(),
+    p90: z.number().nullable(),
+  }),
 });
 
 /** One CLI variant × hang class of the shell-tool matrix (summary/shell-tools.ts); sums over its attempts. */

@@ -24,32 +24,46 @@ export function cliOf(variant: string, mode: string | undefined): string {
  * the hang tax, summed. Rows of the same CLI in another mode follow each other. [] when no attempt has any of it.
  */
 export function summarizeShellTools(attempts: readonly AttemptScores[]): ShellToolRow[] {
-  const relevant = attempts.filter((attempt) => attempt.kind === 'hang' && (attempt.scores.hang_tax_ms !== null || attempt.scores.tool_end !== null));
-  const rows = groupBy(relevant, (attempt) => JSON.stringify([attempt.variant, attempt.class])).map((group): ShellToolRow => {
-    const [first] = group as [AttemptScores];
-    const returns = group.flatMap((attempt) => attempt.scores.tool_return_ms ?? []);
-    const results = group.flatMap((attempt) => attempt.scores.tool_result ?? []);
-    const ends = Object.fromEntries(TOOL_ENDS.map((end) => [end, group.filter((attempt) => attempt.scores.tool_end === end).length]).filter(([, n]) => n !== 0));
-    return {
-      cli: cliOf(first.variant, first.mode),
-      variant: first.variant,
-      agent: first.agent,
-      mode: first.mode ?? null,
-      class: first.class,
-      attempts: group.length,
-      installed: group.some((attempt) => attempt.scores.tool_end !== null),
-      returned: returns.length,
-      toolReturnMs: { p50: percentile(returns, 50), max: returns.length === 0 ? null : Math.max(...returns) },
-      ends,
-      leftAfterTool: sum(group.map((attempt) => attempt.scores.left_after_tool)),
-      leftAfterExit: sum(group.map((attempt) => attempt.scores.left_after_exit)),
-      heldOutput: results.filter((result) => result.held_output === true).length,
-      statedElapsed: results.filter((result) => result.elapsed_ms !== null).length,
-      reasons: [...new Set(results.flatMap((result) => result.reason ?? []))],
-      hangTaxMs: sum(group.map((attempt) => attempt.scores.hang_tax_ms)),
-      hangTaxTokens: sum(group.map((attempt) => attempt.scores.hang_tax_tokens)),
-      example: results[0] ? results[0].text.slice(0, EXAMPLE_CHARS) : null,
-    };
-  });
-  return rows.sort((a, b) => (a.cli === b.cli ? (a.class === b.class ? (a.mode ?? '').localeCompare(b.mode ?? '') : a.class.localeCompare(b.class)) : a.cli.localeCompare(b.cli)));
+  const relevant = attempts.filter(
+    (attempt) => attempt.kind === 'hang' && (attempt.scores.hang_tax_ms !== null || attempt.scores.tool_end !== null),
+  );
+  const rows = groupBy(relevant, (attempt) => JSON.stringify([attempt.variant, attempt.class])).map(
+    (group): ShellToolRow => {
+      const [first] = group as [AttemptScores];
+      const returns = group.flatMap((attempt) => attempt.scores.tool_return_ms ?? []);
+      const results = group.flatMap((attempt) => attempt.scores.tool_result ?? []);
+      const ends = Object.fromEntries(
+        TOOL_ENDS.map((end) => [end, group.filter((attempt) => attempt.scores.tool_end === end).length]).filter(
+          ([, n]) => n !== 0,
+        ),
+      );
+      return {
+        cli: cliOf(first.variant, first.mode),
+        variant: first.variant,
+        agent: first.agent,
+        mode: first.mode ?? null,
+        class: first.class,
+        attempts: group.length,
+        installed: group.some((attempt) => attempt.scores.tool_end !== null),
+        returned: returns.length,
+        toolReturnMs: { p50: percentile(returns, 50), max: returns.length === 0 ? null : Math.max(...returns) },
+        ends,
+        leftAfterTool: sum(group.map((attempt) => attempt.scores.left_after_tool)),
+        leftAfterExit: sum(group.map((attempt) => attempt.scores.left_after_exit)),
+        heldOutput: results.filter((result) => result.held_output === true).length,
+        statedElapsed: results.filter((result) => result.elapsed_ms !== null).length,
+        reasons: [...new Set(results.flatMap((result) => result.reason ?? []))],
+        hangTaxMs: sum(group.map((attempt) => attempt.scores.hang_tax_ms)),
+        hangTaxTokens: sum(group.map((attempt) => attempt.scores.hang_tax_tokens)),
+        example: results[0] ? results[0].text.slice(0, EXAMPLE_CHARS) : null,
+      };
+    },
+  );
+  return rows.sort((a, b) =>
+    a.cli === b.cli
+      ? a.class === b.class
+        ? (a.mode ?? '').localeCompare(b.mode ?? '')
+        : a.class.localeCompare(b.class)
+      : a.cli.localeCompare(b.cli),
+  );
 }

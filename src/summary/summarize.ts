@@ -65,7 +65,10 @@ function byKindThenClass(a: ClassSummary, b: ClassSummary): number {
  * the case × variant matrix, and every attempt's scores.
  */
 export function summarize(attempts: readonly AttemptScores[], meta: SummaryMeta): RunSummary {
-  const bootstrap: BootstrapOptions = { seed: meta.seed ?? DEFAULT_BOOTSTRAP.seed, resamples: meta.resamples ?? DEFAULT_BOOTSTRAP.resamples };
+  const bootstrap: BootstrapOptions = {
+    seed: meta.seed ?? DEFAULT_BOOTSTRAP.seed,
+    resamples: meta.resamples ?? DEFAULT_BOOTSTRAP.resamples,
+  };
   const groups = groupBy(attempts, (attempt) => attempt.variant);
   const summaries = groups.map((group) => summarizeGroup(group, bootstrap));
   const classes = groups.flatMap((group) => groupBy(group, (attempt) => attempt.class).map(summarizeClass));

@@ -13,7 +13,12 @@ interface Axis {
 }
 
 const AXES: readonly Axis[] = [
-  { name: 'interval', unit: 'ms', value: (variant) => modePeriodMs(variant.monitor), rest: ({ name: _name, ...variant }) => ({ ...variant, monitor: withModePeriod(variant.monitor, 0) }) },
+  {
+    name: 'interval',
+    unit: 'ms',
+    value: (variant) => modePeriodMs(variant.monitor),
+    rest: ({ name: _name, ...variant }) => ({ ...variant, monitor: withModePeriod(variant.monitor, 0) }),
+  },
   {
     name: 'hung-ticks',
     unit: 'ticks',
@@ -26,8 +31,18 @@ const AXES: readonly Axis[] = [
 function settings(variant: VariantSpec, axis: Axis): { mode: string; others: string[] } {
   const { agent } = variant;
   const agentWord =
-    agent.agent === 'baseline' ? (axis.name === 'hung-ticks' ? 'baseline' : `k${agent.hungTicks}`) : agent.agent === 'openai' ? `openai ${agent.prompt}${agent.model ? ` ${agent.model}` : ''}` : agent.agent;
-  const others = [agentWord, variant.hints === false ? 'hints off' : '', variant.budgets ? `budgets ${JSON.stringify(variant.budgets)}` : ''];
+    agent.agent === 'baseline'
+      ? axis.name === 'hung-ticks'
+        ? 'baseline'
+        : `k${agent.hungTicks}`
+      : agent.agent === 'openai'
+        ? `openai ${agent.prompt}${agent.model ? ` ${agent.model}` : ''}`
+        : agent.agent;
+  const others = [
+    agentWord,
+    variant.hints === false ? 'hints off' : '',
+    variant.budgets ? `budgets ${JSON.stringify(variant.budgets)}` : '',
+  ];
   return { mode: variant.monitor.mode, others };
 }
 
@@ -36,7 +51,10 @@ function settings(variant: VariantSpec, axis: Axis): { mode: string; others: str
  * otherwise equal variants takes two or more values. Variants without a value on the axis (poll, wait-pid) are left
  * out. null when the run's options hold no variant specs (an old or hand-made summary) or no axis qualifies.
  */
-export function summarizeSweep(options: Readonly<Record<string, unknown>>, groups: readonly GroupSummary[]): Sweep | null {
+export function summarizeSweep(
+  options: Readonly<Record<string, unknown>>,
+  groups: readonly GroupSummary[],
+): Sweep | null {
   const parsed = z.array(VariantSpecSchema).safeParse(options.variants);
   if (!parsed.success) return null;
   const byName = new Map(groups.map((group) => [group.variant, group]));
@@ -51,7 +69,8 @@ export function summarizeSweep(options: Readonly<Record<string, unknown>>, group
     const spans = [...lines.values()].some((line) => new Set(line.map(axis.value)).size >= 2);
     if (!spans) continue;
     const points = new Map<string, SweepPoint>();
-    for (const variant of [...lines.values()].flat()) points.set(variant.name, point(variant, axis.value(variant) as number, byName.get(variant.name) as GroupSummary));
+    for (const variant of [...lines.values()].flat())
+      points.set(variant.name, point(variant, axis.value(variant) as number, byName.get(variant.name) as GroupSummary));
     markPareto([...points.values()]);
     const labels = lineLabels([...lines.values()], axis);
     return {
@@ -70,14 +89,25 @@ function point(variant: VariantSpec, x: number, group: GroupSummary): SweepPoint
   const { over: _hangs, ...interrupted } = group.interrupted;
   const { over: _controls, ...falseKill } = group.false_kill;
   const latency = group.interruptLatencyMs;
-  return { variant: variant.name, x, latencyP50: latency.p50, latencyLow: latency.p50Low, latencyHigh: latency.p50High, interrupted, false_kill: falseKill, pareto: false };
+  return {
+    variant: variant.name,
+    x,
+    latencyP50: latency.p50,
+    latencyLow: latency.p50Low,
+    latencyHigh: latency.p50High,
+    interrupted,
+    false_kill: falseKill,
+    pareto: false,
+  };
 }
 
 /** A line is named by its mode and whatever else differs between the lines; the first variant's name if that collides. */
 function lineLabels(lines: ReadonlyArray<readonly VariantSpec[]>, axis: Axis): string[] {
   const words = lines.map((line) => settings(line[0] as VariantSpec, axis));
   const varying = (index: number): boolean => new Set(words.map((word) => word.others[index] ?? '')).size > 1;
-  const labels = words.map((word) => [word.mode, ...word.others.filter((text, index) => text !== '' && varying(index))].join(' · '));
+  const labels = words.map((word) =>
+    [word.mode, ...word.others.filter((text, index) => text !== '' && varying(index))].join(' · '),
+  );
   return new Set(labels).size === labels.length ? labels : lines.map((line) => (line[0] as VariantSpec).name);
 }
 

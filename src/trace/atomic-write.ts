@@ -7,7 +7,10 @@ import path from 'node:path';
  * the target. A crash leaves the old file or the new one, never half of one that a resume or merge would count.
  */
 export async function writeFileAtomic(file: string, text: string): Promise<void> {
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temporary = path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
+  );
   const handle = await open(temporary, 'w');
   try {
     await handle.writeFile(text);

@@ -37,5 +37,8 @@ async function isDirectory(folder: string): Promise<boolean> {
 }
 
 function missingFolder(folder: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(`ENOENT: no such file or directory, the folder ${folder} is gone`), { code: 'ENOENT', path: folder });
+  return Object.assign(new Error(`ENOENT: no such file or directory, the folder ${folder} is gone`), {
+    code: 'ENOENT',
+    path: folder,
+  });
 }

@@ -2,7 +2,18 @@
  * The errno codes that mean the results folder (or the disk under it) refused a write: the harness's environment,
  * not the agent or a bug. The attempt that meets one ends as an ERROR and the run stops with one line.
  */
-const RESULTS_FAULT_CODES = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'ENOENT', 'ENOTDIR', 'EIO', 'EFBIG', 'ESTALE']);
+const RESULTS_FAULT_CODES = new Set([
+  'ENOSPC',
+  'EDQUOT',
+  'EROFS',
+  'EACCES',
+  'EPERM',
+  'ENOENT',
+  'ENOTDIR',
+  'EIO',
+  'EFBIG',
+  'ESTALE',
+]);
 
 export interface ResultsFault {
   readonly code: string;

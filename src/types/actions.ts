@@ -58,7 +58,11 @@ const KeySchema = z.string().refine(isKeyName, {
   error: (issue) => `unknown key ${JSON.stringify(issue.input)}; use one of ${KEY_NAMES.join(', ')}`,
 });
 
-const CommandId = z.number().int().positive().describe('the command id that run returned (#N); default: the foreground command, else the newest');
+const CommandId = z
+  .number()
+  .int()
+  .positive()
+  .describe('the command id that run returned (#N); default: the foreground command, else the newest');
 const Seconds = z.number().positive().max(86_400);
 
 /** The agent actions (docs/agent-protocol.md describes them for agent authors). zod because external agents send them as JSON. */
@@ -73,7 +77,11 @@ export const ActionSchema = z.discriminatedUnion('type', [
     until_quiet: Seconds.optional(),
   }),
   z.strictObject({ type: z.literal('poll'), id: CommandId.optional() }),
-  z.strictObject({ type: z.literal('kill'), id: CommandId.optional(), signal: z.enum(['SIGINT', 'SIGTERM', 'SIGKILL']).optional() }),
+  z.strictObject({
+    type: z.literal('kill'),
+    id: CommandId.optional(),
+    signal: z.enum(['SIGINT', 'SIGTERM', 'SIGKILL']).optional(),
+  }),
   z.strictObject({
     type: z.literal('input'),
     text: z.string().optional(),

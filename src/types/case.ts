@@ -46,7 +46,12 @@ export type HangClass = (typeof HANG_CLASSES)[number];
 export type ControlClass = (typeof CONTROL_CLASSES)[number];
 
 export const OnsetSchema = z.union([
-  z.strictObject({ output: z.string().min(1).describe('text whose appearance in stdout/stderr marks the hang (may span chunks, may be a partial line)') }),
+  z.strictObject({
+    output: z
+      .string()
+      .min(1)
+      .describe('text whose appearance in stdout/stderr marks the hang (may span chunks, may be a partial line)'),
+  }),
   z.strictObject({ start: z.literal(true).describe('the hang begins when the command starts') }),
   z.strictObject({ after: DurationSchema.describe('the hang begins this long after the command starts') }),
 ]);
@@ -57,7 +62,9 @@ const StdoutMatchSchema = z
 
 export const VerifyStepSchema = z.strictObject({
   run: z.string().min(1).describe('shell command, run with bash -c in the sandboxed workspace'),
-  timeout: DurationSchema.default(DEFAULTS.verifyTimeoutMs).describe('scaled by --time-scale, with a floor of a few seconds'),
+  timeout: DurationSchema.default(DEFAULTS.verifyTimeoutMs).describe(
+    'scaled by --time-scale, with a floor of a few seconds',
+  ),
   exit: z.number().int().min(0).max(255).default(0),
   stdout: StdoutMatchSchema.optional(),
   stderr: StdoutMatchSchema.optional(),
@@ -66,22 +73,47 @@ export const VerifyStepSchema = z.strictObject({
 /** A visible check run when the agent says finish (Hermes `/goal gate`); unlike verify, the agent sees its result. */
 export const GateSchema = z.strictObject({
   ...VerifyStepSchema.shape,
-  retries: z.number().int().min(0).max(10).default(DEFAULTS.gateRetries).describe('failed rounds the agent may answer before its finish is accepted anyway'),
+  retries: z
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .default(DEFAULTS.gateRetries)
+    .describe('failed rounds the agent may answer before its finish is accepted anyway'),
 });
 
-const HintText = z.string().min(1).describe('what "the user" says; delivered with the first observation after the trigger');
-const AfterHint = z.strictObject({ after: DurationSchema.describe('this long after the attempt starts (scaled by --time-scale)'), text: HintText });
-const TicksHint = z.strictObject({ ticks: z.number().int().min(1).describe('once this many ticks have reached the agent'), text: HintText });
-const OnsetHint = z.strictObject({ onset: DurationSchema.describe('this long after the ground-truth onset (scaled by --time-scale)'), text: HintText });
+const HintText = z
+  .string()
+  .min(1)
+  .describe('what "the user" says; delivered with the first observation after the trigger');
+const AfterHint = z.strictObject({
+  after: DurationSchema.describe('this long after the attempt starts (scaled by --time-scale)'),
+  text: HintText,
+});
+const TicksHint = z.strictObject({
+  ticks: z.number().int().min(1).describe('once this many ticks have reached the agent'),
+  text: HintText,
+});
+const OnsetHint = z.strictObject({
+  onset: DurationSchema.describe('this long after the ground-truth onset (scaled by --time-scale)'),
+  text: HintText,
+});
 
 /** A control has no onset, so its hints trigger on time or ticks only. */
 export const HangHintSchema = z.union([AfterHint, TicksHint, OnsetHint]);
 export const ControlHintSchema = z.union([AfterHint, TicksHint]);
 
 const BudgetsSchema = z.strictObject({
-  tokens: z.number().int().positive().default(DEFAULTS.caseBudgets.tokens).describe('prompt + completion tokens over all model calls'),
+  tokens: z
+    .number()
+    .int()
+    .positive()
+    .default(DEFAULTS.caseBudgets.tokens)
+    .describe('prompt + completion tokens over all model calls'),
   wall: DurationSchema.default(DEFAULTS.caseBudgets.wallMs).describe('the whole attempt, agent phase'),
-  interrupt: DurationSchema.default(DEFAULTS.caseBudgets.interruptMs).describe('(hang) the kill must come this soon after onset'),
+  interrupt: DurationSchema.default(DEFAULTS.caseBudgets.interruptMs).describe(
+    '(hang) the kill must come this soon after onset',
+  ),
 });
 
 const CommonFields = {
@@ -99,7 +131,11 @@ const CommonFields = {
     .array(z.string().regex(/^https:\/\/\S+$/, 'give the public report as an https:// URL'))
     .default([])
     .describe('the public report(s) the pattern comes from, as URLs'),
-  budgets: BudgetsSchema.default({ tokens: DEFAULTS.caseBudgets.tokens, wall: DEFAULTS.caseBudgets.wallMs, interrupt: DEFAULTS.caseBudgets.interruptMs }),
+  budgets: BudgetsSchema.default({
+    tokens: DEFAULTS.caseBudgets.tokens,
+    wall: DEFAULTS.caseBudgets.wallMs,
+    interrupt: DEFAULTS.caseBudgets.interruptMs,
+  }),
   verify: z.array(VerifyStepSchema).min(1, 'give at least one hidden verify step'),
   tags: z.array(z.string()).default([]),
   gates: z.array(GateSchema).default([]).describe('visible checks that must pass when the agent says finish'),

@@ -4,20 +4,27 @@ import { z } from 'zod';
 const PatternSchema = z
   .string()
   .min(1)
-  .refine((pattern) => compile(pattern) !== undefined, { message: 'not a valid /regex/: fix the expression or drop the slashes for a literal' });
+  .refine((pattern) => compile(pattern) !== undefined, {
+    message: 'not a valid /regex/: fix the expression or drop the slashes for a literal',
+  });
 
 export const CulpritSchema = z
   .strictObject({
     command: PatternSchema.optional().describe('the process name (comm, e.g. python3), exactly, or a /regex/'),
     args: PatternSchema.optional().describe('its command line: a literal substring, or a /regex/'),
   })
-  .refine((culprit) => culprit.command !== undefined || culprit.args !== undefined, { message: 'give command, args, or both' })
+  .refine((culprit) => culprit.command !== undefined || culprit.args !== undefined, {
+    message: 'give command, args, or both',
+  })
   .describe('the process a correct diagnosis names');
 
 export type Culprit = z.infer<typeof CulpritSchema>;
 
 /** Whether a sampled process (its comm and command line) is the one the culprit matcher describes. */
-export function matchesCulprit(culprit: Culprit, process: { readonly command: string; readonly args: string }): boolean {
+export function matchesCulprit(
+  culprit: Culprit,
+  process: { readonly command: string; readonly args: string },
+): boolean {
   if (culprit.command !== undefined && !test(culprit.command, process.command, true)) return false;
   if (culprit.args !== undefined && !test(culprit.args, process.args, false)) return false;
   return true;

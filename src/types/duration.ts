@@ -6,7 +6,8 @@ const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
 /** Parses `250ms`, `30s`, `5m`, `1h` or a bare number of seconds into milliseconds. */
 export function parseDuration(input: string | number): number {
   if (typeof input === 'number') {
-    if (!Number.isFinite(input) || input < 0) throw new RangeError(`duration must be a non-negative number of seconds, got ${input}`);
+    if (!Number.isFinite(input) || input < 0)
+      throw new RangeError(`duration must be a non-negative number of seconds, got ${input}`);
     return Math.round(input * 1000);
   }
   const match = DURATION.exec(input.trim());
@@ -24,13 +25,11 @@ export function formatDuration(ms: number): string {
 }
 
 /** zod type for a duration field: accepts the text forms and numbers, yields milliseconds. */
-export const DurationSchema = z
-  .union([z.string(), z.number()])
-  .transform((value, ctx) => {
-    try {
-      return parseDuration(value);
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: (error as Error).message });
-      return z.NEVER;
-    }
-  });
+export const DurationSchema = z.union([z.string(), z.number()]).transform((value, ctx) => {
+  try {
+    return parseDuration(value);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+});

@@ -17,21 +17,72 @@ const MechanismSchema = z.enum(KILL_MECHANISMS);
 const AGENT_NOTE_KINDS = ['retry', 'cache', 'divergence', 'agent'] as const;
 export type AgentNoteKind = (typeof AGENT_NOTE_KINDS)[number];
 
-const ProcessRefSchema = z.object({ pid: z.number(), command: z.string(), state: z.string(), orphan: z.boolean(), doing: z.string() });
+const ProcessRefSchema = z.object({
+  pid: z.number(),
+  command: z.string(),
+  state: z.string(),
+  orphan: z.boolean(),
+  doing: z.string(),
+});
 
 /** snapshot.waits: the wait-for relations and progress deltas of a tick (see src/types/process.ts). */
 const WaitsSchema = z.object({
   relations: z.array(
     z.discriminatedUnion('kind', [
-      z.object({ kind: z.literal('pipe'), pid: z.number(), direction: z.enum(['read', 'write']), inode: z.number(), fifo: z.string().nullable(), others: z.array(ProcessRefSchema), selfHeld: z.boolean().default(false) }),
-      z.object({ kind: z.literal('lock'), pid: z.number(), lock: z.enum(['flock', 'posix']), file: z.string(), path: z.string().nullable(), holderPid: z.number().nullable(), holder: ProcessRefSchema.nullable() }),
-      z.object({ kind: z.literal('socket'), pid: z.number(), proto: z.enum(['tcp', 'tcp6', 'unix']), state: z.string(), local: z.string(), peer: z.string(), rxQueue: z.number(), txQueue: z.number(), peerPid: z.number().nullable() }),
+      z.object({
+        kind: z.literal('pipe'),
+        pid: z.number(),
+        direction: z.enum(['read', 'write']),
+        inode: z.number(),
+        fifo: z.string().nullable(),
+        others: z.array(ProcessRefSchema),
+        selfHeld: z.boolean().default(false),
+      }),
+      z.object({
+        kind: z.literal('lock'),
+        pid: z.number(),
+        lock: z.enum(['flock', 'posix']),
+        file: z.string(),
+        path: z.string().nullable(),
+        holderPid: z.number().nullable(),
+        holder: ProcessRefSchema.nullable(),
+      }),
+      z.object({
+        kind: z.literal('socket'),
+        pid: z.number(),
+        proto: z.enum(['tcp', 'tcp6', 'unix']),
+        state: z.string(),
+        local: z.string(),
+        peer: z.string(),
+        rxQueue: z.number(),
+        txQueue: z.number(),
+        peerPid: z.number().nullable(),
+      }),
       z.object({ kind: z.literal('futex'), pid: z.number(), waiting: z.number(), threads: z.number() }),
       z.object({ kind: z.literal('child'), pid: z.number(), child: ProcessRefSchema }),
-      z.object({ kind: z.literal('thread'), pid: z.number(), thread: z.object({ tid: z.number(), name: z.string(), wchan: z.string(), syscall: z.object({ nr: z.number(), arg0: z.number() }).nullable() }) }),
+      z.object({
+        kind: z.literal('thread'),
+        pid: z.number(),
+        thread: z.object({
+          tid: z.number(),
+          name: z.string(),
+          wchan: z.string(),
+          syscall: z.object({ nr: z.number(), arg0: z.number() }).nullable(),
+        }),
+      }),
     ]),
   ),
-  progress: z.array(z.object({ pid: z.number(), cpuMs: z.number(), rchar: z.number(), wchar: z.number(), readBytes: z.number(), writeBytes: z.number(), filesGrew: z.number() })),
+  progress: z.array(
+    z.object({
+      pid: z.number(),
+      cpuMs: z.number(),
+      rchar: z.number(),
+      wchar: z.number(),
+      readBytes: z.number(),
+      writeBytes: z.number(),
+      filesGrew: z.number(),
+    }),
+  ),
   intervalMs: z.number(),
   netSegments: z.number().nullable(),
 });
@@ -74,7 +125,13 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     startedAt: z.string(),
   }),
   z.object({ ...base, type: z.literal('agent.request'), turn: z.number().int(), messages: z.number().int() }),
-  z.object({ ...base, type: z.literal('agent.response'), turn: z.number().int(), usage: UsageSchema, latencyMs: z.number() }),
+  z.object({
+    ...base,
+    type: z.literal('agent.response'),
+    turn: z.number().int(),
+    usage: UsageSchema,
+    latencyMs: z.number(),
+  }),
   z.object({ ...base, type: z.literal('action'), turn: z.number().int(), action: ActionSchema }),
   z.object({
     ...base,
@@ -101,7 +158,13 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     bytes: z.number(),
     totalBytes: z.number(),
   }),
-  z.object({ ...base, type: z.literal('onset'), commandId: z.number().int(), elapsedMs: z.number(), trigger: z.string() }),
+  z.object({
+    ...base,
+    type: z.literal('onset'),
+    commandId: z.number().int(),
+    elapsedMs: z.number(),
+    trigger: z.string(),
+  }),
   z.object({
     ...base,
     /** a tick as delivered to the agent: ticks that fired while it was deciding arrive merged (mergedSeqs). */
@@ -124,7 +187,11 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
       foldedLines: z.number(),
       partialLine: z.boolean(),
     }),
-    snapshot: z.object({ source: z.enum(['proc', 'unavailable']), processes: z.array(ProcessSampleSchema), waits: WaitsSchema.optional() }),
+    snapshot: z.object({
+      source: z.enum(['proc', 'unavailable']),
+      processes: z.array(ProcessSampleSchema),
+      waits: WaitsSchema.optional(),
+    }),
     classification: z.enum(CLASSIFICATIONS),
     reason: z.string(),
     /** host pid of the process the reason names as the cause (absent in older traces). */
@@ -136,10 +203,26 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     delivered: z.boolean().optional(),
   }),
   /** ticks that fired but never reached the agent: the command exited (or was killed) before the agent asked again. */
-  z.object({ ...base, type: z.literal('tick.dropped'), commandId: z.number().int(), tickSeqs: z.array(z.number().int()), classification: z.enum(CLASSIFICATIONS) }),
+  z.object({
+    ...base,
+    type: z.literal('tick.dropped'),
+    commandId: z.number().int(),
+    tickSeqs: z.array(z.number().int()),
+    classification: z.enum(CLASSIFICATIONS),
+  }),
   z.object({ ...base, type: z.literal('agent.note'), kind: z.enum(AGENT_NOTE_KINDS), message: z.string() }),
   /** one request of a sandboxed agent process through the egress proxy (no bodies). */
-  z.object({ ...base, type: z.literal('egress'), host: z.string(), port: z.number().int(), method: z.string(), status: z.number().int(), allowed: z.boolean(), bytes: z.number().int(), durationMs: z.number() }),
+  z.object({
+    ...base,
+    type: z.literal('egress'),
+    host: z.string(),
+    port: z.number().int(),
+    method: z.string(),
+    status: z.number().int(),
+    allowed: z.boolean(),
+    bytes: z.number().int(),
+    durationMs: z.number(),
+  }),
   z.object({
     ...base,
     type: z.literal('decision'),
@@ -169,7 +252,13 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     durationMs: z.number(),
     killed: z.boolean(),
   }),
-  z.object({ ...base, type: z.literal('file.write'), path: z.string(), bytes: z.number(), via: z.enum(['write', 'edit']) }),
+  z.object({
+    ...base,
+    type: z.literal('file.write'),
+    path: z.string(),
+    bytes: z.number(),
+    via: z.enum(['write', 'edit']),
+  }),
   z.object({
     ...base,
     type: z.literal('limit'),
@@ -272,7 +361,13 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     /** the answer started but did not end: the agent went away, or the endpoint broke the stream off. */
     broken: z.string().optional(),
     /** `--model probe`: the policy's step for this call, the tool it called (null: a text answer), and why. */
-    probe: z.object({ step: z.enum(['run', 'poll', 'interrupt', 'finish', 'aside']), tool: z.string().nullable(), reason: z.string() }).optional(),
+    probe: z
+      .object({
+        step: z.enum(['run', 'poll', 'interrupt', 'finish', 'aside']),
+        tool: z.string().nullable(),
+        reason: z.string(),
+      })
+      .optional(),
     bodyFile: z.string(),
     cutBytes: z.number().int().optional(),
   }),
@@ -316,7 +411,15 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
 export type TraceEvent = z.infer<typeof TraceEventSchema>;
 export type TraceEventType = TraceEvent['type'];
 export type EventOf<K extends TraceEventType> = Extract<TraceEvent, { type: K }>;
-type DeepReadonly<T> = T extends (infer U)[] ? readonly DeepReadonly<U>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+type DeepReadonly<T> = T extends (infer U)[]
+  ? readonly DeepReadonly<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
 
 /** An event before the trace writer stamps `seq` and `t`; readonly so the shared runtime types fit it. */
-export type EventInput = TraceEvent extends infer E ? (E extends TraceEvent ? DeepReadonly<Omit<E, 'seq' | 't'>> : never) : never;
+export type EventInput = TraceEvent extends infer E
+  ? E extends TraceEvent
+    ? DeepReadonly<Omit<E, 'seq' | 't'>>
+    : never
+  : never;

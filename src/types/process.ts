@@ -72,19 +72,19 @@ export const ProcessSampleSchema = z
      * it is blocked in. Absent in traces written before threads were sampled one by one.
      */
     otherThreads: z
-        .array(
-            z
-                .object({
-                    tid: z.number(),
-                    name: z.string(),
-                    state: z.enum(PROC_STATES),
-                    wchan: z.string(),
-                    syscall: z.object({ nr: z.number(), arg0: z.number() }).readonly().nullable(),
-                })
-                .readonly(),
-        )
-        .readonly()
-        .optional(),
+      .array(
+        z
+          .object({
+            tid: z.number(),
+            name: z.string(),
+            state: z.enum(PROC_STATES),
+            wchan: z.string(),
+            syscall: z.object({ nr: z.number(), arg0: z.number() }).readonly().nullable(),
+          })
+          .readonly(),
+      )
+      .readonly()
+      .optional(),
     threads: z.number(),
     /** CPU % over the sampling interval (100 = one core). */
     cpuPercent: z.number(),
@@ -169,7 +169,16 @@ export type WaitRelation =
    * (a join, a condition or event wait), is itself blocked elsewhere: in a read, an accept, a sleep. The thread's name is
    * '' when it is the process's own.
    */
-  | { readonly kind: 'thread'; readonly pid: number; readonly thread: { readonly tid: number; readonly name: string; readonly wchan: string; readonly syscall: { readonly nr: number; readonly arg0: number } | null } }
+  | {
+      readonly kind: 'thread';
+      readonly pid: number;
+      readonly thread: {
+        readonly tid: number;
+        readonly name: string;
+        readonly wchan: string;
+        readonly syscall: { readonly nr: number; readonly arg0: number } | null;
+      };
+    }
   /** a parent in wait4 on a child that is stopped or waits for input that will not come. */
   | { readonly kind: 'child'; readonly pid: number; readonly child: ProcessRef };
 

@@ -3,7 +3,14 @@ export const OUTCOMES = ['completed', 'limit', 'error'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 /** How an installed CLI's shell tool ended the repro, as of its result reaching the model (scorers/shell-tool.ts). */
-export const TOOL_ENDS = ['returned-running', 'killed-tree', 'killed-leader', 'exited', 'ended-by-harness', 'never-returned'] as const;
+export const TOOL_ENDS = [
+  'returned-running',
+  'killed-tree',
+  'killed-leader',
+  'exited',
+  'ended-by-harness',
+  'never-returned',
+] as const;
 export type ToolEnd = (typeof TOOL_ENDS)[number];
 
 /** The repro's tool result exactly as the CLI sent it, and what it tells the model. */

@@ -17,7 +17,10 @@ export function compileTemplate(text: string, source: string, known: readonly st
   const placeholders = [...text.matchAll(PLACEHOLDER)].map((match) => match[1] as string);
   const unknown = placeholders.filter((name) => !known.includes(name));
   if (unknown.length > 0) {
-    throw new HangbenchError('CONFIG', `${source}: unknown placeholder {{${unknown[0]}}}; this template can use ${known.map((name) => `{{${name}}}`).join(', ')}`);
+    throw new HangbenchError(
+      'CONFIG',
+      `${source}: unknown placeholder {{${unknown[0]}}}; this template can use ${known.map((name) => `{{${name}}}`).join(', ')}`,
+    );
   }
   return {
     source,

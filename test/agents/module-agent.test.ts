@@ -25,27 +25,58 @@ describe('an agent as a module (--agent ./my-agent.mjs)', () => {
     expect(attempt.agent).toBe('module');
     expect(attempt.variant).toBe('module-module-agent·interval-10s');
     expect(attempt.outcome).toBe('completed');
-    expect(attempt.scores).toMatchObject({ reproduced: true, interrupted: true, fixed: true, clean: true, solved: true });
-    const trace = await readTrace(path.join(result.runDir, 'example-confirm-prompt', attempt.variant, '1', 'trace.jsonl'));
-    expect(trace.filter((event) => event.type === 'action').map((event) => (event as { action: { type: string } }).action.type)).toEqual(
-      expect.arrayContaining(['run', 'kill', 'edit', 'finish']),
+    expect(attempt.scores).toMatchObject({
+      reproduced: true,
+      interrupted: true,
+      fixed: true,
+      clean: true,
+      solved: true,
+    });
+    const trace = await readTrace(
+      path.join(result.runDir, 'example-confirm-prompt', attempt.variant, '1', 'trace.jsonl'),
     );
+    expect(
+      trace
+        .filter((event) => event.type === 'action')
+        .map((event) => (event as { action: { type: string } }).action.type),
+    ).toEqual(expect.arrayContaining(['run', 'kill', 'edit', 'finish']));
   });
 
   // Through the built CLI in plain Node: under vitest, Vite would compile the .ts itself and prove nothing.
-  it('a TypeScript module solves it too (type stripping, or the project\'s TypeScript compiler on Node 20)', async () => {
-    const cli = await execa('node', [path.join(root, 'bin/hangbench.js'), 'eval', EXAMPLE_CASE, '--agent', './test/fixtures/agents/solve-example.ts', '--time-scale', '0.1', '--out', out, '--run-id', 'ts', '--json'], { cwd: root, reject: false, env: { CI: '1' } });
+  it("a TypeScript module solves it too (type stripping, or the project's TypeScript compiler on Node 20)", async () => {
+    const cli = await execa(
+      'node',
+      [
+        path.join(root, 'bin/hangbench.js'),
+        'eval',
+        EXAMPLE_CASE,
+        '--agent',
+        './test/fixtures/agents/solve-example.ts',
+        '--time-scale',
+        '0.1',
+        '--out',
+        out,
+        '--run-id',
+        'ts',
+        '--json',
+      ],
+      { cwd: root, reject: false, env: { CI: '1' } },
+    );
     expect(cli.stderr).not.toContain('internal error');
     expect(cli.exitCode).toBe(0);
     const summary = JSON.parse(cli.stdout) as { attempts: Array<{ variant: string; scores: { solved: boolean } }> };
-    expect(summary.attempts.map((attempt) => [attempt.variant, attempt.scores.solved])).toEqual([['module-solve-example·interval-10s', true]]);
+    expect(summary.attempts.map((attempt) => [attempt.variant, attempt.scores.solved])).toEqual([
+      ['module-solve-example·interval-10s', true],
+    ]);
   });
 
   it('a module that throws becomes an error score, and its message is in the trace', async () => {
     const { attempt, result } = await evalWith('./test/fixtures/agents/throws.mjs', 'throws');
     expect(attempt.outcome).toBe('error');
     expect(attempt.scores.solved).toBe(false);
-    const trace = await readTrace(path.join(result.runDir, 'example-confirm-prompt', attempt.variant, '1', 'trace.jsonl'));
+    const trace = await readTrace(
+      path.join(result.runDir, 'example-confirm-prompt', attempt.variant, '1', 'trace.jsonl'),
+    );
     const error = trace.find((event) => event.type === 'error');
     expect(error).toMatchObject({ where: 'agent' });
     expect(JSON.stringify(error)).toContain('agent bug: cannot read the tick');
@@ -55,11 +86,17 @@ describe('an agent as a module (--agent ./my-agent.mjs)', () => {
   it('a module whose default export is not an agent is an error score that says what to export', async () => {
     const { attempt, result } = await evalWith('./test/fixtures/agents/not-an-agent.mjs', 'not-agent');
     expect(attempt.outcome).toBe('error');
-    const trace = await readTrace(path.join(result.runDir, 'example-confirm-prompt', attempt.variant, '1', 'trace.jsonl'));
-    expect(JSON.stringify(trace.find((event) => event.type === 'error'))).toContain('a function; call it or export the agent it returns');
+    const trace = await readTrace(
+      path.join(result.runDir, 'example-confirm-prompt', attempt.variant, '1', 'trace.jsonl'),
+    );
+    expect(JSON.stringify(trace.find((event) => event.type === 'error'))).toContain(
+      'a function; call it or export the agent it returns',
+    );
   });
 
   it('a path that does not exist is a usage error before anything runs', async () => {
-    await expect(runEval({ caseInputs: [EXAMPLE_CASE], agent: './no-such-agent.mjs', out, runId: 'missing', cwd: root })).rejects.toThrow(/no such file/);
+    await expect(
+      runEval({ caseInputs: [EXAMPLE_CASE], agent: './no-such-agent.mjs', out, runId: 'missing', cwd: root }),
+    ).rejects.toThrow(/no such file/);
   });
 });

@@ -11,7 +11,10 @@ export interface TestAgent {
   readonly pauses: number[];
 }
 
-export function testAgent(server: FakeOpenAI, overrides: Partial<OpenAIAgentConfig> & { promptName?: string } = {}): TestAgent {
+export function testAgent(
+  server: FakeOpenAI,
+  overrides: Partial<OpenAIAgentConfig> & { promptName?: string } = {},
+): TestAgent {
   const pauses: number[] = [];
   const { promptName, ...config } = overrides;
   const factory = openAIAgent({

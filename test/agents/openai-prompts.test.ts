@@ -23,12 +23,20 @@ async function tempDir(): Promise<string> {
 
 describe('templates', () => {
   test('fills {{name}} placeholders, spaces allowed', () => {
-    expect(compileTemplate('after {{ elapsed }}: {{output}}', 't.md', ['elapsed', 'output']).render({ elapsed: '3.0s', output: 'x' })).toBe('after 3.0s: x');
+    expect(
+      compileTemplate('after {{ elapsed }}: {{output}}', 't.md', ['elapsed', 'output']).render({
+        elapsed: '3.0s',
+        output: 'x',
+      }),
+    ).toBe('after 3.0s: x');
   });
 
   test('an unknown placeholder fails at load, naming it, the file and the names that exist', () => {
     expect(() => compileTemplate('{{elapsd}}', 'prompts/x/tick.md', ['elapsed', 'output'])).toThrow(
-      new HangbenchError('CONFIG', 'prompts/x/tick.md: unknown placeholder {{elapsd}}; this template can use {{elapsed}}, {{output}}'),
+      new HangbenchError(
+        'CONFIG',
+        'prompts/x/tick.md: unknown placeholder {{elapsd}}; this template can use {{elapsed}}, {{output}}',
+      ),
     );
   });
 });
@@ -49,7 +57,9 @@ describe('prompt sets', () => {
     expect(() => loadPromptSet(dir, '/')).toThrow(/tick\.md: unknown placeholder \{\{classificaton\}\}/);
     await writeFile(path.join(dir, 'tick.md'), '{{elapsed}}');
     expect(loadPromptSet(dir, '/').tick.placeholders).toEqual(['elapsed']);
-    expect(() => loadPromptSet('nope', process.cwd())).toThrow(/--prompt nope: no .*prompt\.json; built-in prompts: diagnostic, heartbeat, minimal, minimal-user, no-output/);
+    expect(() => loadPromptSet('nope', process.cwd())).toThrow(
+      /--prompt nope: no .*prompt\.json; built-in prompts: diagnostic, heartbeat, minimal, minimal-user, no-output/,
+    );
   });
 });
 
@@ -60,7 +70,10 @@ describe('response cache (--cache DIR)', () => {
   });
 
   test('off by default; with a dir, the same request and repeat is answered from disk, another repeat is not', async () => {
-    fake = await startFakeOpenAI(() => ({ toolCalls: [{ name: 'run', arguments: { command: 'python3 build.py' } }], usage: { prompt: 700, completion: 12 } }));
+    fake = await startFakeOpenAI(() => ({
+      toolCalls: [{ name: 'run', arguments: { command: 'python3 build.py' } }],
+      usage: { prompt: 700, completion: 12 },
+    }));
     const cache = new ResponseCache(await tempDir());
     const agent = testAgent(fake, { cache });
 
@@ -68,12 +81,16 @@ describe('response cache (--cache DIR)', () => {
     const again = agentContext({ repeat: 1 });
     await expect(agent.factory.create(again).next(taskObservation())).resolves.toMatchObject({ type: 'run' });
     expect(fake.requests).toHaveLength(1);
-    expect(again.report.responses).toEqual([{ turn: 1, usage: { promptTokens: 700, completionTokens: 12, cachedTokens: 0 }, latencyMs: 0 }]);
+    expect(again.report.responses).toEqual([
+      { turn: 1, usage: { promptTokens: 700, completionTokens: 12, cachedTokens: 0 }, latencyMs: 0 },
+    ]);
     expect(again.report.notes[0]?.kind).toBe('cache');
 
     await agent.factory.create(agentContext({ repeat: 2 })).next(taskObservation());
     expect(fake.requests).toHaveLength(2);
-    await testAgent(fake).factory.create(agentContext({ repeat: 1 })).next(taskObservation());
+    await testAgent(fake)
+      .factory.create(agentContext({ repeat: 1 }))
+      .next(taskObservation());
     expect(fake.requests).toHaveLength(3);
   });
 });

@@ -22,15 +22,23 @@ export async function fixFromSolutionPatch(): Promise<Fix> {
   const body = lines.filter((line) => !line.startsWith('---') && !line.startsWith('+++'));
   return {
     path: file,
-    old: body.filter((line) => line.startsWith('-')).map((line) => line.slice(1)).join('\n'),
-    new: body.filter((line) => line.startsWith('+')).map((line) => line.slice(1)).join('\n'),
+    old: body
+      .filter((line) => line.startsWith('-'))
+      .map((line) => line.slice(1))
+      .join('\n'),
+    new: body
+      .filter((line) => line.startsWith('+'))
+      .map((line) => line.slice(1))
+      .join('\n'),
   };
 }
 
 type Message = ChatRequestBody['messages'][number];
 
 function calls(messages: readonly Message[]): string[] {
-  return messages.flatMap((message) => (message.tool_calls ?? []) as Array<{ function: { name: string } }>).map((call) => call.function.name);
+  return messages
+    .flatMap((message) => (message.tool_calls ?? []) as Array<{ function: { name: string } }>)
+    .map((call) => call.function.name);
 }
 
 /**
@@ -42,7 +50,10 @@ export function solvingModel(fix: Fix, usage?: ScriptedUsage): (request: Recorde
     const made = calls(body.messages);
     const last = body.messages.at(-1);
     const text = typeof last?.content === 'string' ? last.content : '';
-    const reply = (name: string, args: object = {}): ScriptedReply => ({ toolCalls: [{ name, arguments: args as Record<string, unknown> }], ...(usage ? { usage } : {}) });
+    const reply = (name: string, args: object = {}): ScriptedReply => ({
+      toolCalls: [{ name, arguments: args as Record<string, unknown> }],
+      ...(usage ? { usage } : {}),
+    });
     if (made.length === 0) return reply('run', { command: 'python3 build.py' });
     // A call the agent rejected (bad arguments): send it again, well-formed this time.
     if (/^error: (the arguments|invalid arguments)/.test(text)) return reply('run', { command: 'python3 build.py' });
@@ -50,7 +61,8 @@ export function solvingModel(fix: Fix, usage?: ScriptedUsage): (request: Recorde
     if (lastCall === 'kill') return reply('edit', fix);
     if (lastCall === 'edit') return reply('run', { command: 'python3 build.py' });
     // The re-run ended: its exit, or (when it ended while the model was answering a tick) a wait that found nothing running.
-    if (/^command #\d+ (exited|was ended)/.test(text) || text.startsWith('error: nothing is running')) return reply('finish', { summary: 'build.py waited before reading the pipe; it now uses communicate()' });
+    if (/^command #\d+ (exited|was ended)/.test(text) || text.startsWith('error: nothing is running'))
+      return reply('finish', { summary: 'build.py waited before reading the pipe; it now uses communicate()' });
     // Past the system prompt and the task (whose issue text quotes the onset line), ticks arrive as tool results or user messages.
     // Ticks that fire while the model is answering arrive merged with the next, output included: the onset line is seen.
     const sawOnset = body.messages.slice(2).some((message) => String(message.content).includes('compiling 12 units'));

@@ -22,7 +22,9 @@ describe('countTokens', () => {
     const { countTokens } = await import('../../src/agents/tokens.js');
     const reference = new Tiktoken(o200k);
     const texts = [
-      ...readdirSync(path.join(projectRoot, 'cases')).map((file) => readFileSync(path.join(projectRoot, 'cases', file), 'utf8')),
+      ...readdirSync(path.join(projectRoot, 'cases')).map((file) =>
+        readFileSync(path.join(projectRoot, 'cases', file), 'utf8'),
+      ),
       ...readdirSync(path.join(projectRoot, 'prompts'), { recursive: true, withFileTypes: true })
         .filter((entry) => entry.isFile())
         .map((entry) => readFileSync(path.join(entry.parentPath, entry.name), 'utf8')),

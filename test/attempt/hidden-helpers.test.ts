@@ -59,8 +59,11 @@ describeOnLinux('the helpers the hidden checks share', () => {
     const marker = `hangcheck-test-${process.pid}-${(runs += 1)}-`;
     const env = { ...process.env, HANGBENCH_ATTEMPT: marker };
     const result = await new Promise<{ code: number; stdout: string }>((resolve) => {
-      execFile(path.extname(file) === '.py' ? 'python3' : process.execPath, [file, ...args], { cwd: dir, env }, (error, stdout) =>
-        resolve({ code: error ? Number(error.code) : 0, stdout }),
+      execFile(
+        path.extname(file) === '.py' ? 'python3' : process.execPath,
+        [file, ...args],
+        { cwd: dir, env },
+        (error, stdout) => resolve({ code: error ? Number(error.code) : 0, stdout }),
       );
     });
     expect(attemptMarkerProcesses(marker)).toEqual([]);
@@ -68,7 +71,10 @@ describeOnLinux('the helpers the hidden checks share', () => {
   };
 
   it('succeeds(): passes a program that exits 0 and leaves nothing running', async () => {
-    await expect(runCheck('check_demo.py', ['success', 'echo done', '5'])).resolves.toEqual({ code: 0, stdout: 'demo ok\n' });
+    await expect(runCheck('check_demo.py', ['success', 'echo done', '5'])).resolves.toEqual({
+      code: 0,
+      stdout: 'demo ok\n',
+    });
   });
 
   it('succeeds(): fails a program that exits 0 but leaves a process behind, named after the check, and kills it', async () => {
@@ -92,17 +98,26 @@ describeOnLinux('the helpers the hidden checks share', () => {
   });
 
   it('stops_failing(): passes a program that fails on its own and fails one that exits 0', async () => {
-    await expect(runCheck('check_demo.py', ['failure', 'exit 2', '5'])).resolves.toEqual({ code: 0, stdout: 'demo ok\n' });
+    await expect(runCheck('check_demo.py', ['failure', 'exit 2', '5'])).resolves.toEqual({
+      code: 0,
+      stdout: 'demo ok\n',
+    });
     const { code, stdout } = await runCheck('check_demo.py', ['failure', 'true', '5']);
     expect(code).toBe(1);
     expect(stdout).toBe('check_demo: FAIL: demo exited 0 instead of failing:\n\n');
   });
 
   it('runNode(): kills a node program at the limit and reports it as not finished', async () => {
-    await expect(runCheck('check_demo.mjs', ['limit'])).resolves.toEqual({ code: 0, stdout: '{"code":null,"output":""}\n' });
+    await expect(runCheck('check_demo.mjs', ['limit'])).resolves.toEqual({
+      code: 0,
+      stdout: '{"code":null,"output":""}\n',
+    });
   });
 
   it('fail() in a node check: the failure line named after the check, and no child it started outlives it', async () => {
-    await expect(runCheck('check_demo.mjs', ['fail'])).resolves.toEqual({ code: 1, stdout: 'check_demo: FAIL: on purpose\n' });
+    await expect(runCheck('check_demo.mjs', ['fail'])).resolves.toEqual({
+      code: 1,
+      stdout: 'check_demo: FAIL: on purpose\n',
+    });
   });
 });

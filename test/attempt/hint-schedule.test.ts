@@ -28,7 +28,13 @@ describe('HintSchedule', () => {
   });
 
   it('several hints due at one observation come together, in the case order', () => {
-    const schedule = new HintSchedule([{ ticks: 1, text: 'b' }, { after: 1000, text: 'a' }], 1);
+    const schedule = new HintSchedule(
+      [
+        { ticks: 1, text: 'b' },
+        { after: 1000, text: 'a' },
+      ],
+      1,
+    );
     schedule.noteTick(5000);
     expect(schedule.take(5000).map((due) => due.text)).toEqual(['b', 'a']);
   });

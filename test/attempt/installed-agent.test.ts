@@ -40,11 +40,17 @@ afterAll(async () => {
   if (!process.env.HB_KEEP) await rm(out, { recursive: true, force: true });
 });
 
-const ofType = <K extends TraceEvent['type']>(events: readonly TraceEvent[], type: K): EventOf<K>[] => events.filter((event): event is EventOf<K> => event.type === type);
+const ofType = <K extends TraceEvent['type']>(events: readonly TraceEvent[], type: K): EventOf<K>[] =>
+  events.filter((event): event is EventOf<K> => event.type === type);
 
 type Ran = { scores: AttemptScores; events: TraceEvent[] };
 
-async function generic(runId: string, caseFile: string, cmd: string, extra: { wallMs?: number; model?: ScriptedModel } = {}): Promise<Ran> {
+async function generic(
+  runId: string,
+  caseFile: string,
+  cmd: string,
+  extra: { wallMs?: number; model?: ScriptedModel } = {},
+): Promise<Ran> {
   const result = await runEval({
     caseInputs: [caseFile],
     agent: 'cli:generic',
@@ -62,20 +68,32 @@ async function generic(runId: string, caseFile: string, cmd: string, extra: { wa
     ...(extra.wallMs ? { budgets: { wallMs: extra.wallMs } } : {}),
   });
   const scores = result.summary.attempts[0]!;
-  return { scores, events: await readTrace(path.join(result.runDir, scores.caseId, scores.variant, String(scores.repeat), 'trace.jsonl')) };
+  return {
+    scores,
+    events: await readTrace(
+      path.join(result.runDir, scores.caseId, scores.variant, String(scores.repeat), 'trace.jsonl'),
+    ),
+  };
 }
 
 describe('the installed path', () => {
-  test('a wall budget stop while a chat-API CLI\'s command hangs ends the attempt within the kill graces', async (ctx) => {
+  test("a wall budget stop while a chat-API CLI's command hangs ends the attempt within the kill graces", async (ctx) => {
     requireCapability(ctx, 'bubblewrap', capabilities.isolation === 'bubblewrap');
     const model = await startScriptedModel([() => ({ text: 'bash serve.sh' })]);
     try {
-      const { scores, events } = await generic('budget-chat', SLEEP, `node -e '${CHAT_AGENT}'`, { wallMs: 15_000, model });
+      const { scores, events } = await generic('budget-chat', SLEEP, `node -e '${CHAT_AGENT}'`, {
+        wallMs: 15_000,
+        model,
+      });
       const limit = ofType(events, 'limit')[0];
       expect(limit).toMatchObject({ kind: 'wall' });
       const repro = ofType(events, 'command.start').find((start) => start.command === 'bash serve.sh');
-      expect(ofType(events, 'kill').find((kill) => kill.commandId === repro?.commandId)).toMatchObject({ by: 'budget' });
-      expect(ofType(events, 'command.exit').find((exit) => exit.commandId === repro?.commandId)).toMatchObject({ killed: true });
+      expect(ofType(events, 'kill').find((kill) => kill.commandId === repro?.commandId)).toMatchObject({
+        by: 'budget',
+      });
+      expect(ofType(events, 'command.exit').find((exit) => exit.commandId === repro?.commandId)).toMatchObject({
+        killed: true,
+      });
       const end = ofType(events, 'attempt.end')[0]!;
       expect(end.outcome).toBe('limit');
       expect(end.t - limit!.t).toBeLessThan(KILL_GRACES_MS);
@@ -88,7 +106,11 @@ describe('the installed path', () => {
 
   test('a CLI has finished when its process exits: the workers left holding its output are recorded and ended', async (ctx) => {
     requireCapability(ctx, 'bubblewrap', capabilities.isolation === 'bubblewrap');
-    const { scores, events } = await generic('exit-not-eof', DEPLOY, 'bash -c "timeout -s INT 4 ./deploy.sh; echo agent-done"');
+    const { scores, events } = await generic(
+      'exit-not-eof',
+      DEPLOY,
+      'bash -c "timeout -s INT 4 ./deploy.sh; echo agent-done"',
+    );
     const end = ofType(events, 'attempt.end')[0]!;
     expect(end.outcome).toBe('completed');
     expect(ofType(events, 'limit')).toEqual([]);
@@ -96,7 +118,11 @@ describe('the installed path', () => {
     expect(end.agentWallMs).toBeLessThan(20_000);
     const notes = ofType(events, 'agent.note').map((note) => note.message);
     expect(notes).toContain('generic exited with code 0');
-    expect(notes.find((note) => /left [1-9]\d* process\(es\) running, holding its output; ended with the attempt \(none survived\)/.test(note))).toBeDefined();
+    expect(
+      notes.find((note) =>
+        /left [1-9]\d* process\(es\) running, holding its output; ended with the attempt \(none survived\)/.test(note),
+      ),
+    ).toBeDefined();
     // The repro's two workers were alive when the CLI exited, and nothing of the attempt outlived it.
     const atExit = ofType(events, 'command.tree').find((tree) => tree.at === 'agent.exit');
     expect(atExit?.alive.filter((process) => process.command.startsWith('sleep 100000'))).toHaveLength(2);
@@ -105,7 +131,11 @@ describe('the installed path', () => {
 
   test('observed ticks carry the culprit, so diagnosed is scored for installed agents', async (ctx) => {
     requireCapability(ctx, 'bubblewrap', capabilities.isolation === 'bubblewrap');
-    const { scores, events } = await generic('diagnosed', PIPE, 'bash -c "timeout -s INT 20 python3 build.py; echo agent-done"');
+    const { scores, events } = await generic(
+      'diagnosed',
+      PIPE,
+      'bash -c "timeout -s INT 20 python3 build.py; echo agent-done"',
+    );
     const hung = ofType(events, 'tick').find((tick) => tick.classification === 'blocked-on-pipe');
     expect(hung?.culprit).toEqual(expect.any(Number));
     expect(scores.scores.diagnosed).toBe(true);

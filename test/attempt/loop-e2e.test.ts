@@ -9,7 +9,12 @@ import { runEval } from '../../src/run/run-eval.js';
 import { readTrace } from '../../src/scorers/index.js';
 import type { EventOf, TraceEvent } from '../../src/types/events.js';
 import type { AttemptScores } from '../../src/types/scores.js';
-import { startFakeOpenAI, type ChatRequestBody, type RecordedRequest, type ScriptedReply } from '../support/fake-openai-server.js';
+import {
+  startFakeOpenAI,
+  type ChatRequestBody,
+  type RecordedRequest,
+  type ScriptedReply,
+} from '../support/fake-openai-server.js';
 import { TEST_KEY } from '../agents/openai-helpers.js';
 import { collector } from '../support/collector.js';
 import { describeOnLinux } from '../support/capability.js';
@@ -40,11 +45,24 @@ interface Ran {
 }
 
 async function run(runId: string, extra: EvalOptionsInput): Promise<Ran> {
-  const result = await runEval({ caseInputs: [CASE_FILE], timeScale: 1, mode: 'interval', intervalMs: 300, verifyFloorMs: 500, concurrency: 1, out, runId, cwd: REPO, ...extra });
+  const result = await runEval({
+    caseInputs: [CASE_FILE],
+    timeScale: 1,
+    mode: 'interval',
+    intervalMs: 300,
+    verifyFloorMs: 500,
+    concurrency: 1,
+    out,
+    runId,
+    cwd: REPO,
+    ...extra,
+  });
   const attempts = await Promise.all(
     result.summary.attempts.map(async (scores) => ({
       scores,
-      events: await readTrace(path.join(result.runDir, scores.caseId, scores.variant, String(scores.repeat), 'trace.jsonl')),
+      events: await readTrace(
+        path.join(result.runDir, scores.caseId, scores.variant, String(scores.repeat), 'trace.jsonl'),
+      ),
     })),
   );
   return { runDir: result.runDir, attempts };
@@ -78,13 +96,17 @@ describeOnLinux('gates and hints in whole attempts', () => {
   test('the oracle passes every gate at its first finish', async () => {
     const { scores, events } = only(await run('oracle', { agent: 'oracle' }));
     expect(scores.scores).toMatchObject({ solved: true, gates_passed: true, gate_rounds: 1, hint_given: true });
-    expect(ofType(events, 'gate.result')).toEqual([expect.objectContaining({ round: 1, gate: 0, passed: true, failures: 0 })]);
+    expect(ofType(events, 'gate.result')).toEqual([
+      expect.objectContaining({ round: 1, gate: 0, passed: true, failures: 0 }),
+    ]);
   });
 
   test('nop: retries + 1 failed gate rounds (the gate hangs, killed at its timeout by the harness), then its finish is accepted', async () => {
     const { scores, events } = only(await run('nop', { agent: 'nop' }));
     const results = ofType(events, 'gate.result');
-    expect(results.map((result) => [result.round, result.passed, result.timedOut, result.failures, result.retries])).toEqual([
+    expect(
+      results.map((result) => [result.round, result.passed, result.timedOut, result.failures, result.retries]),
+    ).toEqual([
       [1, false, true, 1, 1],
       [2, false, true, 2, 1],
     ]);
@@ -110,38 +132,66 @@ describeOnLinux('gates and hints in whole attempts', () => {
     const model = (request: RecordedRequest): ScriptedReply => {
       const { messages } = request.body;
       const made = toolCalls(messages);
-      const call = (name: string, args: Record<string, unknown> = {}): ScriptedReply => ({ toolCalls: [{ name, arguments: args }] });
+      const call = (name: string, args: Record<string, unknown> = {}): ScriptedReply => ({
+        toolCalls: [{ name, arguments: args }],
+      });
       if (!made.includes('run')) return call('run', { command: 'bash deploy.sh' });
-      if (!made.includes('kill')) return messages.some((message) => message.role === 'user' && String(message.content).startsWith('H-TICKS')) ? call('kill') : call('wait');
+      if (!made.includes('kill'))
+        return messages.some((message) => message.role === 'user' && String(message.content).startsWith('H-TICKS'))
+          ? call('kill')
+          : call('wait');
       if (!made.includes('write')) return call('write', { path: 'deploy.sh', content: FIXED });
       return call('finish', { summary: 'the script no longer asks' });
     };
     const server = await startFakeOpenAI(model);
     try {
-      const { scores, events } = only(await run('openai', { agent: 'openai', model: 'scripted', baseUrl: server.baseURL, prompt: 'heartbeat' }));
+      const { scores, events } = only(
+        await run('openai', { agent: 'openai', model: 'scripted', baseUrl: server.baseURL, prompt: 'heartbeat' }),
+      );
       expectHintsAtTriggers(events);
       const killAction = ofType(events, 'action').find((event) => event.action.type === 'kill');
       const firstHint = ofType(events, 'hint')[0];
-      expect(scores.scores).toMatchObject({ solved: true, gates_passed: true, gate_rounds: 1, hint_given: true, hint_to_action: (killAction?.t ?? 0) - (firstHint?.t ?? 0) });
+      expect(scores.scores).toMatchObject({
+        solved: true,
+        gates_passed: true,
+        gate_rounds: 1,
+        hint_given: true,
+        hint_to_action: (killAction?.t ?? 0) - (firstHint?.t ?? 0),
+      });
 
-      const killRequest = server.requests.find((request) => String(request.body.messages.at(-1)?.content).startsWith('H-TICKS'));
+      const killRequest = server.requests.find((request) =>
+        String(request.body.messages.at(-1)?.content).startsWith('H-TICKS'),
+      );
       const tail = killRequest?.body.messages.slice(-2);
       expect(tail?.[0]).toMatchObject({ role: 'tool', content: HEARTBEAT });
       expect(tail?.[1]).toMatchObject({ role: 'user', content: 'H-TICKS: nobody will ever answer that prompt in CI.' });
-      const onsetRequest = server.requests.find((request) => request.body.messages.some((message) => String(message.content).startsWith('H-ONSET')));
-      expect(onsetRequest?.body.messages.at(-1)).toMatchObject({ role: 'user', content: 'H-ONSET: it is asking something, is it not?' });
+      const onsetRequest = server.requests.find((request) =>
+        request.body.messages.some((message) => String(message.content).startsWith('H-ONSET')),
+      );
+      expect(onsetRequest?.body.messages.at(-1)).toMatchObject({
+        role: 'user',
+        content: 'H-ONSET: it is asking something, is it not?',
+      });
     } finally {
       await server.close();
     }
   });
 
   test('exec: each hint is a line of its own just before the observation it rode on, and needs no answer', async () => {
-    const script = [['{"type":"run","command":"bash deploy.sh"}'], ['{"type":"wait"}'], ['{"type":"kill"}'], [JSON.stringify({ type: 'write', path: 'deploy.sh', content: FIXED })], ['{"type":"finish","summary":"fixed"}']];
+    const script = [
+      ['{"type":"run","command":"bash deploy.sh"}'],
+      ['{"type":"wait"}'],
+      ['{"type":"kill"}'],
+      [JSON.stringify({ type: 'write', path: 'deploy.sh', content: FIXED })],
+      ['{"type":"finish","summary":"fixed"}'],
+    ];
     // The agent's own process is jailed with only the variables named by agentEnv: what it received comes back in its finish.
     process.env.SCRIPT = JSON.stringify(script);
     process.env.SEEN_IN_FINISH = '1';
     try {
-      const { scores, events } = only(await run('exec', { agent: 'exec', cmd: `node ${LINES_AGENT}`, agentEnv: ['SCRIPT', 'SEEN_IN_FINISH'] }));
+      const { scores, events } = only(
+        await run('exec', { agent: 'exec', cmd: `node ${LINES_AGENT}`, agentEnv: ['SCRIPT', 'SEEN_IN_FINISH'] }),
+      );
       expectHintsAtTriggers(events);
       expect(scores.scores).toMatchObject({ solved: true, gates_passed: true, hint_given: true });
       const finish = ofType(events, 'action').find((event) => event.action.type === 'finish');
@@ -175,5 +225,7 @@ describeOnLinux('gates and hints in whole attempts', () => {
 });
 
 function toolCalls(messages: ChatRequestBody['messages']): string[] {
-  return messages.flatMap((message) => (message.tool_calls ?? []) as Array<{ function: { name: string } }>).map((call) => call.function.name);
+  return messages
+    .flatMap((message) => (message.tool_calls ?? []) as Array<{ function: { name: string } }>)
+    .map((call) => call.function.name);
 }

@@ -26,7 +26,13 @@ describe('mergeTicks', () => {
     const merged = mergeTicks([tick(1, 'compiling unit 3\n'), tick(2, ''), tick(3, 'Continue? [y/N] ', true)]);
     expect(merged.seq).toBe(3);
     expect(merged.reason).toBe('tick 3');
-    expect(merged.output).toEqual({ text: 'compiling unit 3\nContinue? [y/N] ', bytes: 33, cutBytes: 0, foldedLines: 0, partialLine: true });
+    expect(merged.output).toEqual({
+      text: 'compiling unit 3\nContinue? [y/N] ',
+      bytes: 33,
+      cutBytes: 0,
+      foldedLines: 0,
+      partialLine: true,
+    });
   });
 
   it('bounds the merged output with a marker saying how much was cut', () => {
@@ -39,7 +45,13 @@ describe('mergeTicks', () => {
   });
 
   it('keeps a pending prompt when no tick had new output', () => {
-    const merged = mergeTicks([tick(1, ''), { ...tick(2, ''), output: { text: '? Project name: › ', bytes: 0, cutBytes: 0, foldedLines: 0, partialLine: true } }]);
+    const merged = mergeTicks([
+      tick(1, ''),
+      {
+        ...tick(2, ''),
+        output: { text: '? Project name: › ', bytes: 0, cutBytes: 0, foldedLines: 0, partialLine: true },
+      },
+    ]);
     expect(merged.output.text).toBe('? Project name: › ');
   });
 });

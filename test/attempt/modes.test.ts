@@ -37,7 +37,12 @@ async function sessionIn(mode: MonitorMode): Promise<{ session: AttemptSession; 
   const loaded = await loadCaseFile(CASE_FILE);
   if ('problems' in loaded) throw new Error(JSON.stringify(loaded.problems));
   const dir = await mkdtemp(path.join(tmpdir(), 'hangbench-modes-'));
-  sandbox = await createSandbox({ attemptId: `test-modes-${process.pid}-${++runs}`, workspaceSource: WORKSPACE, timeScale: 1, capabilities: await probeHost() });
+  sandbox = await createSandbox({
+    attemptId: `test-modes-${process.pid}-${++runs}`,
+    workspaceSource: WORKSPACE,
+    timeScale: 1,
+    capabilities: await probeHost(),
+  });
   trace = new TraceWriter(path.join(dir, 'trace.jsonl'));
   session = new AttemptSession({
     sandbox,
@@ -148,7 +153,12 @@ describe('monitor modes on real processes', () => {
   it('poll: run returns at once with the id; poll gives a status; wait with a timeout returns the status; a background exit is announced', async () => {
     const { session, trace } = await sessionIn({ mode: 'poll' });
     const started = await session.perform({ type: 'run', command: CHATTY_THEN_SILENT });
-    expect(started).toMatchObject({ type: 'result', action: 'run', ok: true, message: expect.stringMatching(/^started #1 \(pid \d+\); poll \{id: 1\}/) });
+    expect(started).toMatchObject({
+      type: 'result',
+      action: 'run',
+      ok: true,
+      message: expect.stringMatching(/^started #1 \(pid \d+\); poll \{id: 1\}/),
+    });
 
     const status = await session.perform({ type: 'poll', id: 1 });
     expect(status.type).toBe('tick');
@@ -158,7 +168,12 @@ describe('monitor modes on real processes', () => {
 
     await session.perform({ type: 'run', command: 'echo quick' });
     // The quick command exits while nobody waits for it: the next observation, whatever it is, says so.
-    await expect.poll(() => trace.events.some((event) => event.type === 'command.exit' && event.commandId === 2), { timeout: 10_000, interval: 20 }).toBe(true);
+    await expect
+      .poll(() => trace.events.some((event) => event.type === 'command.exit' && event.commandId === 2), {
+        timeout: 10_000,
+        interval: 20,
+      })
+      .toBe(true);
     const next = await session.perform({ type: 'poll', id: 1 });
     expect(next.notices).toEqual([expect.stringMatching(/^background command #2 exited with code 0 after /)]);
     const again = await session.perform({ type: 'wait', id: 2 });

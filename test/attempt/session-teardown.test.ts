@@ -21,7 +21,8 @@ afterEach(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-const ofType = <K extends TraceEvent['type']>(events: readonly TraceEvent[], type: K): EventOf<K>[] => events.filter((event): event is EventOf<K> => event.type === type);
+const ofType = <K extends TraceEvent['type']>(events: readonly TraceEvent[], type: K): EventOf<K>[] =>
+  events.filter((event): event is EventOf<K> => event.type === type);
 
 test('an observed command whose shim never reports its exit (it holds the output pipe, alive) is given up on at the deadline, and that is recorded', async () => {
   const loaded = await loadCaseFile(CASE_FILE);
@@ -54,7 +55,9 @@ test('an observed command whose shim never reports its exit (it holds the output
   trace.close();
   const { events } = trace;
   expect(ofType(events, 'kill')[0]).toMatchObject({ commandId: 1, by: 'budget' });
-  expect(ofType(events, 'wait.expired')).toEqual([expect.objectContaining({ what: "command #1's exit after its kill", waitedMs: expect.any(Number) })]);
+  expect(ofType(events, 'wait.expired')).toEqual([
+    expect.objectContaining({ what: "command #1's exit after its kill", waitedMs: expect.any(Number) }),
+  ]);
   expect(ofType(events, 'command.exit')[0]).toMatchObject({ commandId: 1, exitCode: null, signal: null, killed: true });
   // the kill's escalation (a few graces) and the one-second deadline, not forever
   expect(tookMs).toBeLessThan(10_000);

@@ -8,7 +8,8 @@ describe('stopOutcome', () => {
   });
 
   it('a budget is a limit, and the budget is the killer', () => {
-    for (const kind of ['wall', 'tokens', 'turns'] as const) expect(stopOutcome({ kind, value: 2, limit: 1 })).toEqual({ outcome: 'limit', killer: 'budget' });
+    for (const kind of ['wall', 'tokens', 'turns'] as const)
+      expect(stopOutcome({ kind, value: 2, limit: 1 })).toEqual({ outcome: 'limit', killer: 'budget' });
   });
 
   it('a shutdown or an error is an ERROR (never the agent failing), the harness the killer', () => {

@@ -8,7 +8,12 @@ import type { VerifyStep } from '../../src/types/case.js';
 import { sandboxPerTest } from '../sandbox/helpers.js';
 import { describeOnLinux } from '../support/capability.js';
 
-const step = (run: string, fields: Partial<VerifyStep> = {}): VerifyStep => ({ run, timeout: 20_000, exit: 0, ...fields });
+const step = (run: string, fields: Partial<VerifyStep> = {}): VerifyStep => ({
+  run,
+  timeout: 20_000,
+  exit: 0,
+  ...fields,
+});
 
 const newSandbox = sandboxPerTest();
 
@@ -22,7 +27,12 @@ async function verify(steps: readonly VerifyStep[]) {
 
 describeOnLinux('runVerify', () => {
   it('passes when every step exits as expected and its output matches (a /regex/ or a substring)', async () => {
-    await expect(verify([step('echo "ok: 3 tests"', { stdout: '/ok: \\d+ tests/' }), step('echo warn >&2; exit 4', { exit: 4, stderr: 'warn' })])).resolves.toEqual({
+    await expect(
+      verify([
+        step('echo "ok: 3 tests"', { stdout: '/ok: \\d+ tests/' }),
+        step('echo warn >&2; exit 4', { exit: 4, stderr: 'warn' }),
+      ]),
+    ).resolves.toEqual({
       passed: true,
       reasons: ['', ''],
     });
@@ -36,6 +46,11 @@ describeOnLinux('runVerify', () => {
       step('kill -TERM $$'),
     ]);
     expect(passed).toBe(false);
-    expect(reasons).toEqual(['exit code 2 (expected 0)', 'stdout does not match nope', 'stderr does not match /^err$/', 'exit code SIGTERM (expected 0)']);
+    expect(reasons).toEqual([
+      'exit code 2 (expected 0)',
+      'stdout does not match nope',
+      'stderr does not match /^err$/',
+      'exit code SIGTERM (expected 0)',
+    ]);
   });
 });

@@ -58,7 +58,13 @@ describeOnLinux('check-cases', () => {
   });
 
   it('exits 2 on an unsound case and 0 when every case is sound, with --json on stdout', async () => {
-    const io = (stdout = collector(), stderr = collector()) => ({ stdout, stderr, env: {}, cwd: out, shutdown: new AbortController().signal });
+    const io = (stdout = collector(), stderr = collector()) => ({
+      stdout,
+      stderr,
+      env: {},
+      cwd: out,
+      shutdown: new AbortController().signal,
+    });
     const sound = io();
     expect(await main(['check-cases', path.join(CASES, 'confirm.yaml'), '--json', '--out', out], sound)).toBe(0);
     const parsed = JSON.parse(sound.stdout.text) as CheckCasesResult;

@@ -21,7 +21,13 @@ describeOnLinux('the gates check of check-cases', () => {
     expect(loaded.problems).toEqual([]);
     cases = new Map(loaded.cases.map((testCase) => [testCase.id, testCase]));
     const runDir = await mkdtemp(path.join(tmpdir(), 'hangbench-check-gates-'));
-    context = { runDir, timeScale: 1, verifyFloorMs: DEFAULTS.verifyFloorMs, capabilities: await probeHost(), attemptId: (check) => `${prefix}-${check}` };
+    context = {
+      runDir,
+      timeScale: 1,
+      verifyFloorMs: DEFAULTS.verifyFloorMs,
+      capabilities: await probeHost(),
+      attemptId: (check) => `${prefix}-${check}`,
+    };
   });
   const check = (id: string) => {
     const testCase = cases.get(id);
@@ -42,12 +48,18 @@ describeOnLinux('the gates check of check-cases', () => {
     await expect(check('fails-patched')).resolves.toEqual({ ok: false, reason: 'patched: gate 1 fails' });
   });
 
-  it('is unsound, with the patch\'s own error, when solution.patch does not apply to the workspace', async () => {
+  it("is unsound, with the patch's own error, when solution.patch does not apply to the workspace", async () => {
     const fixtureDir = path.join(await mkdtemp(path.join(tmpdir(), 'hangbench-stale-patch-')), 'confirm');
     await cp(path.resolve(DIR, '../check-cases/confirm'), fixtureDir, { recursive: true });
-    await writeFile(path.join(fixtureDir, 'solution.patch'), '--- a/deploy.sh\n+++ b/deploy.sh\n@@ -1,2 +1,2 @@\n echo "not this line"\n-read -r other\n+other=y\n');
+    await writeFile(
+      path.join(fixtureDir, 'solution.patch'),
+      '--- a/deploy.sh\n+++ b/deploy.sh\n@@ -1,2 +1,2 @@\n echo "not this line"\n-read -r other\n+other=y\n',
+    );
     const outcome = await checkGates({ ...cases.get('gated')!, fixtureDir }, context);
-    expect(outcome).toMatchObject({ ok: false, reason: expect.stringContaining(`${path.join(fixtureDir, 'solution.patch')} does not apply to workspace/`) });
+    expect(outcome).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining(`${path.join(fixtureDir, 'solution.patch')} does not apply to workspace/`),
+    });
     expect(attemptMarkerProcesses(prefix)).toEqual([]);
   });
 

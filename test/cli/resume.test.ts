@@ -8,7 +8,10 @@ import { evalRun, hangbench, root } from './run-helpers.js';
 async function copyCase(id: string, dir: string): Promise<string> {
   const text = await readFile(path.join(root, 'cases', `${id}.yaml`), 'utf8');
   const file = path.join(dir, `${id}.yaml`);
-  await writeFile(file, text.replace(/^fixture: \.\.\/(.*)$/m, (_, rest: string) => `fixture: ${path.join(root, rest)}`));
+  await writeFile(
+    file,
+    text.replace(/^fixture: \.\.\/(.*)$/m, (_, rest: string) => `fixture: ${path.join(root, rest)}`),
+  );
   return file;
 }
 

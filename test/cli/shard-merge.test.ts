@@ -12,12 +12,23 @@ function withoutTimings(summary: RunSummary) {
   const { runId: _r, startedAt: _s, finishedAt: _f, options: _o, confusion: _c, ...rest } = summary;
   return {
     ...rest,
-    groups: rest.groups.map(({ interruptLatencyMs: _l, wallMsPerAttempt: _w, ticksPerAttempt: _t, tokensPerAttempt: _k, ...group }) => group),
+    groups: rest.groups.map(
+      ({ interruptLatencyMs: _l, wallMsPerAttempt: _w, ticksPerAttempt: _t, tokensPerAttempt: _k, ...group }) => group,
+    ),
     shellTools: rest.shellTools?.map(({ hangTaxMs: _h, toolReturnMs: _r, ...row }) => row),
-    attempts: rest.attempts.map(({ wallMs: _w, ticks: _t, tokens: _k, classificationAtEnd: _c, scores: { interrupt_latency: _l, hang_tax_ms: _h, ...scores }, ...attempt }) => ({
-      ...attempt,
-      scores,
-    })),
+    attempts: rest.attempts.map(
+      ({
+        wallMs: _w,
+        ticks: _t,
+        tokens: _k,
+        classificationAtEnd: _c,
+        scores: { interrupt_latency: _l, hang_tax_ms: _h, ...scores },
+        ...attempt
+      }) => ({
+        ...attempt,
+        scores,
+      }),
+    ),
   };
 }
 
@@ -38,7 +49,9 @@ describe('eval --shard, merge, compare and report on real runs', () => {
     expect(keys(one!).length).toBeGreaterThan(0);
     expect(keys(two!).length).toBeGreaterThan(0);
     expect(keys(one!).filter((key) => keys(two!).includes(key))).toEqual([]);
-    expect([...keys(one!), ...keys(two!)].sort()).toEqual(keys(await readJson<RunSummary>(path.join(full, 'summary.json'))).sort());
+    expect([...keys(one!), ...keys(two!)].sort()).toEqual(
+      keys(await readJson<RunSummary>(path.join(full, 'summary.json'))).sort(),
+    );
   });
 
   it('merges the shards into a run whose summary equals the unsharded one, timings aside', async () => {
@@ -46,10 +59,14 @@ describe('eval --shard, merge, compare and report on real runs', () => {
     const result = await hangbench(['merge', ...shards, '--out', merged]);
     expect(result.stderr).toContain('merged 2 shard(s): 4 attempts');
     expect(result.exitCode).toBe(0);
-    const [mergedSummary, fullSummary] = await Promise.all([readJson<RunSummary>(path.join(merged, 'summary.json')), readJson<RunSummary>(path.join(full, 'summary.json'))]);
+    const [mergedSummary, fullSummary] = await Promise.all([
+      readJson<RunSummary>(path.join(merged, 'summary.json')),
+      readJson<RunSummary>(path.join(full, 'summary.json')),
+    ]);
     expect(withoutTimings(mergedSummary)).toEqual(withoutTimings(fullSummary));
     expect(mergedSummary.totals).toEqual({ attempts: 4, solved: 4, errors: 0 });
-    for (const file of ['report.html', 'report.md', 'junit.xml']) expect((await readFile(path.join(merged, file), 'utf8')).length).toBeGreaterThan(100);
+    for (const file of ['report.html', 'report.md', 'junit.xml'])
+      expect((await readFile(path.join(merged, file), 'utf8')).length).toBeGreaterThan(100);
   });
 
   it('refuses a shard given twice, a missing shard and shards that ran other options', async () => {
@@ -61,7 +78,10 @@ describe('eval --shard, merge, compare and report on real runs', () => {
     const other = path.join(out, 'shard-2-other');
     await cp(shards[1]!, other, { recursive: true });
     const meta = await readJson<{ options: Record<string, unknown> }>(path.join(other, 'meta.json'));
-    await writeFile(path.join(other, 'meta.json'), JSON.stringify({ ...meta, options: { ...meta.options, timeScale: 0.2 } }));
+    await writeFile(
+      path.join(other, 'meta.json'),
+      JSON.stringify({ ...meta, options: { ...meta.options, timeScale: 0.2 } }),
+    );
     const mismatched = await hangbench(['merge', shards[0]!, other, '--out', path.join(out, 'mismatched')]);
     expect(mismatched.exitCode).toBe(2);
     expect(mismatched.stderr).toMatch(/ran other options than .*: timeScale differ/);
@@ -97,8 +117,16 @@ describe('eval --shard, merge, compare and report on real runs', () => {
     await cp(full, copy, { recursive: true });
     const result = await hangbench(['report', copy]);
     expect(result.exitCode).toBe(0);
-    expect(result.stdout.trim().split('\n').map((line) => path.basename(line))).toEqual(['report.md', 'junit.xml', 'report.html']);
-    const [again, original] = await Promise.all([readJson<RunSummary>(path.join(copy, 'summary.json')), readJson<RunSummary>(path.join(full, 'summary.json'))]);
+    expect(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => path.basename(line)),
+    ).toEqual(['report.md', 'junit.xml', 'report.html']);
+    const [again, original] = await Promise.all([
+      readJson<RunSummary>(path.join(copy, 'summary.json')),
+      readJson<RunSummary>(path.join(full, 'summary.json')),
+    ]);
     expect(again.attempts).toEqual(original.attempts);
     expect((await readFile(path.join(copy, 'junit.xml'), 'utf8')).match(/<testcase /g)).toHaveLength(4);
   });

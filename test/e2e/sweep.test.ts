@@ -10,13 +10,38 @@ import { RunSummarySchema } from '../../src/summary/schema.js';
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
 const bin = path.join(root, 'bin/hangbench.js');
-const CASES = ['cases/py-pipe-deadlock.yaml', 'cases/py-confirm-prompt.yaml', 'cases/ctl-slow-migrations.yaml'].map((file) => path.join(root, file));
+const CASES = ['cases/py-pipe-deadlock.yaml', 'cases/py-confirm-prompt.yaml', 'cases/ctl-slow-migrations.yaml'].map(
+  (file) => path.join(root, file),
+);
 
 describe('a sweep over monitor modes in one run (--time-scale 0.1)', () => {
   it('runs case × variant × repeat, and --json holds one group per variant and every pairwise comparison', async () => {
     const out = await mkdtemp(path.join(tmpdir(), 'hangbench-sweep-'));
-    const args = [bin, 'eval', ...CASES, '--agent', 'baseline', '--mode', 'interval,timeout', '--interval', '5s', '--repeat', '2', '--time-scale', '0.1', '--out', out, '--run-id', 'sweep', '--json'];
-    const { stdout } = await run('node', args, { cwd: root, env: { ...process.env, CI: '1' }, maxBuffer: 64 * 1024 * 1024 });
+    const args = [
+      bin,
+      'eval',
+      ...CASES,
+      '--agent',
+      'baseline',
+      '--mode',
+      'interval,timeout',
+      '--interval',
+      '5s',
+      '--repeat',
+      '2',
+      '--time-scale',
+      '0.1',
+      '--out',
+      out,
+      '--run-id',
+      'sweep',
+      '--json',
+    ];
+    const { stdout } = await run('node', args, {
+      cwd: root,
+      env: { ...process.env, CI: '1' },
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const { runDir, problems, ...printed } = JSON.parse(stdout) as Record<string, unknown>;
     expect({ runDir, problems }).toEqual({ runDir: path.join(out, 'sweep'), problems: [] });
     const summary = RunSummarySchema.parse(printed);
@@ -24,11 +49,27 @@ describe('a sweep over monitor modes in one run (--time-scale 0.1)', () => {
     expect(summary.attempts).toHaveLength(3 * 2 * 2);
     expect(summary.groups.map((group) => group.variant)).toEqual(['baseline-k2·interval-5s', 'baseline-k2·timeout-5s']);
     // one family per metric, each with the one pair of variants
-    expect(summary.comparisons.map((family) => family.metric)).toEqual(['interrupted', 'false_kill', 'interrupt_latency', 'solved', 'fixed', 'diagnosed', 'tokens']);
+    expect(summary.comparisons.map((family) => family.metric)).toEqual([
+      'interrupted',
+      'false_kill',
+      'interrupt_latency',
+      'solved',
+      'fixed',
+      'diagnosed',
+      'tokens',
+    ]);
     const solved = summary.comparisons.find((family) => family.metric === 'solved');
-    expect(solved).toMatchObject({ test: 'mcnemar-exact', over: 'all', rows: [{ a: 'baseline-k2·interval-5s', b: 'baseline-k2·timeout-5s', pairs: 6 }] });
+    expect(solved).toMatchObject({
+      test: 'mcnemar-exact',
+      over: 'all',
+      rows: [{ a: 'baseline-k2·interval-5s', b: 'baseline-k2·timeout-5s', pairs: 6 }],
+    });
     expect(summary.comparisons.find((family) => family.metric === 'interrupted')?.rows[0]?.pairs).toBe(4);
-    expect(summary.caseMatrix.map((row) => row.caseId).sort()).toEqual(['ctl-slow-migrations', 'py-confirm-prompt', 'py-pipe-deadlock']);
+    expect(summary.caseMatrix.map((row) => row.caseId).sort()).toEqual([
+      'ctl-slow-migrations',
+      'py-confirm-prompt',
+      'py-pipe-deadlock',
+    ]);
 
     // The timeout mode never ticks and never lets the agent interrupt: the harness kills at 0.5 s.
     const timeout = summary.attempts.filter((attempt) => attempt.variant === 'baseline-k2·timeout-5s');
@@ -42,10 +83,15 @@ describe('a sweep over monitor modes in one run (--time-scale 0.1)', () => {
     // meta.json records the resolved variants, the seed and the start order: the variants of each case and repeat
     // start side by side, so machine noise does not favour one.
     const meta = RunMetaSchema.parse(JSON.parse(await readFile(path.join(out, 'sweep/meta.json'), 'utf8')));
-    expect(meta.options.variants.map((variant) => variant.name)).toEqual(['baseline-k2·interval-5s', 'baseline-k2·timeout-5s']);
+    expect(meta.options.variants.map((variant) => variant.name)).toEqual([
+      'baseline-k2·interval-5s',
+      'baseline-k2·timeout-5s',
+    ]);
     expect(meta.options.seed).toBe(1);
     const order = meta.order ?? [];
-    expect([...order].sort()).toEqual(summary.attempts.map((attempt) => `${attempt.caseId}/${attempt.variant}/${attempt.repeat}`).sort());
+    expect([...order].sort()).toEqual(
+      summary.attempts.map((attempt) => `${attempt.caseId}/${attempt.variant}/${attempt.repeat}`).sort(),
+    );
     for (let index = 0; index < order.length; index += 2) {
       const [caseA, , repeatA] = order[index]!.split('/');
       const [caseB, , repeatB] = order[index + 1]!.split('/');

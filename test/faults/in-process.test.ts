@@ -34,7 +34,12 @@ async function loadCase(file: string): Promise<Case> {
 
 /** The baseline never killing, with a wall budget of `wallMs` at time scale 0.1 (so wallMs / 10 of real time). */
 function neverKill(wallMs: number): VariantSpec {
-  return { name: 'never-kill', agent: { agent: 'baseline', hungTicks: 1_000_000 }, monitor: { mode: 'interval', everyMs: 2_000 }, budgets: { wallMs } };
+  return {
+    name: 'never-kill',
+    agent: { agent: 'baseline', hungTicks: 1_000_000 },
+    monitor: { mode: 'interval', everyMs: 2_000 },
+    budgets: { wallMs },
+  };
 }
 
 async function attemptOf(id: string, variant: VariantSpec) {
@@ -46,7 +51,11 @@ async function attemptOf(id: string, variant: VariantSpec) {
 
 describe('the sandbox changed from outside', () => {
   it('its cgroup removed between two commands: the next command cannot start, and the attempt is an error naming the cgroup', async (context) => {
-    requireCgroup(context, capabilities.cgroupRoot !== null || capabilities.pidsCgroupRoot !== null, 'an attempt cgroup to remove');
+    requireCgroup(
+      context,
+      capabilities.cgroupRoot !== null || capabilities.pidsCgroupRoot !== null,
+      'an attempt cgroup to remove',
+    );
     const id = runId('cgroup');
     const { runDir, options, attempt } = await attemptOf(id, neverKill(600_000));
     const results: string[] = [];
@@ -58,14 +67,16 @@ describe('the sandbox changed from outside', () => {
         return {
           next: async (observation) => {
             step += 1;
-            if (observation.type === 'exit' || observation.type === 'result') results.push(observation.type === 'exit' ? `exit ${observation.exit.exitCode}` : observation.message);
+            if (observation.type === 'exit' || observation.type === 'result')
+              results.push(observation.type === 'exit' ? `exit ${observation.exit.exitCode}` : observation.message);
             if (step === 1) return { type: 'run', command: 'echo one' };
             if (step === 2) {
               // Between commands the attempt's cgroups are empty: a cleaner on the host may remove them.
               const dirs = cgroupDirsOf(id);
               removed += dirs.length;
               // the first command's processes may still be leaving its cgroup (EBUSY until they are reaped)
-              for (const dir of dirs) await until(() => (tryRmdir(dir) ? true : null), `${dir} to be removable`, 10_000);
+              for (const dir of dirs)
+                await until(() => (tryRmdir(dir) ? true : null), `${dir} to be removable`, 10_000);
               return { type: 'run', command: 'echo two' };
             }
             return { type: 'finish', summary: 'done' };
@@ -73,10 +84,23 @@ describe('the sandbox changed from outside', () => {
         };
       },
     };
-    const scores = await runAttempt(attempt, { options, runDir, capabilities, agent, shutdown: new AbortController().signal });
+    const scores = await runAttempt(attempt, {
+      options,
+      runDir,
+      capabilities,
+      agent,
+      shutdown: new AbortController().signal,
+    });
     expect(results[0]).toBe('exit 0');
     expect(removed).toBeGreaterThan(0);
-    expect(scores).toMatchObject({ outcome: 'error', fault: { where: 'sandbox', code: 'SANDBOX_LOST', message: expect.stringMatching(/cgroup .* was removed from outside the harness/) } });
+    expect(scores).toMatchObject({
+      outcome: 'error',
+      fault: {
+        where: 'sandbox',
+        code: 'SANDBOX_LOST',
+        message: expect.stringMatching(/cgroup .* was removed from outside the harness/),
+      },
+    });
     await allGone(id);
   });
 });
@@ -89,7 +113,13 @@ describe('budgets hold whatever else fails', () => {
     await mkdir(dir, { recursive: true });
     await symlink('/dev/full', path.join(dir, 'trace.jsonl'));
     const started = performance.now();
-    const scores = await runAttempt(attempt, { options, runDir, capabilities, agent, shutdown: new AbortController().signal });
+    const scores = await runAttempt(attempt, {
+      options,
+      runDir,
+      capabilities,
+      agent,
+      shutdown: new AbortController().signal,
+    });
     const tookMs = performance.now() - started;
     console.log(`trace on /dev/full → attempt over in ${tookMs.toFixed(0)} ms (wall budget 60 s)`);
     expect(scores).toMatchObject({ outcome: 'error', fault: { where: 'results', code: 'ENOSPC' } });
@@ -97,7 +127,7 @@ describe('budgets hold whatever else fails', () => {
     await allGone(id);
   });
 
-  it('a tick listener (a reporter\'s onTick) that throws on every tick: the wall budget still stops the attempt, nothing left', async () => {
+  it("a tick listener (a reporter's onTick) that throws on every tick: the wall budget still stops the attempt, nothing left", async () => {
     const id = runId('ontick');
     // 20 s of wall budget at 0.1: the attempt is stopped after 2 s.
     const { runDir, options, attempt, agent } = await attemptOf(id, neverKill(20_000));
@@ -115,7 +145,9 @@ describe('budgets hold whatever else fails', () => {
       },
     });
     const tookMs = performance.now() - started;
-    console.log(`onTick throwing ${throws} times → wall budget (2 s) stopped the attempt after ${tookMs.toFixed(0)} ms`);
+    console.log(
+      `onTick throwing ${throws} times → wall budget (2 s) stopped the attempt after ${tookMs.toFixed(0)} ms`,
+    );
     expect(throws).toBeGreaterThan(0);
     expect(scores?.outcome).toBe('limit');
     expect(scores?.scores.clean).toBe(true);
@@ -124,12 +156,20 @@ describe('budgets hold whatever else fails', () => {
   });
 
   it('a monitor listener that throws on every event: the others still get every event and the exit, one warning in all', async () => {
-    const sandbox = await createSandbox({ attemptId: `${runId('listener')}.monitor`, workspaceSource: path.join(HOSTILE, 'canary/workspace'), timeScale: 0.1, capabilities });
+    const sandbox = await createSandbox({
+      attemptId: `${runId('listener')}.monitor`,
+      workspaceSource: path.join(HOSTILE, 'canary/workspace'),
+      timeScale: 0.1,
+      capabilities,
+    });
     const warnings: string[] = [];
     const onWarning = (warning: Error) => warnings.push(warning.message);
     process.on('warning', onWarning);
     try {
-      const monitor = createMonitor({ process: sandbox.spawn('for i in 1 2 3 4 5; do echo step $i; sleep 0.1; done', { commandId: 1 }), mode: { mode: 'interval', everyMs: 100 } });
+      const monitor = createMonitor({
+        process: sandbox.spawn('for i in 1 2 3 4 5; do echo step $i; sleep 0.1; done', { commandId: 1 }),
+        mode: { mode: 'interval', everyMs: 100 },
+      });
       monitor.on(() => {
         throw new Error('listener bug');
       });
@@ -167,7 +207,16 @@ describe('budgets hold whatever else fails', () => {
     let ticks = 0;
     const counting: Required<Reporter> = { ...reporter, onTick: () => void (ticks += 1) };
     const run = runEval(
-      { caseInputs: [STUBBORN], agent: 'baseline', hungTicks: 1_000_000, timeScale: 0.1, intervalMs: 2_000, out, runId: id, cwd: PROJECT_ROOT },
+      {
+        caseInputs: [STUBBORN],
+        agent: 'baseline',
+        hungTicks: 1_000_000,
+        timeScale: 0.1,
+        intervalMs: 2_000,
+        out,
+        runId: id,
+        cwd: PROJECT_ROOT,
+      },
       { reporters: [reporter, counting], shutdown: shutdown.signal },
     );
     await until(() => (ticks >= 3 ? true : null), 'the attempt to tick');
@@ -196,7 +245,12 @@ function cgroupDirsOf(id: string): string[] {
   };
   walk('/sys/fs/cgroup', 0);
   // a command's own cgroup (cmd-N) sits under the attempt's: remove it first
-  return found.flatMap((dir) => [...readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => path.join(dir, entry.name)), dir]);
+  return found.flatMap((dir) => [
+    ...readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => path.join(dir, entry.name)),
+    dir,
+  ]);
 }
 
 function tryRmdir(dir: string): boolean {

@@ -22,19 +22,29 @@ export interface Cli {
 /** The built CLI as a child process; `prefix` runs it under another command (nsenter into a private mount). */
 export function hangbench(args: readonly string[], prefix: readonly string[] = []): Cli {
   const argv = [...prefix, 'node', BIN, ...args];
-  const child = spawn(argv[0]!, argv.slice(1), { cwd: PROJECT_ROOT, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(argv[0]!, argv.slice(1), {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, CI: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let text = '';
   child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
   const signals: Record<string, number> = { SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
   const exited = new Promise<{ code: number; at: number }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code: code ?? 128 + (signals[signal ?? ''] ?? 0), at: performance.now() })),
+    child.on('exit', (code, signal) =>
+      resolve({ code: code ?? 128 + (signals[signal ?? ''] ?? 0), at: performance.now() }),
+    ),
   );
   return { child, exited, output: () => text };
 }
 
 /** Polls for something another process does (a file written, processes gone); `what` names it when it never comes. */
-export async function until<T>(probe: () => Promise<T | null> | T | null, what: string, timeoutMs = 60_000): Promise<T> {
+export async function until<T>(
+  probe: () => Promise<T | null> | T | null,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -44,9 +54,14 @@ export async function until<T>(probe: () => Promise<T | null> | T | null, what: 
   }
 }
 
-export const exists = (file: string): Promise<boolean> => stat(file).then(() => true, () => false);
+export const exists = (file: string): Promise<boolean> =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
 export const readJson = async <T>(file: string): Promise<T> => JSON.parse(await readFile(file, 'utf8')) as T;
-export const contains = async (file: string, text: string): Promise<boolean> => (await readFile(file, 'utf8').catch(() => '')).includes(text);
+export const contains = async (file: string, text: string): Promise<boolean> =>
+  (await readFile(file, 'utf8').catch(() => '')).includes(text);
 
 let runs = 0;
 /** A run id no other test (or engineer) shares: the leak scan looks for it. */
@@ -68,7 +83,8 @@ export function leftovers(id: string): Array<{ pid: number; command: string }> {
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'latin1');
       const owner = statSync(`/proc/${entry}`).uid;
       const cwd = owner === SANDBOX_UID ? readlinkSync(`/proc/${entry}/cwd`) : '';
-      if (cmdline.includes(`hangbench-${id}.`) || cwd.includes(`hangbench-${id}.`)) found.set(Number(entry), { pid: Number(entry), command: cmdline.split('\0')[0] ?? '' });
+      if (cmdline.includes(`hangbench-${id}.`) || cwd.includes(`hangbench-${id}.`))
+        found.set(Number(entry), { pid: Number(entry), command: cmdline.split('\0')[0] ?? '' });
     } catch {
       // gone while we looked
     }
@@ -79,7 +95,11 @@ export function leftovers(id: string): Array<{ pid: number; command: string }> {
 /** The processes of the run gone (generous bound: the machine is shared and loaded); returns how long it took. */
 export async function allGone(id: string, timeoutMs = 10_000): Promise<number> {
   const start = performance.now();
-  await until(() => (leftovers(id).length === 0 ? true : null), `every process of run ${id} to be gone (left: ${JSON.stringify(leftovers(id))})`, timeoutMs);
+  await until(
+    () => (leftovers(id).length === 0 ? true : null),
+    `every process of run ${id} to be gone (left: ${JSON.stringify(leftovers(id))})`,
+    timeoutMs,
+  );
   return performance.now() - start;
 }
 
@@ -99,7 +119,9 @@ export function sandboxesOf(part: string): Array<{ holder: number; init: number 
   }
   return bwraps
     .filter((one) => !bwraps.some((other) => other.pid === one.ppid))
-    .flatMap((holder) => bwraps.filter((one) => one.ppid === holder.pid).map((init) => ({ holder: holder.pid, init: init.pid })));
+    .flatMap((holder) =>
+      bwraps.filter((one) => one.ppid === holder.pid).map((init) => ({ holder: holder.pid, init: init.pid })),
+    );
 }
 
 /**
@@ -117,7 +139,18 @@ export class PrivateMount {
 
   static async create(size: string): Promise<PrivateMount> {
     const dir = mkdtempSync(path.join(tmpdir(), 'hangbench-faults-mnt-'));
-    const holder = spawn('unshare', ['-m', '--propagation', 'private', 'sh', '-c', `mount -t tmpfs -o size=${size} tmpfs ${dir} && echo mounted && exec sleep 3600`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const holder = spawn(
+      'unshare',
+      [
+        '-m',
+        '--propagation',
+        'private',
+        'sh',
+        '-c',
+        `mount -t tmpfs -o size=${size} tmpfs ${dir} && echo mounted && exec sleep 3600`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     await new Promise<void>((resolve, reject) => {
       holder.stdout?.once('data', () => resolve());
       holder.once('exit', (code) => reject(new Error(`unshare/mount failed with ${code}`)));
@@ -149,7 +182,12 @@ export class PrivateMount {
 
 export interface Summary {
   readonly interrupted: boolean;
-  readonly attempts: ReadonlyArray<{ readonly caseId: string; readonly repeat: number; readonly outcome: string; readonly fault?: { where: string; code: string } }>;
+  readonly attempts: ReadonlyArray<{
+    readonly caseId: string;
+    readonly repeat: number;
+    readonly outcome: string;
+    readonly fault?: { where: string; code: string };
+  }>;
 }
 
 /** An error line has no stack frames in it. */

@@ -34,18 +34,39 @@ async function steal(isolation: 'auto' | 'host-user'): Promise<ThiefRun> {
   const out = await mkdtemp(path.join(tmpdir(), 'hangbench-thief-'));
   outs.push(out);
   const env = { ...process.env, CI: '1', ...(isolation === 'host-user' ? { HANGBENCH_ISOLATION: 'host-user' } : {}) };
-  const args = [bin, 'eval', path.join(PROJECT_ROOT, 'cases', `${CASE}.yaml`), '--agent', 'exec', '--cmd', `node ${thief}`, '--time-scale', String(TIME_SCALE), '--out', out, '--run-id', 'thief', '--json'];
+  const args = [
+    bin,
+    'eval',
+    path.join(PROJECT_ROOT, 'cases', `${CASE}.yaml`),
+    '--agent',
+    'exec',
+    '--cmd',
+    `node ${thief}`,
+    '--time-scale',
+    String(TIME_SCALE),
+    '--out',
+    out,
+    '--run-id',
+    'thief',
+    '--json',
+  ];
   const child = spawn('node', args, { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const summary = JSON.parse(stdout) as { runDir: string; attempts: Array<{ caseId: string; variant: string; repeat: number; scores: { fixed: boolean } }> };
+  const summary = JSON.parse(stdout) as {
+    runDir: string;
+    attempts: Array<{ caseId: string; variant: string; repeat: number; scores: { fixed: boolean } }>;
+  };
   const attempt = summary.attempts.find((entry) => entry.caseId === CASE);
   if (attempt === undefined) throw new Error(`no attempt of ${CASE} in the summary: ${stderr}`);
   const dir = path.join(summary.runDir, CASE, attempt.variant, String(attempt.repeat));
-  const trace = (await readFile(path.join(dir, 'trace.jsonl'), 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+  const trace = (await readFile(path.join(dir, 'trace.jsonl'), 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
   const log = await readFile(path.join(dir, 'command-1.log'), 'utf8');
   return {
     code,

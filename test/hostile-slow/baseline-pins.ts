@@ -4,7 +4,8 @@
  * get all of them right; these pins say which it gets wrong. Do not tune a case to make a pin pass.
  * Every case in cases/ must have a pin (library.test.ts checks, at time scale 1).
  */
-export type BaselinePin = { readonly interrupted: boolean; readonly why?: string } | { readonly false_kill: boolean; readonly why?: string };
+export type BaselinePin =
+  { readonly interrupted: boolean; readonly why?: string } | { readonly false_kill: boolean; readonly why?: string };
 
 export const BASELINE_PINS: Record<string, BaselinePin> = {
   'py-pipe-deadlock': { interrupted: true },
@@ -14,10 +15,19 @@ export const BASELINE_PINS: Record<string, BaselinePin> = {
   'bash-orphan-pipe': { interrupted: true },
   'node-busy-loop': { interrupted: true },
   'py-asyncio-event': { interrupted: true },
-  'node-retry-forever': { interrupted: true, why: 'the same "retrying … (attempt N)" line every 0.5 s with nothing else changing is a retry loop once it repeated 15 times' },
+  'node-retry-forever': {
+    interrupted: true,
+    why: 'the same "retrying … (attempt N)" line every 0.5 s with nothing else changing is a retry loop once it repeated 15 times',
+  },
   'ctl-slow-migrations': { false_kill: false },
-  'ctl-quiet-optimizer': { false_kill: true, why: 'silent 100 % CPU for 25 s is the busy-loop twin; killed at the second busy tick (20 s)' },
-  'ctl-warmup-then-progress': { false_kill: false, why: 'silent for 12 s: one quiet tick, then progress before the second' },
+  'ctl-quiet-optimizer': {
+    false_kill: true,
+    why: 'silent 100 % CPU for 25 s is the busy-loop twin; killed at the second busy tick (20 s)',
+  },
+  'ctl-warmup-then-progress': {
+    false_kill: false,
+    why: 'silent for 12 s: one quiet tick, then progress before the second',
+  },
   'py-mp-queue-join': { interrupted: true },
   'bash-fifo-no-writer': { interrupted: true },
   'py-http-no-timeout': { interrupted: true },
@@ -40,7 +50,10 @@ export const BASELINE_PINS: Record<string, BaselinePin> = {
   'py-sigterm-handler': { interrupted: true },
   'py-bare-except': { interrupted: true },
   'bash-flock-stale': { interrupted: true },
-  'bash-apt-lock-wait': { interrupted: true, why: 'the same "Waiting for cache lock ... Ns" line every second is a loop polling for the lock that its caller holds (fdinfo lock lines)' },
+  'bash-apt-lock-wait': {
+    interrupted: true,
+    why: 'the same "Waiting for cache lock ... Ns" line every second is a loop polling for the lock that its caller holds (fdinfo lock lines)',
+  },
   'py-livelock': { interrupted: true },
   'perl-regex-flood': { interrupted: true },
   'bash-wait-for-marker': { interrupted: true },
@@ -50,26 +63,56 @@ export const BASELINE_PINS: Record<string, BaselinePin> = {
   'py-nondaemon-worker': { interrupted: true },
   'pty-confirm-tty': { interrupted: true },
   'ctl-node-progress-dots': { false_kill: false, why: 'a dot at least every 2.4 s: new output at every tick' },
-  'ctl-node-late-output': { false_kill: false, why: 'silent for 10 s: one quiet tick, then the report before the second' },
+  'ctl-node-late-output': {
+    false_kill: false,
+    why: 'silent for 10 s: one quiet tick, then the report before the second',
+  },
   'ctl-pty-progress': { false_kill: false, why: 'the bar is redrawn every 100 ms: new output at every tick' },
-  'ctl-lock-released': { false_kill: false, why: 'silent flock wait of ~10 s after early output: at most one quiet tick, then upload progress' },
-  'ctl-retry-succeeds': { false_kill: false, why: 'a retry line every 0.5 s for ~4 s (fewer than 15 in a row), then load progress ("loaded N/60 keys"): every tick sees output that is not a loop' },
-  'ctl-silent-download': { false_kill: false, why: 'a 27 s download with no output at all: the file it has open grows between ticks, which reads as progress' },
-  'ctl-progress-bar': { false_kill: false, why: 'the \\r bar keeps changing: new bytes every tick, although no newline' },
-  'ctl-many-children': { false_kill: false, why: 'one header line, then ~8 s of silent child churn: done before a second quiet tick' },
-  'ctl-block-buffered': { false_kill: false, why: 'silent for ~8 s (block-buffered), one quiet tick, then all output at exit' },
+  'ctl-lock-released': {
+    false_kill: false,
+    why: 'silent flock wait of ~10 s after early output: at most one quiet tick, then upload progress',
+  },
+  'ctl-retry-succeeds': {
+    false_kill: false,
+    why: 'a retry line every 0.5 s for ~4 s (fewer than 15 in a row), then load progress ("loaded N/60 keys"): every tick sees output that is not a loop',
+  },
+  'ctl-silent-download': {
+    false_kill: false,
+    why: 'a 27 s download with no output at all: the file it has open grows between ticks, which reads as progress',
+  },
+  'ctl-progress-bar': {
+    false_kill: false,
+    why: 'the \\r bar keeps changing: new bytes every tick, although no newline',
+  },
+  'ctl-many-children': {
+    false_kill: false,
+    why: 'one header line, then ~8 s of silent child churn: done before a second quiet tick',
+  },
+  'ctl-block-buffered': {
+    false_kill: false,
+    why: 'silent for ~8 s (block-buffered), one quiet tick, then all output at exit',
+  },
   'ctl-bursty-build': { false_kill: false, why: 'gaps of at most 7 s: every 10 s tick sees output' },
   'node-vitest-watch-key': { interrupted: true },
   'node-npx-ok-to-proceed': { interrupted: true },
   'py-bare-repl': { interrupted: true, why: 'a bare python3 REPL on an open pipe: silent, blocked on stdin' },
-  'node-bare-repl': { interrupted: true, why: 'node with no script reads its program from stdin until EOF: silent, blocked on stdin' },
+  'node-bare-repl': {
+    interrupted: true,
+    why: 'node with no script reads its program from stdin until EOF: silent, blocked on stdin',
+  },
   'bash-server-bg-pipe': { interrupted: true },
   'bash-bg-never-reports': { interrupted: true },
   'bash-apt-continue': { interrupted: true },
   'node-init-questionnaire': { interrupted: true },
-  'ctl-watch-run-once': { false_kill: false, why: 'quiet for ~18 s inside a test file, but the runner printed before: at most one quiet tick' },
+  'ctl-watch-run-once': {
+    false_kill: false,
+    why: 'quiet for ~18 s inside a test file, but the runner printed before: at most one quiet tick',
+  },
   'ctl-repl-fed-script': { false_kill: false },
   'ctl-server-bg-stopped': { false_kill: false },
   'ctl-bg-job-reports': { false_kill: false },
-  'ctl-apt-assume-yes': { false_kill: false, why: 'an "Unpacking"/"Setting up" line every ~4 s: new output at every tick' },
+  'ctl-apt-assume-yes': {
+    false_kill: false,
+    why: 'an "Unpacking"/"Setting up" line every ~4 s: new output at every tick',
+  },
 };

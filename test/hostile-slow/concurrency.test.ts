@@ -27,9 +27,15 @@ describe('many attempts at once', () => {
     expect(run.leftovers).toEqual([]);
     const byCase = (id: string) => attempts.filter((attempt) => attempt.caseId === id);
     for (const id of ['busy-loop', 'flood-forever', 'idle']) {
-      for (const attempt of byCase(id)) expect({ id, outcome: attempt.outcome, reproduced: attempt.scores.reproduced }).toEqual({ id, outcome: 'limit', reproduced: true });
+      for (const attempt of byCase(id))
+        expect({ id, outcome: attempt.outcome, reproduced: attempt.scores.reproduced }).toEqual({
+          id,
+          outcome: 'limit',
+          reproduced: true,
+        });
     }
-    for (const attempt of byCase('mix-canary')) expect(attempt.scores).toMatchObject({ completed: true, false_kill: false, solved: true });
+    for (const attempt of byCase('mix-canary'))
+      expect(attempt.scores).toMatchObject({ completed: true, false_kill: false, solved: true });
     expect(run.rss.peak - run.rss.before).toBeLessThanOrEqual(RSS_GROWTH_BOUND_BYTES);
   });
 });

@@ -23,21 +23,27 @@ async function library(agent: string): Promise<RunResult> {
   outs.push(out);
   const result = await runEval({ agent, timeScale: 1, out, cwd: PROJECT_ROOT, runId: `${agent}-${process.pid}` });
   expect(result.problems).toEqual([]);
-  expect(result.summary.attempts.filter((attempt) => !attempt.scores.clean).map((attempt) => attempt.caseId)).toEqual([]);
+  expect(result.summary.attempts.filter((attempt) => !attempt.scores.clean).map((attempt) => attempt.caseId)).toEqual(
+    [],
+  );
   expect(attemptMarkerProcesses(`${agent}-${process.pid}.`)).toEqual([]);
   return result;
 }
 
 describe('every case at time scale 1', () => {
-  it('the oracle solves every case: in the whole run, or alone where the run\'s load made it miss (said which)', async () => {
+  it("the oracle solves every case: in the whole run, or alone where the run's load made it miss (said which)", async () => {
     const result = await library('oracle');
     expect(result.summary.attempts.length).toBeGreaterThanOrEqual(52);
     // An unsolved attempt is shown with why its checks failed (a verify that timed out on a loaded machine, say).
     const unsolved = result.summary.attempts.filter((attempt) => !attempt.scores.solved);
     const why = await Promise.all(
       unsolved.map(async (attempt) => {
-        const events = await readTrace(path.join(result.runDir, attempt.caseId, attempt.variant, String(attempt.repeat), 'trace.jsonl'));
-        const failed = events.flatMap((event) => (event.type === 'verify' && !event.passed ? [`${event.command}: ${event.reason}`] : []));
+        const events = await readTrace(
+          path.join(result.runDir, attempt.caseId, attempt.variant, String(attempt.repeat), 'trace.jsonl'),
+        );
+        const failed = events.flatMap((event) =>
+          event.type === 'verify' && !event.passed ? [`${event.command}: ${event.reason}`] : [],
+        );
         return [attempt.caseId, attempt.outcome, ...failed];
       }),
     );
@@ -45,11 +51,25 @@ describe('every case at time scale 1', () => {
     // Wall budgets are wall time: beside the library's other attempts on 2 cores, the CPU-heavy controls
     // (ctl-bursty-build, ctl-many-children: hundreds of short processes) have run out of it. Each miss must solve
     // when run again alone, or the case (or the oracle) is broken.
-    console.log(`oracle: ${unsolved.length} case(s) unsolved in the whole run, run again alone:\n${why.map((line) => `  ${line.join(' · ')}`).join('\n')}`);
+    console.log(
+      `oracle: ${unsolved.length} case(s) unsolved in the whole run, run again alone:\n${why.map((line) => `  ${line.join(' · ')}`).join('\n')}`,
+    );
     const out = await mkdtemp(path.join(tmpdir(), 'hangbench-library-oracle-alone-'));
     outs.push(out);
-    const alone = await runEval({ agent: 'oracle', timeScale: 1, out, cwd: PROJECT_ROOT, concurrency: 1, runId: `oracle-alone-${process.pid}`, caseInputs: unsolved.map((attempt) => path.join(PROJECT_ROOT, 'cases', `${attempt.caseId}.yaml`)) });
-    expect(alone.summary.attempts.filter((attempt) => !attempt.scores.solved).map((attempt) => [attempt.caseId, attempt.outcome])).toEqual([]);
+    const alone = await runEval({
+      agent: 'oracle',
+      timeScale: 1,
+      out,
+      cwd: PROJECT_ROOT,
+      concurrency: 1,
+      runId: `oracle-alone-${process.pid}`,
+      caseInputs: unsolved.map((attempt) => path.join(PROJECT_ROOT, 'cases', `${attempt.caseId}.yaml`)),
+    });
+    expect(
+      alone.summary.attempts
+        .filter((attempt) => !attempt.scores.solved)
+        .map((attempt) => [attempt.caseId, attempt.outcome]),
+    ).toEqual([]);
     expect(alone.summary.attempts.length).toBe(unsolved.length);
   }, 1_500_000);
 
@@ -61,7 +81,10 @@ describe('every case at time scale 1', () => {
     expect([...found.keys()].filter((caseId) => !(caseId in BASELINE_PINS))).toEqual([]);
     for (const [caseId, pin] of Object.entries(BASELINE_PINS)) {
       const attempt = found.get(caseId);
-      const actual = attempt?.kind === 'hang' ? { interrupted: attempt.scores.interrupted } : { false_kill: attempt?.scores.false_kill };
+      const actual =
+        attempt?.kind === 'hang'
+          ? { interrupted: attempt.scores.interrupted }
+          : { false_kill: attempt?.scores.false_kill };
       const expected = 'interrupted' in pin ? { interrupted: pin.interrupted } : { false_kill: pin.false_kill };
       expect({ caseId, ...actual }).toEqual({ caseId, ...expected });
     }

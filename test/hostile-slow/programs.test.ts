@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeHost } from '../../src/sandbox/index.js';
 import { requireCapability, requireCgroup } from '../support/capability.js';
-import { DECISION_SLACK_MS, RSS_GROWTH_BOUND_BYTES, runHostile, the, type AttemptView, type HostileRun } from './run-hostile.js';
+import {
+  DECISION_SLACK_MS,
+  RSS_GROWTH_BOUND_BYTES,
+  runHostile,
+  the,
+  type AttemptView,
+  type HostileRun,
+} from './run-hostile.js';
 
 const MiB = 1024 ** 2;
 const rows: string[] = [];
@@ -16,7 +23,12 @@ function expectHeld(run: HostileRun, id: string): AttemptView {
   const start = the(attempt.of('attempt.start')[0], 'attempt.start');
   const end = the(attempt.of('attempt.end')[0], 'attempt.end');
   expect(end.outcome).not.toBe('error');
-  for (const kill of attempt.of('kill')) expect({ by: kill.by, survivors: kill.survivors, gone: kill.goneMs !== null }).toEqual({ by: kill.by, survivors: [], gone: true });
+  for (const kill of attempt.of('kill'))
+    expect({ by: kill.by, survivors: kill.survivors, gone: kill.goneMs !== null }).toEqual({
+      by: kill.by,
+      survivors: [],
+      gone: true,
+    });
   const limit = attempt.of('limit')[0];
   if (limit) {
     expect(limit.kind).toBe('wall');
@@ -24,8 +36,17 @@ function expectHeld(run: HostileRun, id: string): AttemptView {
     expect(attempt.of('kill').find((kill) => kill.by === 'budget')).toBeDefined();
   }
 
-  const canary = the(run.result.summary.attempts.find((scores) => scores.caseId === 'canary'), 'the canary');
-  expect({ outcome: canary.outcome, ...canary.scores }).toMatchObject({ outcome: 'completed', completed: true, false_kill: false, clean: true, solved: true });
+  const canary = the(
+    run.result.summary.attempts.find((scores) => scores.caseId === 'canary'),
+    'the canary',
+  );
+  expect({ outcome: canary.outcome, ...canary.scores }).toMatchObject({
+    outcome: 'completed',
+    completed: true,
+    false_kill: false,
+    clean: true,
+    solved: true,
+  });
   expect(the(run.attempts.get('canary'), 'canary trace').of('kill')).toEqual([]);
 
   expect(run.rss.peak - run.rss.before).toBeLessThanOrEqual(RSS_GROWTH_BOUND_BYTES);
@@ -47,19 +68,32 @@ describe('hostile programs, each beside a healthy canary (baseline agent that ne
   });
 
   afterAll(() => {
-    console.log(['| program | outcome | command ended by | kill | sandbox limits hit | leak scan | harness rss peak (growth) |', '|---|---|---|---|---|---|---|', ...rows].join('\n'));
+    console.log(
+      [
+        '| program | outcome | command ended by | kill | sandbox limits hit | leak scan | harness rss peak (growth) |',
+        '|---|---|---|---|---|---|---|',
+        ...rows,
+      ].join('\n'),
+    );
   });
 
   it('a fork bomb is held at the process limit, the harness stays responsive, and the trace says the limit refused forks', async (ctx) => {
     const caps = await probeHost();
     // Never run a fork bomb without a process limit that binds; for root that is only a pids cgroup.
-    requireCgroup(ctx, caps.processLimit !== 'none', `a pids cgroup: root is not bound by RLIMIT_NPROC; probe: ${caps.processLimit}`);
+    requireCgroup(
+      ctx,
+      caps.processLimit !== 'none',
+      `a pids cgroup: root is not bound by RLIMIT_NPROC; probe: ${caps.processLimit}`,
+    );
     const run = await runHostile(['fork-bomb', 'canary']);
     const attempt = expectHeld(run, 'fork-bomb');
     expect(attempt.of('kill')[0]?.treeSize).toBeGreaterThan(100);
     // A pids cgroup counts the refused forks; RLIMIT_NPROC (non-root without a cgroup) refuses them without a count.
     if (caps.processLimit === 'pids-cgroup') {
-      const limit = the(attempt.of('sandbox.limit').find((hit) => hit.kind === 'processes'), 'a processes limit event');
+      const limit = the(
+        attempt.of('sandbox.limit').find((hit) => hit.kind === 'processes'),
+        'a processes limit event',
+      );
       expect(limit).toMatchObject({ limit: 512 });
       expect(limit.hits).toBeGreaterThan(0);
     } else {
@@ -78,7 +112,10 @@ describe('hostile programs, each beside a healthy canary (baseline agent that ne
     requireCgroup(ctx, caps.cgroupLimits.memory !== null, 'a memory controller, v1 or v2');
     const run = await runHostile(['memory-hog', 'canary']);
     const attempt = expectHeld(run, 'memory-hog');
-    const limit = the(attempt.of('sandbox.limit').find((hit) => hit.kind === 'memory'), 'a memory limit event');
+    const limit = the(
+      attempt.of('sandbox.limit').find((hit) => hit.kind === 'memory'),
+      'a memory limit event',
+    );
     expect(limit.limit).toBe(2 * 1024 ** 3);
     expect(limit.hits).toBeGreaterThan(0);
   });
@@ -105,7 +142,10 @@ describe('hostile programs, each beside a healthy canary (baseline agent that ne
     const run = await runHostile(['binary-output', 'canary']);
     const attempt = expectHeld(run, 'binary-output');
     expect(attempt.of('onset')[0]?.trigger).toContain('end of binary');
-    const texts = attempt.of('tick').map((tick) => tick.output.text).join('');
+    const texts = attempt
+      .of('tick')
+      .map((tick) => tick.output.text)
+      .join('');
     expect(texts).toContain('\uFFFD');
     expect(attempt.of('kill')[0]?.by).toBe('budget');
   });
@@ -139,7 +179,11 @@ describe('hostile programs, each beside a healthy canary (baseline agent that ne
     const attempt = expectHeld(run, 'ignores-signals');
     const kill = the(attempt.of('kill')[0], 'a kill');
     expect(kill.escalatedToKill).toBe(true);
-    expect(kill.steps.map((step) => step.signal)).toEqual(['SIGTERM', 'SIGCONT', kill.mechanism === 'cgroup-v2' ? 'cgroup.kill' : 'SIGKILL']);
+    expect(kill.steps.map((step) => step.signal)).toEqual([
+      'SIGTERM',
+      'SIGCONT',
+      kill.mechanism === 'cgroup-v2' ? 'cgroup.kill' : 'SIGKILL',
+    ]);
     expect(attempt.of('command.exit')[0]?.signal).toBe('SIGKILL');
   });
 

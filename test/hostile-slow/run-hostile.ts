@@ -45,7 +45,10 @@ export interface RunOptions {
 
 /** Runs cases (ids under test/fixtures/hostile/cases) with the baseline agent set never to kill, so budgets decide. */
 export function runHostile(caseIds: readonly string[], options: RunOptions = {}): Promise<HostileRun> {
-  return runCases(caseIds.map((id) => path.join(HOSTILE_CASES, `${id}.yaml`)), { concurrency: caseIds.length, ...options });
+  return runCases(
+    caseIds.map((id) => path.join(HOSTILE_CASES, `${id}.yaml`)),
+    { concurrency: caseIds.length, ...options },
+  );
 }
 
 /** Runs case files with the baseline agent (never kills) in this process, sampling its memory every 50 ms. */

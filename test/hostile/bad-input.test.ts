@@ -18,7 +18,9 @@ interface Row {
 
 /** The table of docs/bad-input.md: the doc is the test's data, so it cannot drift from what hangbench says. */
 async function rows(): Promise<Row[]> {
-  const table = (await readFile(doc, 'utf8')).split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| Input'));
+  const table = (await readFile(doc, 'utf8'))
+    .split('\n')
+    .filter((line) => line.startsWith('| ') && !line.startsWith('| Input'));
   return table.map((line) => {
     const cells = line.slice(2, -2).split(' | ');
     const [input = '', command = '', message = '', exit = ''] = cells;
@@ -30,13 +32,21 @@ async function rows(): Promise<Row[]> {
 function captureIO(): { io: CliIO; output: () => string } {
   let text = '';
   const sink = { write: (chunk: string | Uint8Array) => ((text += String(chunk)), true) } as unknown as CliIO['stdout'];
-  const io: CliIO = { stdout: sink, stderr: sink, env: { CI: '1' }, cwd: projectRoot, shutdown: new AbortController().signal };
+  const io: CliIO = {
+    stdout: sink,
+    stderr: sink,
+    env: { CI: '1' },
+    cwd: projectRoot,
+    shutdown: new AbortController().signal,
+  };
   return { io, output: () => text };
 }
 
 async function filesUnder(dir: string): Promise<string> {
   const names = await readdir(dir, { recursive: true, withFileTypes: true });
-  const texts = await Promise.all(names.filter((entry) => entry.isFile()).map((entry) => readFile(path.join(entry.parentPath, entry.name), 'utf8')));
+  const texts = await Promise.all(
+    names.filter((entry) => entry.isFile()).map((entry) => readFile(path.join(entry.parentPath, entry.name), 'utf8')),
+  );
   return texts.join('\n');
 }
 

@@ -48,11 +48,17 @@ describe('agent file actions cannot leave the workspace', () => {
 
   it('refuses to write through a hard link to a file outside the workspace, and leaves that file alone', async () => {
     // Under bubblewrap no command can make such a link (above); the harness's own check still stands behind it.
-    if (sandbox.capabilities.isolation === 'bubblewrap') await link(join(outside, 'secret.txt'), join(sandbox.workspace, 'hard-link.txt'));
-    else expect((await run(sandbox, `ln ${join(outside, 'secret.txt')} hard-link.txt && echo linked`).proc.exited).exitCode).toBe(0);
+    if (sandbox.capabilities.isolation === 'bubblewrap')
+      await link(join(outside, 'secret.txt'), join(sandbox.workspace, 'hard-link.txt'));
+    else
+      expect(
+        (await run(sandbox, `ln ${join(outside, 'secret.txt')} hard-link.txt && echo linked`).proc.exited).exitCode,
+      ).toBe(0);
     const refusal = sandbox.writeFile('hard-link.txt', 'overwritten');
     await expect(refusal).rejects.toMatchObject({ code: 'PATH_ESCAPE' });
-    await expect(sandbox.writeFile('hard-link.txt', 'overwritten')).rejects.toThrow(/is a hard link \(2 names\) to a file that did not come from the workspace/);
+    await expect(sandbox.writeFile('hard-link.txt', 'overwritten')).rejects.toThrow(
+      /is a hard link \(2 names\) to a file that did not come from the workspace/,
+    );
     expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('outside content\n');
   });
 
@@ -83,7 +89,11 @@ describe('agent file actions cannot leave the workspace', () => {
 
 describe('fixtures get no network', () => {
   it('sees only loopback: connects out fail, a server on 127.0.0.1 answers', async (ctx) => {
-    requireCapability(ctx, 'network namespace', sandbox.capabilities.netns || sandbox.capabilities.isolation === 'bubblewrap');
+    requireCapability(
+      ctx,
+      'network namespace',
+      sandbox.capabilities.netns || sandbox.capabilities.isolation === 'bubblewrap',
+    );
     const script = [
       'import socket',
       'for host in ("1.1.1.1", "8.8.8.8"):',

@@ -39,7 +39,10 @@ function scripted(steps: Array<(observation: Observation) => Action | Promise<Ac
     name: 'scripted',
     create: (): AgentSession => {
       let index = 0;
-      return { next: async (observation) => (steps[index++] ?? (() => ({ type: 'finish', summary: 'end of script' })))(observation) };
+      return {
+        next: async (observation) =>
+          (steps[index++] ?? (() => ({ type: 'finish', summary: 'end of script' })))(observation),
+      };
     },
   };
 }
@@ -49,10 +52,21 @@ async function attemptWith(agent: AgentFactory, caseFile: string) {
   const runId = `faults${process.pid}n${++runs}`;
   const options = resolveOptions({ runId, timeScale: 0.1, intervalMs: 2_000, cwd: projectRoot });
   const testCase = await loadCase(caseFile);
-  const attempt: Attempt = { testCase, variant: { name: 'scripted', agent: { agent: 'nop' }, monitor: { mode: 'interval', everyMs: 2_000 } }, repeat: 1 };
-  const scores = await runAttempt(attempt, { options, runDir, capabilities, agent, shutdown: new AbortController().signal });
+  const attempt: Attempt = {
+    testCase,
+    variant: { name: 'scripted', agent: { agent: 'nop' }, monitor: { mode: 'interval', everyMs: 2_000 } },
+    repeat: 1,
+  };
+  const scores = await runAttempt(attempt, {
+    options,
+    runDir,
+    capabilities,
+    agent,
+    shutdown: new AbortController().signal,
+  });
   const events = await readTrace(path.join(runDir, testCase.id, 'scripted', '1', 'trace.jsonl'));
-  const of = <K extends EventOf<'error'>['type'] | 'verify' | 'kill' | 'attempt.end' | 'action.result'>(type: K) => events.filter((event) => event.type === type) as Array<EventOf<K>>;
+  const of = <K extends EventOf<'error'>['type'] | 'verify' | 'kill' | 'attempt.end' | 'action.result'>(type: K) =>
+    events.filter((event) => event.type === type) as Array<EventOf<K>>;
   return { scores, events, of, leftovers: attemptMarkerProcesses(`${runId}.`) };
 }
 
@@ -68,7 +82,10 @@ describe('a crash inside one agent is an ERROR of that attempt, not of the run',
       'cases/canary.yaml',
     );
     expect(scores?.outcome).toBe('error');
-    expect(of('error')[0]).toMatchObject({ where: 'agent', message: expect.stringContaining('agent bug: cannot read properties of undefined') });
+    expect(of('error')[0]).toMatchObject({
+      where: 'agent',
+      message: expect.stringContaining('agent bug: cannot read properties of undefined'),
+    });
     expect(of('kill')[0]).toMatchObject({ by: 'harness', survivors: [] });
     expect(of('attempt.end')[0]).toMatchObject({ outcome: 'error', clean: true });
     expect(leftovers).toEqual([]);
@@ -138,18 +155,30 @@ describe('a reporter that throws', () => {
       },
     };
     const result = await runEval(
-      { caseInputs: [path.join(fixtures, 'cases/canary.yaml')], agent: 'baseline', timeScale: 0.1, intervalMs: 10_000, out, runId: 'reporter', cwd: projectRoot },
+      {
+        caseInputs: [path.join(fixtures, 'cases/canary.yaml')],
+        agent: 'baseline',
+        timeScale: 0.1,
+        intervalMs: 10_000,
+        out,
+        runId: 'reporter',
+        cwd: projectRoot,
+      },
       { reporters: [thrower] },
     );
-    expect(result.summary.attempts.map((attempt) => [attempt.caseId, attempt.outcome, attempt.scores.completed])).toEqual([['canary', 'completed', true]]);
+    expect(
+      result.summary.attempts.map((attempt) => [attempt.caseId, attempt.outcome, attempt.scores.completed]),
+    ).toEqual([['canary', 'completed', true]]);
     const log = await readFile(path.join(result.runDir, 'errors.log'), 'utf8');
-    for (const hook of ['onRunStart', 'onAttemptStart', 'onTick', 'onAttemptEnd', 'onRunEnd']) expect(log).toContain(`reporter thrower failed in ${hook}: Error: ${hook} broke`);
+    for (const hook of ['onRunStart', 'onAttemptStart', 'onTick', 'onAttemptEnd', 'onRunEnd'])
+      expect(log).toContain(`reporter thrower failed in ${hook}: Error: ${hook} broke`);
   });
 });
 
 describe('token counting of pathological tick text', () => {
   it('is exact for ordinary text and counts long runs in pieces', () => {
-    const ordinary = 'pid 4242 python3 app.py — S in futex_wait_queue, no output for 12.0s\nBuilding wheel for numpy (pyproject.toml) ... ';
+    const ordinary =
+      'pid 4242 python3 app.py — S in futex_wait_queue, no output for 12.0s\nBuilding wheel for numpy (pyproject.toml) ... ';
     expect(countTokens(ordinary)).toBe(new Tiktoken(o200k).encode(ordinary).length);
     // 64-character pieces: a separator line of 6400 dashes is 100 pieces of the same few tokens.
     expect(countTokens('-'.repeat(6_400))).toBe(100 * countTokens('-'.repeat(64)));

@@ -88,7 +88,13 @@ describe('from inside a bubblewrap sandbox a command', () => {
   });
 
   it('cannot write outside the workspace, its HOME and /tmp; can write in those', async () => {
-    const targets = ['/etc/hb-escape', '/usr/hb-escape', '/root/.pyenv/hb-escape', `${PROJECT}/hb-escape`, '/hb-escape'];
+    const targets = [
+      '/etc/hb-escape',
+      '/usr/hb-escape',
+      '/root/.pyenv/hb-escape',
+      `${PROJECT}/hb-escape`,
+      '/hb-escape',
+    ];
     const probe = [
       ...targets.map((file) => `(echo x > ${file}) 2>/dev/null && echo "wrote ${file}" || echo "refused ${file}"`),
       'echo ok > inside.txt && echo ok > "$HOME/home.txt" && echo ok > /tmp/tmp.txt && echo ok > "$TMPDIR/tmpdir.txt" && echo private-writes-ok',
@@ -131,13 +137,27 @@ describe('--isolation strict', () => {
     const env = { ...process.env, HANGBENCH_ISOLATION: 'host-user' };
     const parent = await mkdtemp(`${tmpdir()}/hangbench-strict-`);
     const never = `${parent}/never`;
-    const args = [`${PROJECT}/bin/hangbench.js`, 'eval', `${PROJECT}/cases/py-pipe-deadlock.yaml`, '--agent', 'nop', '--isolation', 'strict', '--out', never];
+    const args = [
+      `${PROJECT}/bin/hangbench.js`,
+      'eval',
+      `${PROJECT}/cases/py-pipe-deadlock.yaml`,
+      '--agent',
+      'nop',
+      '--isolation',
+      'strict',
+      '--out',
+      never,
+    ];
     const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      execFile('node', args, { env }, (error, _stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stderr }));
+      execFile('node', args, { env }, (error, _stdout, stderr) =>
+        resolve({ code: error ? (error.code as number) : 0, stderr }),
+      );
     });
     expect(result.code).not.toBe(0);
     // Forced onto the fallback, the refusal names the cause and the fix: the variable, not a missing package.
-    expect(result.stderr).toMatch(/--isolation strict: this host cannot run commands under bubblewrap \(forced by HANGBENCH_ISOLATION=host-user.*Fix: unset HANGBENCH_ISOLATION/);
+    expect(result.stderr).toMatch(
+      /--isolation strict: this host cannot run commands under bubblewrap \(forced by HANGBENCH_ISOLATION=host-user.*Fix: unset HANGBENCH_ISOLATION/,
+    );
     expect(existsSync(never)).toBe(false);
     await rm(parent, { recursive: true });
   });

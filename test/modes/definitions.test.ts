@@ -34,7 +34,8 @@ describe('one definition per monitor mode', () => {
         expect(MonitorModeSchema.parse(scaled)).toEqual(scaled);
         if (takesPeriod) expect(modePeriodMs(scaled)).toBeCloseTo(500);
         for (const [field, value] of Object.entries(mode)) {
-          if (field.endsWith('Ms')) expect((scaled as Record<string, unknown>)[field]).toBeCloseTo((value as number) * 0.1);
+          if (field.endsWith('Ms'))
+            expect((scaled as Record<string, unknown>)[field]).toBeCloseTo((value as number) * 0.1);
         }
       });
 
@@ -48,14 +49,40 @@ describe('one definition per monitor mode', () => {
     const labels = MODE_NAMES.map((name) => modeLabel(makeMode(name, { periodMs: 5000 })));
     expect(new Set(labels).size).toBe(MODE_NAMES.length);
     for (const label of labels) expect(label).toMatch(/^[A-Za-z0-9._+-]+$/);
-    expect(labels).toEqual(['interval-5s', 'no-output-5s', 'backoff-5s-x2-max-1m', 'timeout-5s', 'poll', 'wait-pid', 'none', 'inband-5s']);
+    expect(labels).toEqual([
+      'interval-5s',
+      'no-output-5s',
+      'backoff-5s-x2-max-1m',
+      'timeout-5s',
+      'poll',
+      'wait-pid',
+      'none',
+      'inband-5s',
+    ]);
   });
 
   it('takes the config fields of its own mode and no other', () => {
-    expect(makeMode('no-output', { periodMs: 5000, everyMs: 1000, factor: 3 })).toEqual({ mode: 'no-output', afterMs: 5000, everyMs: 1000 });
-    expect(makeMode('backoff', { periodMs: 5000, everyMs: 1000, factor: 3, maxMs: 8000 })).toEqual({ mode: 'backoff', firstMs: 5000, factor: 3, maxMs: 8000 });
+    expect(makeMode('no-output', { periodMs: 5000, everyMs: 1000, factor: 3 })).toEqual({
+      mode: 'no-output',
+      afterMs: 5000,
+      everyMs: 1000,
+    });
+    expect(makeMode('backoff', { periodMs: 5000, everyMs: 1000, factor: 3, maxMs: 8000 })).toEqual({
+      mode: 'backoff',
+      firstMs: 5000,
+      factor: 3,
+      maxMs: 8000,
+    });
     // without max, the cap is never below the first gap
-    expect(makeMode('backoff', { periodMs: 90_000 })).toEqual({ mode: 'backoff', firstMs: 90_000, factor: 2, maxMs: 90_000 });
-    expect(makeMode('interval', { periodMs: 5000, everyMs: 1000, maxMs: 8000 })).toEqual({ mode: 'interval', everyMs: 5000 });
+    expect(makeMode('backoff', { periodMs: 90_000 })).toEqual({
+      mode: 'backoff',
+      firstMs: 90_000,
+      factor: 2,
+      maxMs: 90_000,
+    });
+    expect(makeMode('interval', { periodMs: 5000, everyMs: 1000, maxMs: 8000 })).toEqual({
+      mode: 'interval',
+      everyMs: 5000,
+    });
   });
 });

@@ -15,7 +15,8 @@ async function expectClassified(command: string, ready: string, expected: Classi
   return match;
 }
 
-const byCommand = (tick: Tick, command: RegExp): ProcessSample[] => tick.snapshot.processes.filter((p) => command.test(p.command));
+const byCommand = (tick: Tick, command: RegExp): ProcessSample[] =>
+  tick.snapshot.processes.filter((p) => command.test(p.command));
 
 describeOnLinux('classification of real hangs', () => {
   it('ABBA lock deadlock → deadlock-futex', async () => {
@@ -27,7 +28,11 @@ describeOnLinux('classification of real hangs', () => {
   });
 
   it('input() prompt without newline → blocked-on-stdin, with the prompt in the tick', async () => {
-    const tick = await expectClassified('python3 confirm-prompt.py; echo exited', 'overwrite 3 files', 'blocked-on-stdin');
+    const tick = await expectClassified(
+      'python3 confirm-prompt.py; echo exited',
+      'overwrite 3 files',
+      'blocked-on-stdin',
+    );
     expect(tick.output.text).toContain('Continue? [y/N] ');
     expect(tick.output.partialLine).toBe(true);
     expect(tick.reason).toContain('Continue? [y/N]');
@@ -49,7 +54,11 @@ describeOnLinux('classification of real hangs', () => {
   });
 
   it('Popen(stdout=PIPE).wait() with a chatty child → blocked-on-pipe', async () => {
-    const tick = await expectClassified('python3 popen-pipe-wait.py; echo exited', 'waiting for it to finish', 'blocked-on-pipe');
+    const tick = await expectClassified(
+      'python3 popen-pipe-wait.py; echo exited',
+      'waiting for it to finish',
+      'blocked-on-pipe',
+    );
     const wchans = byCommand(tick, /^python/).map((p) => p.wchan);
     expect(wchans.some((wchan) => /pipe_write/.test(wchan))).toBe(true);
     expect(wchans.some((wchan) => /do_wait/.test(wchan))).toBe(true);
@@ -76,7 +85,10 @@ describeOnLinux('classification of real hangs', () => {
     const { match, seen } = await ticksUntil(monitor, 'waiting-on-child');
     if (!match) expect.fail(`never classified waiting-on-child; saw:\n${sequence(seen)}`);
     expect(seen.some((tick) => tick.classification === 'blocked-on-stdin')).toBe(false);
-    expect(byCommand(match, /^python/)[0]).toMatchObject({ stdinIsHarnessPipe: false, wchan: expect.stringMatching(/pipe_read/) });
+    expect(byCommand(match, /^python/)[0]).toMatchObject({
+      stdinIsHarnessPipe: false,
+      wchan: expect.stringMatching(/pipe_read/),
+    });
   });
 
   it('root exited while a background child holds the output → zombie', async () => {
@@ -98,7 +110,11 @@ describeOnLinux('classification of real hangs', () => {
     // A loaded machine may starve the ticker through a whole 250 ms tick; a tick with new lines is always progress.
     const withOutput = ticks.filter((tick) => tick.output.bytes > 0);
     expect(withOutput.length).toBeGreaterThan(0);
-    for (const tick of withOutput) expect({ seq: tick.seq, classification: tick.classification }).toEqual({ seq: tick.seq, classification: 'progressing' });
+    for (const tick of withOutput)
+      expect({ seq: tick.seq, classification: tick.classification }).toEqual({
+        seq: tick.seq,
+        classification: 'progressing',
+      });
     expect(withOutput.at(-1)?.output.text).toMatch(/migrating table_\d+ \.\.\. ok/);
   });
 });

@@ -4,21 +4,48 @@ import type { ProcessSample } from '../../src/types/process.js';
 
 /** Snapshots written as data for the shapes a fixture cannot cheaply produce; the real ones are in classify-real. */
 const proc = (pid: number, overrides: Partial<ProcessSample> = {}): ProcessSample => ({
-  pid, ppid: 1, pgid: 100, sid: 100, command: 'python3', args: 'python3 app.py', state: 'S', wchan: 'do_epoll_wait',
-  threadWchans: [], threads: 1, cpuPercent: 0, rssKb: 9000, readBytes: 0, writeBytes: 0, syscall: null,
-  fds: { pipes: 0, sockets: 3, total: 5 }, stdinIsHarnessPipe: true, children: [], ...overrides,
+  pid,
+  ppid: 1,
+  pgid: 100,
+  sid: 100,
+  command: 'python3',
+  args: 'python3 app.py',
+  state: 'S',
+  wchan: 'do_epoll_wait',
+  threadWchans: [],
+  threads: 1,
+  cpuPercent: 0,
+  rssKb: 9000,
+  readBytes: 0,
+  writeBytes: 0,
+  syscall: null,
+  fds: { pipes: 0, sockets: 3, total: 5 },
+  stdinIsHarnessPipe: true,
+  children: [],
+  ...overrides,
 });
 
 const input = (processes: ProcessSample[], overrides: Partial<ClassifyInput> = {}): ClassifyInput => ({
-  snapshot: { source: 'proc', processes }, rootPid: 100, newBytes: 0, intervalMs: 1000, sinceOutputMs: 5000,
-  partialLine: false, lastLine: '', foldedLines: 0, windowLines: 0, ...overrides,
+  snapshot: { source: 'proc', processes },
+  rootPid: 100,
+  newBytes: 0,
+  intervalMs: 1000,
+  sinceOutputMs: 5000,
+  partialLine: false,
+  lastLine: '',
+  foldedLines: 0,
+  windowLines: 0,
+  ...overrides,
 });
 
 describe('classify', () => {
   it('off Linux, classifies from output alone', () => {
     const unavailable = { snapshot: { source: 'unavailable' as const, processes: [] } };
     expect(classify(input([], { ...unavailable, newBytes: 10 })).classification).toBe('progressing');
-    expect(classify(input([], unavailable))).toMatchObject({ classification: 'sleeping', reason: expect.stringContaining('no /proc') });
+    expect(classify(input([], unavailable))).toMatchObject({
+      classification: 'sleeping',
+      reason: expect.stringContaining('no /proc'),
+    });
     const prompt = { partialLine: true, lastLine: 'Continue? [y/N] ' };
     expect(classify(input([], { ...unavailable, ...prompt })).classification).toBe('blocked-on-stdin');
   });
@@ -31,18 +58,31 @@ describe('classify', () => {
   });
 
   it('lets a thread that prints beat a main thread that reads stdin', () => {
-    const reader = proc(100, { wchan: 'anon_pipe_read', syscall: { nr: 0, arg0: 0 }, threads: 2, threadWchans: ['hrtimer_nanosleep'] });
+    const reader = proc(100, {
+      wchan: 'anon_pipe_read',
+      syscall: { nr: 0, arg0: 0 },
+      threads: 2,
+      threadWchans: ['hrtimer_nanosleep'],
+    });
     expect(classify(input([reader], { newBytes: 40, sinceOutputMs: 10 })).classification).toBe('progressing');
-    expect(classify(input([reader], { newBytes: 40, partialLine: true, lastLine: 'name: ' })).classification).toBe('blocked-on-stdin');
+    expect(classify(input([reader], { newBytes: 40, partialLine: true, lastLine: 'name: ' })).classification).toBe(
+      'blocked-on-stdin',
+    );
   });
 
   it('reads a prompt from an idle event loop only once the output went quiet, and only for prompt-like lines', () => {
     const loop = [proc(100)];
     const prompt = { partialLine: true, lastLine: '? Project name: › ' };
     expect(classify(input(loop, { ...prompt, newBytes: 20, sinceOutputMs: 50 })).classification).toBe('progressing');
-    expect(classify(input(loop, { ...prompt, newBytes: 20, sinceOutputMs: 900 })).classification).toBe('blocked-on-stdin');
-    expect(classify(input(loop, { partialLine: true, lastLine: 'downloading [####    ] 64%' })).classification).toBe('sleeping');
-    expect(classify(input(loop, { partialLine: true, lastLine: 'tests/test_api.py ......' })).classification).toBe('sleeping');
+    expect(classify(input(loop, { ...prompt, newBytes: 20, sinceOutputMs: 900 })).classification).toBe(
+      'blocked-on-stdin',
+    );
+    expect(classify(input(loop, { partialLine: true, lastLine: 'downloading [####    ] 64%' })).classification).toBe(
+      'sleeping',
+    );
+    expect(classify(input(loop, { partialLine: true, lastLine: 'tests/test_api.py ......' })).classification).toBe(
+      'sleeping',
+    );
   });
 
   it('sees a pipe writer in any thread (multiprocessing feeder) and busy beats futex (livelock)', () => {
@@ -56,7 +96,9 @@ describe('classify', () => {
   it('calls a tree whose root is gone a zombie, and an empty tree exited', () => {
     const orphan = proc(101, { ppid: 1, command: 'sleep', wchan: 'hrtimer_nanosleep' });
     expect(classify(input([orphan]))).toMatchObject({ classification: 'zombie', pid: 101 });
-    expect(classify(input([proc(100, { state: 'Z', wchan: '', children: [101] }), { ...orphan, ppid: 100 }])).classification).toBe('zombie');
+    expect(
+      classify(input([proc(100, { state: 'Z', wchan: '', children: [101] }), { ...orphan, ppid: 100 }])).classification,
+    ).toBe('zombie');
     expect(classify(input([])).classification).toBe('exited');
   });
 
@@ -65,7 +107,10 @@ describe('classify', () => {
     const holder = proc(101, { ppid: 100, command: 'flock', wchan: 'do_wait', children: [102] });
     const sleep = proc(102, { ppid: 101, command: 'sleep', wchan: 'hrtimer_nanosleep' });
     const waiter = proc(103, { ppid: 100, command: 'flock', wchan: 'locks_lock_inode_wait' });
-    expect(classify(input([bash, holder, sleep, waiter]))).toMatchObject({ classification: 'waiting-on-child', pid: 103 });
+    expect(classify(input([bash, holder, sleep, waiter]))).toMatchObject({
+      classification: 'waiting-on-child',
+      pid: 103,
+    });
   });
 
   it('names the deepest, most telling process: the leaf, not the waiting bash', () => {

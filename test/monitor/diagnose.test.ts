@@ -4,29 +4,79 @@ import type { ProcessSample, ProgressDelta, Waits, WaitRelation } from '../../sr
 
 /** The classifier's use of snapshot.waits, on snapshots written as data; the real relations are in waits-real. */
 const proc = (pid: number, overrides: Partial<ProcessSample> = {}): ProcessSample => ({
-  pid, ppid: 1, pgid: 100, sid: 100, command: 'python3', args: '/usr/bin/python3 app.py', state: 'S', wchan: 'do_epoll_wait',
-  threadWchans: [], threads: 1, cpuPercent: 0, rssKb: 9000, readBytes: 0, writeBytes: 0, syscall: null,
-  fds: { pipes: 0, sockets: 0, total: 5 }, stdinIsHarnessPipe: false, children: [], ...overrides,
+  pid,
+  ppid: 1,
+  pgid: 100,
+  sid: 100,
+  command: 'python3',
+  args: '/usr/bin/python3 app.py',
+  state: 'S',
+  wchan: 'do_epoll_wait',
+  threadWchans: [],
+  threads: 1,
+  cpuPercent: 0,
+  rssKb: 9000,
+  readBytes: 0,
+  writeBytes: 0,
+  syscall: null,
+  fds: { pipes: 0, sockets: 0, total: 5 },
+  stdinIsHarnessPipe: false,
+  children: [],
+  ...overrides,
 });
 
-const delta = (pid: number, overrides: Partial<ProgressDelta>): ProgressDelta => ({ pid, cpuMs: 0, rchar: 0, wchar: 0, readBytes: 0, writeBytes: 0, filesGrew: 0, ...overrides });
+const delta = (pid: number, overrides: Partial<ProgressDelta>): ProgressDelta => ({
+  pid,
+  cpuMs: 0,
+  rchar: 0,
+  wchar: 0,
+  readBytes: 0,
+  writeBytes: 0,
+  filesGrew: 0,
+  ...overrides,
+});
 
-const input = (processes: ProcessSample[], waits: Partial<Waits>, overrides: Partial<ClassifyInput> = {}): ClassifyInput => ({
-  snapshot: { source: 'proc', processes, waits: { relations: [], progress: [], intervalMs: 10_000, netSegments: null, ...waits } },
-  rootPid: 100, newBytes: 0, intervalMs: 10_000, sinceOutputMs: 10_000, partialLine: false, lastLine: '', foldedLines: 0, windowLines: 0, ...overrides,
+const input = (
+  processes: ProcessSample[],
+  waits: Partial<Waits>,
+  overrides: Partial<ClassifyInput> = {},
+): ClassifyInput => ({
+  snapshot: {
+    source: 'proc',
+    processes,
+    waits: { relations: [], progress: [], intervalMs: 10_000, netSegments: null, ...waits },
+  },
+  rootPid: 100,
+  newBytes: 0,
+  intervalMs: 10_000,
+  sinceOutputMs: 10_000,
+  partialLine: false,
+  lastLine: '',
+  foldedLines: 0,
+  windowLines: 0,
+  ...overrides,
 });
 
 describe('classify with wait-for relations and progress', () => {
   it('calls a silent command progressing when files it has open grow, or data moves in its own network', () => {
     const client = proc(100, { args: '/usr/bin/python3 fetch.py -o model.bin', wchan: 'poll_schedule_timeout' });
     const growing = classify(input([client], { progress: [delta(100, { filesGrew: 600_000 })] }));
-    expect(growing).toMatchObject({ classification: 'progressing', reason: 'no output for 10.0s, but files it has open grew by 585.9 KiB in 10.0s (python3 fetch.py (pid 100))' });
+    expect(growing).toMatchObject({
+      classification: 'progressing',
+      reason: 'no output for 10.0s, but files it has open grew by 585.9 KiB in 10.0s (python3 fetch.py (pid 100))',
+    });
     expect(classify(input([client], { netSegments: 12 })).classification).toBe('progressing');
     expect(classify(input([client], { netSegments: 0 })).classification).not.toBe('progressing');
   });
 
   it('says the busy twins cannot be told apart, and counts a starved runnable process as busy', () => {
-    const spinner = proc(100, { command: 'node', args: 'node optimize.js', state: 'R', cpuPercent: 12, demandPercent: 90 });
+    const spinner = proc(100, {
+      command: 'node',
+      args: 'node optimize.js',
+      state: 'R',
+      cpuPercent: 12,
+      demandPercent: 90,
+    });
     const verdict = classify(input([spinner], {}));
     expect(verdict.classification).toBe('busy-no-output');
     expect(verdict.pid).toBe(100);
@@ -47,12 +97,21 @@ describe('classify with wait-for relations and progress', () => {
     const waiter = proc(101, { command: 'flock', args: 'flock 9', wchan: 'locks_lock_inode_wait' });
     const holder = proc(102, { command: 'bash', args: 'bash tools/daemon.sh', state: 'T', wchan: 'do_signal_stop' });
     const lock: WaitRelation = {
-      kind: 'lock', pid: 101, lock: 'flock', file: '00:2d:6', path: '/tmp/build.lock', holderPid: 99,
+      kind: 'lock',
+      pid: 101,
+      lock: 'flock',
+      file: '00:2d:6',
+      path: '/tmp/build.lock',
+      holderPid: 99,
       holder: { pid: 102, command: 'bash', state: 'T', orphan: false, doing: 'stopped' },
     };
     const verdict = classify(input([waiter, holder], { relations: [lock] }));
     expect(verdict.pid).toBe(102);
-    expect(verdict.reason).toMatch(/^flock \(pid 101\) waits for the flock lock on \/tmp\/build\.lock, held by bash daemon\.sh \(pid 102, stopped\)/);
-    expect(classify(input([waiter, holder], { relations: [lock] }, { newBytes: 200 })).classification).toBe('progressing');
+    expect(verdict.reason).toMatch(
+      /^flock \(pid 101\) waits for the flock lock on \/tmp\/build\.lock, held by bash daemon\.sh \(pid 102, stopped\)/,
+    );
+    expect(classify(input([waiter, holder], { relations: [lock] }, { newBytes: 200 })).classification).toBe(
+      'progressing',
+    );
   });
 });

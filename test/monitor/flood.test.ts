@@ -28,7 +28,8 @@ describeOnLinux('output flood', () => {
       if (event.type === 'exit') expect.fail('the flood exited on its own');
       ticks.push(event.tick);
       rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
-      if (event.tick.totalOutputBytes >= FLOOD_BYTES && ticks.some((tick) => tick.classification === 'output-flood')) break;
+      if (event.tick.totalOutputBytes >= FLOOD_BYTES && ticks.some((tick) => tick.classification === 'output-flood'))
+        break;
     }
     await tree.kill('harness', 'flood test done');
     const exit = await monitor.nextTickOrExit();

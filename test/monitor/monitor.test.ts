@@ -13,7 +13,8 @@ afterEach(async () => {
   await killAllTrees();
 });
 
-const ticksOf = (events: MonitorEvent[]): Tick[] => events.flatMap((event) => (event.type === 'tick' ? [event.tick] : []));
+const ticksOf = (events: MonitorEvent[]): Tick[] =>
+  events.flatMap((event) => (event.type === 'tick' ? [event.tick] : []));
 
 /** Puts this thread to sleep without yielding to the event loop, as a long synchronous task would. */
 function blockEventLoop(ms: number): void {
@@ -91,7 +92,9 @@ describe('monitor lifecycle', () => {
   });
 
   it('after stop: no events, waits rejected, and the output still drained so the program can finish', async () => {
-    const { tree, monitor, events } = await watch('head -c 2000000 /dev/zero; echo done', { mode: { mode: 'interval', everyMs: 100 } });
+    const { tree, monitor, events } = await watch('head -c 2000000 /dev/zero; echo done', {
+      mode: { mode: 'interval', everyMs: 100 },
+    });
     const waiting = monitor.nextTickOrExit();
     monitor.stop();
     await expect(waiting).rejects.toThrow('stopped');
@@ -102,7 +105,10 @@ describe('monitor lifecycle', () => {
 
 describe('onset', () => {
   it('fires once when the onset text appears in real output', async () => {
-    const { monitor, events } = await watch('python3 ticker.py 5', { mode: { mode: 'interval', everyMs: 100 }, onset: { output: 'table_3 ... ok' } });
+    const { monitor, events } = await watch('python3 ticker.py 5', {
+      mode: { mode: 'interval', everyMs: 100 },
+      onset: { output: 'table_3 ... ok' },
+    });
     while ((await monitor.nextTickOrExit()).type === 'tick');
     const onsets = events.filter((event) => event.type === 'onset');
     expect(onsets).toHaveLength(1);
@@ -111,15 +117,27 @@ describe('onset', () => {
   });
 
   it('fires at start for {start: true}, even to a listener added after creation', async () => {
-    const { monitor, events } = await watch('python3 ticker.py 2', { mode: { mode: 'interval', everyMs: 100 }, onset: { start: true } });
+    const { monitor, events } = await watch('python3 ticker.py 2', {
+      mode: { mode: 'interval', everyMs: 100 },
+      onset: { start: true },
+    });
     while ((await monitor.nextTickOrExit()).type === 'tick');
-    expect(events.filter((event) => event.type === 'onset')).toEqual([{ type: 'onset', elapsedMs: 0, trigger: 'start' }]);
+    expect(events.filter((event) => event.type === 'onset')).toEqual([
+      { type: 'onset', elapsedMs: 0, trigger: 'start' },
+    ]);
   });
 
   it('fires by timer for {after}, and not at all when the command exits first', async () => {
-    const hung = await watch('bash sleep-forever.sh', { mode: { mode: 'interval', everyMs: 100 }, onset: { after: 200 } });
+    const hung = await watch('bash sleep-forever.sh', {
+      mode: { mode: 'interval', everyMs: 100 },
+      onset: { after: 200 },
+    });
     while (!hung.monitor.onsetSeen) await hung.monitor.nextTickOrExit();
-    expect(hung.events.find((event) => event.type === 'onset')).toEqual({ type: 'onset', elapsedMs: 200, trigger: '200ms after start' });
+    expect(hung.events.find((event) => event.type === 'onset')).toEqual({
+      type: 'onset',
+      elapsedMs: 200,
+      trigger: '200ms after start',
+    });
     const quick = await watch('echo quick', { mode: { mode: 'interval', everyMs: 100 }, onset: { after: 60_000 } });
     await quick.monitor.nextTickOrExit();
     expect(quick.monitor.onsetSeen).toBe(false);
@@ -128,7 +146,10 @@ describe('onset', () => {
 
 describe('log copy', () => {
   it('still reports the exit when the log cannot be written', async () => {
-    const { monitor } = await watch('echo hi', { mode: { mode: 'interval', everyMs: 100 }, logFile: '/nonexistent-dir/output.log' });
+    const { monitor } = await watch('echo hi', {
+      mode: { mode: 'interval', everyMs: 100 },
+      logFile: '/nonexistent-dir/output.log',
+    });
     let event = await monitor.nextTickOrExit();
     while (event.type === 'tick') event = await monitor.nextTickOrExit();
     expect(event).toMatchObject({ type: 'exit', tail: 'hi\n', totalBytes: 3 });
@@ -138,7 +159,11 @@ describe('log copy', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hangbench-monitor-'));
     try {
       const logFile = join(dir, 'output.log');
-      const { tree, monitor } = await watch('bash flood.sh', { mode: { mode: 'interval', everyMs: 100 }, logFile, logCapBytes: 100_000 });
+      const { tree, monitor } = await watch('bash flood.sh', {
+        mode: { mode: 'interval', everyMs: 100 },
+        logFile,
+        logCapBytes: 100_000,
+      });
       let event = await monitor.nextTickOrExit();
       while (event.type === 'tick' && event.tick.totalOutputBytes < 200_000) event = await monitor.nextTickOrExit();
       await tree.kill('harness', 'enough output');

@@ -9,7 +9,13 @@ describe('OutputWindow', () => {
   it('keeps small output whole and resets after each take', () => {
     const window = new OutputWindow({ headBytes: 64, tailBytes: 64 });
     push(window, 'hello\n', 'world\n');
-    expect(window.take()).toMatchObject({ text: 'hello\nworld\n', bytes: 12, cutBytes: 0, partialLine: false, lastLine: '' });
+    expect(window.take()).toMatchObject({
+      text: 'hello\nworld\n',
+      bytes: 12,
+      cutBytes: 0,
+      partialLine: false,
+      lastLine: '',
+    });
     expect(window.take()).toMatchObject({ text: '', bytes: 0 });
   });
 

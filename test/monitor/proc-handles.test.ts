@@ -104,7 +104,9 @@ describeOnLinux('sampleTree with kept descriptors', () => {
 
 describeOnLinux('sampleTree reuse of an idle process', () => {
   it('reuses the details of a process that has not run since, and reads afresh one that ran', async () => {
-    const child = spawn('bash', ['-c', 'read first; exec 3</dev/null; echo opened; read second'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn('bash', ['-c', 'read first; exec 3</dev/null; echo opened; read second'], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
     children.push(child);
     const pid = child.pid!;
     let first = sampleTree([pid]);

@@ -89,8 +89,11 @@ describeOnLinux('the monitor on a pty', () => {
 
   it('an editor opened by git commit → blocked-on-stdin', async (ctx) => {
     requireCapability(ctx, 'vim', VIM !== undefined);
-    const identity = 'GIT_AUTHOR_NAME=T GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=T GIT_COMMITTER_EMAIL=t@example.com';
-    const { monitor } = await watchPty(`git init -q repo && cd repo && echo one > a && git add a && ${identity} GIT_EDITOR="${VIM} -u NONE -N" git commit`);
+    const identity =
+      'GIT_AUTHOR_NAME=T GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=T GIT_COMMITTER_EMAIL=t@example.com';
+    const { monitor } = await watchPty(
+      `git init -q repo && cd repo && echo one > a && git add a && ${identity} GIT_EDITOR="${VIM} -u NONE -N" git commit`,
+    );
     const tick = await expectClassified(monitor, 'blocked-on-stdin');
     expect(tick.reason).toMatch(/^vim\S* \(pid \d+, S in [\w.]+\) waits for a key: it polls the terminal/);
     // vim draws its screen by cursor addressing; the tail shows it as lines, not one run of escapes.

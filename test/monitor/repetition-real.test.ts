@@ -12,9 +12,13 @@ describe.skipIf(process.platform !== 'linux')('chatty hangs on real processes', 
     const { proc, monitor } = await start('python3 retry-loop.py');
     const ticks = await statuses(proc, monitor, (tick) => LOOP.test(tick.reason));
     const hung = ticks.at(-1);
-    expect(LOOP.test(hung?.reason ?? '') ? [] : ticks.map((tick) => `${tick.classification}: ${tick.reason}`)).toEqual([]);
+    expect(LOOP.test(hung?.reason ?? '') ? [] : ticks.map((tick) => `${tick.classification}: ${tick.reason}`)).toEqual(
+      [],
+    );
     expect(hung?.classification).toBe('sleeping');
-    expect(hung?.reason).toMatch(/^python3 retry-loop\.py \(pid \d+\) prints the same line again and again \(\d+ times in a row, only a count moving: "\[client\] connect to .*\(attempt \d+\)"\) and nothing else changes: a retry loop/);
+    expect(hung?.reason).toMatch(
+      /^python3 retry-loop\.py \(pid \d+\) prints the same line again and again \(\d+ times in a row, only a count moving: "\[client\] connect to .*\(attempt \d+\)"\) and nothing else changes: a retry loop/,
+    );
     expect(processOf(hung, hung?.culprit)?.args).toContain('retry-loop.py');
     // before the loop has repeated often enough, a tick with output is still progress
     expect(ticks.find((tick) => tick.output.bytes > 0)?.classification).toBe('progressing');
@@ -25,9 +29,13 @@ describe.skipIf(process.platform !== 'linux')('chatty hangs on real processes', 
     const { proc, monitor } = await start('bash lock-poll.sh');
     const ticks = await statuses(proc, monitor, (tick) => LOOP.test(tick.reason));
     const hung = ticks.at(-1);
-    expect(LOOP.test(hung?.reason ?? '') ? [] : ticks.map((tick) => `${tick.classification}: ${tick.reason}`)).toEqual([]);
+    expect(LOOP.test(hung?.reason ?? '') ? [] : ticks.map((tick) => `${tick.classification}: ${tick.reason}`)).toEqual(
+      [],
+    );
     expect(hung?.classification).toBe('sleeping');
-    expect(hung?.reason).toMatch(/^bash \(pid \d+\) prints the same line again and again .*: it polls for the flock lock on \S+lock-poll\.\d+\.lock, held by its own caller bash lock-poll\.sh \(pid \d+\) through fd 9 \(bash \(pid \d+\) inherited that descriptor and keeps it open itself\)/);
+    expect(hung?.reason).toMatch(
+      /^bash \(pid \d+\) prints the same line again and again .*: it polls for the flock lock on \S+lock-poll\.\d+\.lock, held by its own caller bash lock-poll\.sh \(pid \d+\) through fd 9 \(bash \(pid \d+\) inherited that descriptor and keeps it open itself\)/,
+    );
     expect(processOf(hung, hung?.culprit)?.args).toContain('lock-poll.sh');
     await stop(proc, monitor);
   });

@@ -1,18 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { RepetitionTracker } from '../../src/monitor/classify/repetition.js';
 
-const lines = (count: number, line: (i: number) => string): string => Array.from({ length: count }, (_, i) => line(i)).join('\n') + '\n';
+const lines = (count: number, line: (i: number) => string): string =>
+  Array.from({ length: count }, (_, i) => line(i)).join('\n') + '\n';
 
 describe('RepetitionTracker', () => {
   it('counts a line that repeats with only an attempt counter moving, across ticks', () => {
     const tracker = new RepetitionTracker();
-    expect(tracker.feed(lines(6, (i) => `connect to 127.0.0.1:4301 refused; retrying in 0.5s (attempt ${i + 1})`))).toMatchObject({ lines: 6, period: 1, wholeTick: true });
-    expect(tracker.feed(lines(6, (i) => `connect to 127.0.0.1:4301 refused; retrying in 0.5s (attempt ${i + 7})`))).toMatchObject({ lines: 12, wholeTick: true });
+    expect(
+      tracker.feed(lines(6, (i) => `connect to 127.0.0.1:4301 refused; retrying in 0.5s (attempt ${i + 1})`)),
+    ).toMatchObject({ lines: 6, period: 1, wholeTick: true });
+    expect(
+      tracker.feed(lines(6, (i) => `connect to 127.0.0.1:4301 refused; retrying in 0.5s (attempt ${i + 7})`)),
+    ).toMatchObject({ lines: 12, wholeTick: true });
   });
 
   it('counts a cycle of two lines, and folded lines as repeats', () => {
     const tracker = new RepetitionTracker();
-    expect(tracker.feed(lines(8, (i) => (i % 2 === 0 ? `waiting for lock (${i / 2}s)` : 'lock is busy')))).toMatchObject({ lines: 8, period: 2 });
+    expect(
+      tracker.feed(lines(8, (i) => (i % 2 === 0 ? `waiting for lock (${i / 2}s)` : 'lock is busy'))),
+    ).toMatchObject({ lines: 8, period: 2 });
     expect(tracker.feed('still waiting\n… (line repeated 9 more times)\n')).toMatchObject({ lines: 10, period: 1 });
   });
 
@@ -27,7 +34,12 @@ describe('RepetitionTracker', () => {
     const tracker = new RepetitionTracker();
     tracker.feed(lines(10, (i) => `retrying (attempt ${i})`));
     expect(tracker.feed('connected\nloaded the keys\n')).toBeNull();
-    expect(tracker.feed('retrying (attempt 1)\nretrying (attempt 2)\nretrying (attempt 3)\n')).toMatchObject({ lines: 3, wholeTick: true });
-    expect(tracker.feed('connected\nretrying (attempt 1)\nretrying (attempt 2)\nretrying (attempt 3)\n')).toMatchObject({ lines: 3, wholeTick: false });
+    expect(tracker.feed('retrying (attempt 1)\nretrying (attempt 2)\nretrying (attempt 3)\n')).toMatchObject({
+      lines: 3,
+      wholeTick: true,
+    });
+    expect(tracker.feed('connected\nretrying (attempt 1)\nretrying (attempt 2)\nretrying (attempt 3)\n')).toMatchObject(
+      { lines: 3, wholeTick: false },
+    );
   });
 });

@@ -26,10 +26,22 @@ describeOnLinux('sampleTree', () => {
     const bash = sample.snapshot.processes.find((p) => p.pid === tree.pid);
     const sleep = sample.snapshot.processes.find((p) => p.command === 'sleep');
     expect(sample.snapshot.source).toBe('proc');
-    expect(bash).toMatchObject({ command: 'bash', args: 'bash sleep-forever.sh', pgid: tree.pid, sid: tree.pid, threads: 1 });
+    expect(bash).toMatchObject({
+      command: 'bash',
+      args: 'bash sleep-forever.sh',
+      pgid: tree.pid,
+      sid: tree.pid,
+      threads: 1,
+    });
     expect(bash?.wchan).toMatch(/wait/);
     expect(bash?.children).toEqual([sleep?.pid]);
-    expect(sleep).toMatchObject({ ppid: tree.pid, state: 'S', args: 'sleep 1000', stdinIsHarnessPipe: true, threadWchans: [] });
+    expect(sleep).toMatchObject({
+      ppid: tree.pid,
+      state: 'S',
+      args: 'sleep 1000',
+      stdinIsHarnessPipe: true,
+      threadWchans: [],
+    });
     expect(sleep?.wchan).toMatch(/nanosleep/);
     expect(sleep?.rssKb).toBeGreaterThan(0);
     expect(sleep?.fds.total).toBeGreaterThanOrEqual(3);
@@ -46,7 +58,9 @@ describeOnLinux('sampleTree', () => {
     expect(self?.pid).toBe(process.pid);
     // The pid that never existed and the reaped bash are skipped. The killed sleep may linger as a zombie until its
     // reaper gets to it: then it is sampled as Z, never an error.
-    expect(rest.map((p) => ({ pid: p.pid, state: p.state }))).toEqual(rest.length === 0 ? [] : [{ pid: sleepPid, state: 'Z' }]);
+    expect(rest.map((p) => ({ pid: p.pid, state: p.state }))).toEqual(
+      rest.length === 0 ? [] : [{ pid: sleepPid, state: 'Z' }],
+    );
   });
 
   it('measures CPU over the interval from the previous sample', async () => {

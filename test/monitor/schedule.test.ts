@@ -57,8 +57,12 @@ describe('no-output schedule', () => {
 
 describe('backoff schedule', () => {
   it('ticks at N, 2N, 4N … with each gap capped at max', () => {
-    expect(deadlines(scheduleFor({ mode: 'backoff', firstMs: 100, factor: 2, maxMs: 300 })!, 6)).toEqual([100, 200, 400, 700, 1000, 1300]);
-    expect(deadlines(scheduleFor({ mode: 'backoff', firstMs: 100, factor: 1, maxMs: 300 })!, 3)).toEqual([100, 200, 300]);
+    expect(deadlines(scheduleFor({ mode: 'backoff', firstMs: 100, factor: 2, maxMs: 300 })!, 6)).toEqual([
+      100, 200, 400, 700, 1000, 1300,
+    ]);
+    expect(deadlines(scheduleFor({ mode: 'backoff', firstMs: 100, factor: 1, maxMs: 300 })!, 3)).toEqual([
+      100, 200, 300,
+    ]);
   });
 
   it('skips deadlines that were missed', () => {

@@ -24,7 +24,9 @@ describe('stripTerminalControls', () => {
   });
 
   it('folds a redrawn screen like any other repeated lines', () => {
-    expect(foldLines('\x1b[2;1H~\x1b[3;1H~\x1b[4;1H~\x1b[5;1H~\r\n').text).toBe('\n~\n… (line repeated 3 more times)\n');
+    expect(foldLines('\x1b[2;1H~\x1b[3;1H~\x1b[4;1H~\x1b[5;1H~\r\n').text).toBe(
+      '\n~\n… (line repeated 3 more times)\n',
+    );
   });
 });
 

@@ -5,15 +5,37 @@ import { renderTick } from '../../src/monitor/index.js';
 import type { ProcessSample, Tick } from '../../src/types/process.js';
 
 const sample = (pid: number, overrides: Partial<ProcessSample>): ProcessSample => ({
-  pid, ppid: 1, pgid: 10, sid: 10, command: 'bash', args: '', state: 'S', wchan: '', threadWchans: [], threads: 1,
-  cpuPercent: 0, rssKb: 3000, readBytes: 0, writeBytes: 0, syscall: null, fds: { pipes: 0, sockets: 3, total: 4 },
-  stdinIsHarnessPipe: false, children: [], ...overrides,
+  pid,
+  ppid: 1,
+  pgid: 10,
+  sid: 10,
+  command: 'bash',
+  args: '',
+  state: 'S',
+  wchan: '',
+  threadWchans: [],
+  threads: 1,
+  cpuPercent: 0,
+  rssKb: 3000,
+  readBytes: 0,
+  writeBytes: 0,
+  syscall: null,
+  fds: { pipes: 0, sockets: 3, total: 4 },
+  stdinIsHarnessPipe: false,
+  children: [],
+  ...overrides,
 });
 
 const output = Array.from({ length: 40 }, (_, i) => `[build] module_${i}.c ok`).join('\n') + '\n';
-const workers = Array.from({ length: 8 }, (_, i) => sample(20 + i, { ppid: 10, command: 'cc1', wchan: 'hrtimer_nanosleep', args: `cc1 -quiet src/module_${i}.c -O2` }));
+const workers = Array.from({ length: 8 }, (_, i) =>
+  sample(20 + i, { ppid: 10, command: 'cc1', wchan: 'hrtimer_nanosleep', args: `cc1 -quiet src/module_${i}.c -O2` }),
+);
 const tick: Tick = {
-  commandId: 1, seq: 4, elapsedMs: 40_000, sinceOutputMs: 12_000, totalOutputBytes: 9000,
+  commandId: 1,
+  seq: 4,
+  elapsedMs: 40_000,
+  sinceOutputMs: 12_000,
+  totalOutputBytes: 9000,
   output: { text: output, bytes: output.length, cutBytes: 0, foldedLines: 0, partialLine: false },
   snapshot: {
     source: 'proc',
@@ -23,7 +45,22 @@ const tick: Tick = {
       ...workers,
       sample(40, { ppid: 1, command: 'sleep', wchan: 'hrtimer_nanosleep', args: 'sleep 600' }),
     ],
-    waits: { relations: [{ kind: 'pipe', pid: 11, direction: 'write', inode: 7, fifo: null, others: [{ pid: 10, command: 'bash', state: 'S', orphan: false, doing: 'child-wait' }], selfHeld: false }], progress: [], intervalMs: 10_000, netSegments: null },
+    waits: {
+      relations: [
+        {
+          kind: 'pipe',
+          pid: 11,
+          direction: 'write',
+          inode: 7,
+          fifo: null,
+          others: [{ pid: 10, command: 'bash', state: 'S', orphan: false, doing: 'child-wait' }],
+          selfHeld: false,
+        },
+      ],
+      progress: [],
+      intervalMs: 10_000,
+      netSegments: null,
+    },
   },
   classification: 'blocked-on-pipe',
   reason: 'python3 build.py (pid 11) is blocked writing to a full pipe; its only reader is bash build.sh (pid 10)',
@@ -44,7 +81,9 @@ describe('a tick within a token budget', () => {
     const floor = renderTick(tick, diagnostic.tick, { tokens: 1, count: countTokens });
     expect(floor).toContain(tick.reason);
     expect(floor).toMatch(/\n\s*11 python3 S anon_pipe_write/);
-    expect(countTokens(renderTick(tick, diagnostic.tick, { tokens: 150, count: countTokens }))).toBeLessThanOrEqual(150);
+    expect(countTokens(renderTick(tick, diagnostic.tick, { tokens: 150, count: countTokens }))).toBeLessThanOrEqual(
+      150,
+    );
     expect(text).toContain(tick.reason);
     expect(text).toMatch(/\n\s*11 python3 S anon_pipe_write/);
     expect(text).toMatch(/\n10 bash S do_wait/);
@@ -55,8 +94,15 @@ describe('a tick within a token budget', () => {
   });
 
   it('renders a tick that fits whole as it is, and the minimal prompt has no budget', () => {
-    const small = { ...tick, output: { ...tick.output, text: 'one line\n', bytes: 9 }, snapshot: { ...tick.snapshot, processes: tick.snapshot.processes.slice(0, 2) }, reason: 'python3 (pid 11) is blocked writing' };
-    expect(renderTick(small, diagnostic.tick, { tokens: 150, count: countTokens })).toBe(renderTick(small, diagnostic.tick));
+    const small = {
+      ...tick,
+      output: { ...tick.output, text: 'one line\n', bytes: 9 },
+      snapshot: { ...tick.snapshot, processes: tick.snapshot.processes.slice(0, 2) },
+      reason: 'python3 (pid 11) is blocked writing',
+    };
+    expect(renderTick(small, diagnostic.tick, { tokens: 150, count: countTokens })).toBe(
+      renderTick(small, diagnostic.tick),
+    );
     expect(minimal.tickTokens).toBeNull();
   });
 });

@@ -30,7 +30,15 @@ describe('/proc text the relations read', () => {
     ].join('\n');
     expect(parseTcp(tcp, 'tcp')).toEqual([
       { proto: 'tcp', state: 'LISTEN', local: '127.0.0.1:8080', peer: '0.0.0.0:0', txQueue: 0, rxQueue: 0, inode: 555 },
-      { proto: 'tcp', state: 'ESTABLISHED', local: '127.0.0.1:54321', peer: '127.0.0.1:8080', txQueue: 0, rxQueue: 12, inode: 556 },
+      {
+        proto: 'tcp',
+        state: 'ESTABLISHED',
+        local: '127.0.0.1:54321',
+        peer: '127.0.0.1:8080',
+        txQueue: 0,
+        rxQueue: 12,
+        inode: 556,
+      },
     ]);
     expect(parseTcp(tcp, 'tcp', new Set([556])).map((row) => row.inode)).toEqual([556]);
     expect(address('0000000000000000FFFF00000100007F:0050')).toBe('127.0.0.1:80');
@@ -38,7 +46,9 @@ describe('/proc text the relations read', () => {
   });
 
   it('reads the data segments a network namespace sent', () => {
-    expect(parseDataSegments('TcpExt: SyncookiesSent TCPOrigDataSent Other\nTcpExt: 0 42 7\nIpExt: InOctets\nIpExt: 1\n')).toBe(42);
+    expect(
+      parseDataSegments('TcpExt: SyncookiesSent TCPOrigDataSent Other\nTcpExt: 0 42 7\nIpExt: InOctets\nIpExt: 1\n'),
+    ).toBe(42);
     expect(parseDataSegments('IpExt: InOctets\nIpExt: 1\n')).toBeNull();
   });
 });

@@ -65,14 +65,18 @@ async function stop(proc: SandboxProcess, monitor: Monitor): Promise<void> {
 describeOnLinux('wait-for relations on real processes', () => {
   it('names the orphaned grandchild that holds the write end of the pipe its grandparent reads', async () => {
     const { proc, monitor } = await start('python3 orphan-pipe.py');
-    const tick = await statusUntil(monitor, (t) => relations(t, 'pipe').some((r) => r.kind === 'pipe' && r.others.some((o) => o.orphan)));
+    const tick = await statusUntil(monitor, (t) =>
+      relations(t, 'pipe').some((r) => r.kind === 'pipe' && r.others.some((o) => o.orphan)),
+    );
     const pipe = relations(tick, 'pipe')[0];
     expect(pipe).toMatchObject({ kind: 'pipe', direction: 'read', fifo: null });
     expect(pipe?.kind === 'pipe' && pipe.others.map((o) => [o.command, o.orphan])).toEqual([['sleep', true]]);
     expect(processOf(tick, pipe?.pid)?.args).toContain('orphan-pipe.py');
     expect(tick.classification).toBe('blocked-on-pipe');
     expect(processOf(tick, tick.culprit)?.command).toBe('sleep');
-    expect(tick.reason).toMatch(/python3 orphan-pipe\.py \(pid \d+\) is blocked reading a pipe whose only writer is sleep \(pid \d+, orphaned, ppid 1\)/);
+    expect(tick.reason).toMatch(
+      /python3 orphan-pipe\.py \(pid \d+\) is blocked reading a pipe whose only writer is sleep \(pid \d+, orphaned, ppid 1\)/,
+    );
     await stop(proc, monitor);
   });
 
@@ -80,7 +84,9 @@ describeOnLinux('wait-for relations on real processes', () => {
     const { proc, monitor, out } = await start('bash fifo-no-writer.sh');
     const fifo = (await out.line(/^ready (\S+)/m))[1];
     const tick = await statusUntil(monitor, (t) => relations(t, 'pipe').length > 0);
-    expect(relations(tick, 'pipe')).toEqual([expect.objectContaining({ kind: 'pipe', inode: 0, fifo, direction: 'read', others: [] })]);
+    expect(relations(tick, 'pipe')).toEqual([
+      expect.objectContaining({ kind: 'pipe', inode: 0, fifo, direction: 'read', others: [] }),
+    ]);
     expect(processOf(tick, tick.culprit)?.command).toBe('cat');
     expect(tick.reason).toContain(`cat (pid`);
     expect(tick.reason).toContain(`blocked opening FIFO ${fifo}: no process has it open for writing`);
@@ -89,12 +95,22 @@ describeOnLinux('wait-for relations on real processes', () => {
 
   it('finds the stopped holder of a flock another process waits for, though the pid that took it is gone', async () => {
     const { proc, monitor } = await start('bash flock-stopped.sh');
-    const tick = await statusUntil(monitor, (t) => relations(t, 'lock').length > 0 && processOf(t, t.culprit)?.state === 'T');
+    const tick = await statusUntil(
+      monitor,
+      (t) => relations(t, 'lock').length > 0 && processOf(t, t.culprit)?.state === 'T',
+    );
     const [lock] = relations(tick, 'lock');
-    expect(lock).toMatchObject({ kind: 'lock', lock: 'flock', path: '/tmp/build.lock', holder: { command: 'bash', state: 'T', doing: 'stopped' } });
+    expect(lock).toMatchObject({
+      kind: 'lock',
+      lock: 'flock',
+      path: '/tmp/build.lock',
+      holder: { command: 'bash', state: 'T', doing: 'stopped' },
+    });
     expect(processOf(tick, lock?.pid)?.command).toBe('flock');
     expect(processOf(tick, tick.culprit)).toMatchObject({ command: 'bash', state: 'T' });
-    expect(tick.reason).toMatch(/flock \(pid \d+\) waits for the flock lock on \/tmp\/build\.lock, held by bash flock-stopped\.sh \(pid \d+, stopped\): it will not release it until it is continued/);
+    expect(tick.reason).toMatch(
+      /flock \(pid \d+\) waits for the flock lock on \/tmp\/build\.lock, held by bash flock-stopped\.sh \(pid \d+, stopped\): it will not release it until it is continued/,
+    );
     await stop(proc, monitor);
   });
 
@@ -104,25 +120,43 @@ describeOnLinux('wait-for relations on real processes', () => {
     expect(relations(tick, 'futex')).toEqual([expect.objectContaining({ kind: 'futex', waiting: 3, threads: 3 })]);
     expect(tick.classification).toBe('deadlock-futex');
     expect(processOf(tick, tick.culprit)?.args).toContain('lock-order.py');
-    expect(tick.reason).toMatch(/python3 lock-order\.py \(pid \d+\): 3 of 3 threads wait on locks \(futex\).*lock-order deadlock/);
+    expect(tick.reason).toMatch(
+      /python3 lock-order\.py \(pid \d+\): 3 of 3 threads wait on locks \(futex\).*lock-order deadlock/,
+    );
     await stop(proc, monitor);
   });
 
   it('shows a connect to a port that never answers as SYN_SENT to that port', async () => {
     const { proc, monitor, out } = await start('python3 connect-nobody.py');
     const port = (await out.line(/^ready (\d+)/m))[1];
-    const tick = await statusUntil(monitor, (t) => relations(t, 'socket').some((r) => r.kind === 'socket' && r.state === 'SYN_SENT'));
-    expect(relations(tick, 'socket')).toContainEqual(expect.objectContaining({ kind: 'socket', proto: 'tcp', state: 'SYN_SENT', peer: `127.0.0.1:${port}` }));
-    expect(tick.reason).toMatch(new RegExp(`python3 connect-nobody\\.py \\(pid \\d+\\) is blocked connecting to 127\\.0\\.0\\.1:${port}: SYN sent, nobody answers`));
+    const tick = await statusUntil(monitor, (t) =>
+      relations(t, 'socket').some((r) => r.kind === 'socket' && r.state === 'SYN_SENT'),
+    );
+    expect(relations(tick, 'socket')).toContainEqual(
+      expect.objectContaining({ kind: 'socket', proto: 'tcp', state: 'SYN_SENT', peer: `127.0.0.1:${port}` }),
+    );
+    expect(tick.reason).toMatch(
+      new RegExp(
+        `python3 connect-nobody\\.py \\(pid \\d+\\) is blocked connecting to 127\\.0\\.0\\.1:${port}: SYN sent, nobody answers`,
+      ),
+    );
     expect(processOf(tick, tick.culprit)?.args).toContain('connect-nobody.py');
     await stop(proc, monitor);
   });
 
   it('tells a download receiving a byte a second from one that receives nothing, where the command has its own network', async (ctx) => {
     const caps = await probeHost();
-    requireCapability(ctx, 'bubblewrap', caps.isolation === 'bubblewrap', 'a network namespace per command: on the host the harness counts every program\'s traffic');
+    requireCapability(
+      ctx,
+      'bubblewrap',
+      caps.isolation === 'bubblewrap',
+      "a network namespace per command: on the host the harness counts every program's traffic",
+    );
     const slow = await start('python3 download.py 1');
-    const moving = await statusUntil(slow.monitor, (t) => t.classification === 'progressing' && (t.snapshot.waits?.netSegments ?? 0) > 0);
+    const moving = await statusUntil(
+      slow.monitor,
+      (t) => t.classification === 'progressing' && (t.snapshot.waits?.netSegments ?? 0) > 0,
+    );
     expect(moving.classification).toBe('progressing');
     expect(moving.reason).toMatch(/no output for .*, but \d+ TCP data segments moved in its network/);
     const connection = relations(moving, 'socket');
@@ -132,11 +166,18 @@ describeOnLinux('wait-for relations on real processes', () => {
     sandbox = undefined;
 
     const stalled = await start('python3 download.py 0');
-    const waiting = await statusUntil(stalled.monitor, (t) => relations(t, 'socket').some((r) => r.kind === 'socket' && r.state === 'ESTABLISHED' && r.peerPid !== null) && t.sinceOutputMs > 500);
+    const waiting = await statusUntil(
+      stalled.monitor,
+      (t) =>
+        relations(t, 'socket').some((r) => r.kind === 'socket' && r.state === 'ESTABLISHED' && r.peerPid !== null) &&
+        t.sinceOutputMs > 500,
+    );
     expect(waiting.classification).not.toBe('progressing');
     expect(waiting.snapshot.waits?.netSegments).toBe(0);
     expect(processOf(waiting, waiting.culprit)?.args).toContain('download.py');
-    expect(waiting.reason).toMatch(/python3 download\.py \(pid \d+\) waits on an open connection 127\.0\.0\.1:\d+ → 127\.0\.0\.1:\d+ \(ESTABLISHED, nothing queued\); the other end is python3 trickle-server\.py/);
+    expect(waiting.reason).toMatch(
+      /python3 download\.py \(pid \d+\) waits on an open connection 127\.0\.0\.1:\d+ → 127\.0\.0\.1:\d+ \(ESTABLISHED, nothing queued\); the other end is python3 trickle-server\.py/,
+    );
     await stop(stalled.proc, stalled.monitor);
   });
 

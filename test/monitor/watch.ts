@@ -62,7 +62,11 @@ export function waitForText(tree: SandboxProcess, text: string): Promise<void> {
  * Collects ticks until one is classified `expected`, or `maxTicks` ticks pass, or the command
  * exits. Returns every tick seen, so a failure shows the whole sequence of classifications.
  */
-export async function ticksUntil(monitor: Monitor, expected: Classification, maxTicks = 25): Promise<{ match: Tick | null; seen: Tick[] }> {
+export async function ticksUntil(
+  monitor: Monitor,
+  expected: Classification,
+  maxTicks = 25,
+): Promise<{ match: Tick | null; seen: Tick[] }> {
   const seen: Tick[] = [];
   while (seen.length < maxTicks) {
     const event = await monitor.nextTickOrExit();

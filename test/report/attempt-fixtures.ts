@@ -52,7 +52,10 @@ const CONTROL_SOLVED: Scores = {
   tool_result: null,
 };
 
-export function hangAttempt(fields: Partial<Omit<AttemptScores, 'scores'>> = {}, scores: Partial<Scores> = {}): AttemptScores {
+export function hangAttempt(
+  fields: Partial<Omit<AttemptScores, 'scores'>> = {},
+  scores: Partial<Scores> = {},
+): AttemptScores {
   return {
     caseId: 'py-pipe-deadlock',
     kind: 'hang',
@@ -70,7 +73,10 @@ export function hangAttempt(fields: Partial<Omit<AttemptScores, 'scores'>> = {},
   };
 }
 
-export function controlAttempt(fields: Partial<Omit<AttemptScores, 'scores'>> = {}, scores: Partial<Scores> = {}): AttemptScores {
+export function controlAttempt(
+  fields: Partial<Omit<AttemptScores, 'scores'>> = {},
+  scores: Partial<Scores> = {},
+): AttemptScores {
   return {
     caseId: 'quiet-compute',
     kind: 'control',

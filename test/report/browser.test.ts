@@ -15,7 +15,9 @@ interface XmlDocument {
 }
 
 const ARTIFACTS = path.join(root, '.test-artifacts');
-const CASES = ['node-busy-loop', 'ctl-block-buffered', 'bash-tail-follow'].map((id) => path.join(root, 'cases', `${id}.yaml`));
+const CASES = ['node-busy-loop', 'ctl-block-buffered', 'bash-tail-follow'].map((id) =>
+  path.join(root, 'cases', `${id}.yaml`),
+);
 
 describe('report.html in a real headless Chromium', () => {
   let browser: Browser;
@@ -40,7 +42,9 @@ describe('report.html in a real headless Chromium', () => {
   });
 
   it('loads from disk with no console error and no network request', async () => {
-    expect(await page.locator('#shown').textContent()).toBe(`${summary.attempts.length} of ${summary.attempts.length} attempts`);
+    expect(await page.locator('#shown').textContent()).toBe(
+      `${summary.attempts.length} of ${summary.attempts.length} attempts`,
+    );
     expect(browser.problems).toEqual([]);
   });
 
@@ -59,7 +63,12 @@ describe('report.html in a real headless Chromium', () => {
   it('a filter hides what it should', async () => {
     const failed = summary.attempts.filter((attempt) => !attempt.scores.solved).length;
     expect(failed).toBeGreaterThan(0);
-    const visible = () => page.locator('section.attempt:visible').evaluateAll((cards) => cards.map((card) => [card.getAttribute('data-case'), card.getAttribute('data-outcome')]));
+    const visible = () =>
+      page
+        .locator('section.attempt:visible')
+        .evaluateAll((cards) =>
+          cards.map((card) => [card.getAttribute('data-case'), card.getAttribute('data-outcome')]),
+        );
     await page.selectOption('select[data-filter="outcome"]', 'failed');
     expect(await visible()).toEqual(summary.attempts.filter((a) => !a.scores.solved).map((a) => [a.caseId, 'failed']));
     expect(await page.locator('section.attempt[hidden]').count()).toBe(summary.attempts.length - failed);
@@ -67,28 +76,38 @@ describe('report.html in a real headless Chromium', () => {
     await page.selectOption('select[data-filter="case"]', 'ctl-block-buffered');
     expect((await visible()).map(([caseId]) => caseId)).toEqual(['ctl-block-buffered']);
     await page.selectOption('select[data-filter="case"]', '');
-    expect(await page.locator('#shown').textContent()).toBe(`${summary.attempts.length} of ${summary.attempts.length} attempts`);
+    expect(await page.locator('#shown').textContent()).toBe(
+      `${summary.attempts.length} of ${summary.attempts.length} attempts`,
+    );
   });
 
   it("a tick's detail opens with the text exactly as delivered and the decision that followed", async () => {
     const attempt = summary.attempts.find((a) => a.caseId === 'node-busy-loop')!;
-    const events = parseTrace(await readFile(path.join(runDir, attempt.caseId, attempt.variant, String(attempt.repeat), 'trace.jsonl'), 'utf8'));
+    const events = parseTrace(
+      await readFile(path.join(runDir, attempt.caseId, attempt.variant, String(attempt.repeat), 'trace.jsonl'), 'utf8'),
+    );
     const ticks = events.filter((event) => event.type === 'tick');
     const decision = events.find((event) => event.type === 'decision');
     expect(ticks.length).toBeGreaterThan(0);
     const card = page.locator(`section.attempt[data-case="${attempt.caseId}"]`);
-    const index = decision ? ticks.findIndex((tick) => tick.tickSeq === decision.tickSeq && tick.commandId === decision.commandId) : 0;
+    const index = decision
+      ? ticks.findIndex((tick) => tick.tickSeq === decision.tickSeq && tick.commandId === decision.commandId)
+      : 0;
     await card.locator(`g.tick[data-tick="${index}"]`).click();
     const detail = card.locator('.tick-detail');
     await detail.waitFor({ state: 'visible' });
     expect(await detail.locator('pre.tick-text').textContent()).toBe(ticks[index]!.rendered);
-    expect(await detail.locator('.decision').textContent()).toBe(`decision: ${decision ? decision.action : 'none recorded'}`);
+    expect(await detail.locator('.decision').textContent()).toBe(
+      `decision: ${decision ? decision.action : 'none recorded'}`,
+    );
     await mkdir(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, 'report.png'), fullPage: true });
     // A real full-page PNG: the signature, then IHDR's width and height, those of the whole page (not the viewport).
     const png = await readFile(path.join(ARTIFACTS, 'report.png'));
     expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
-    const [width, height] = await page.evaluate<number[]>('[document.documentElement.scrollWidth, document.documentElement.scrollHeight]');
+    const [width, height] = await page.evaluate<number[]>(
+      '[document.documentElement.scrollWidth, document.documentElement.scrollHeight]',
+    );
     expect({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) }).toEqual({ width, height });
     expect(height).toBeGreaterThan(1000);
   });
@@ -106,9 +125,14 @@ describe('report.html in a real headless Chromium', () => {
     const xml = await readFile(path.join(runDir, 'junit.xml'), 'utf8');
     const parsed = await page.evaluate((text) => {
       // runs in the page: the test's tsconfig has no DOM library, so the parser's shape is spelled out
-      const { DOMParser: Parser } = globalThis as unknown as { DOMParser: new () => { parseFromString(xml: string, type: string): XmlDocument } };
+      const { DOMParser: Parser } = globalThis as unknown as {
+        DOMParser: new () => { parseFromString(xml: string, type: string): XmlDocument };
+      };
       const doc = new Parser().parseFromString(text, 'application/xml');
-      return { error: doc.querySelector('parsererror')?.textContent ?? null, cases: doc.querySelectorAll('testcase').length };
+      return {
+        error: doc.querySelector('parsererror')?.textContent ?? null,
+        cases: doc.querySelectorAll('testcase').length,
+      };
     }, xml);
     expect(parsed).toEqual({ error: null, cases: summary.attempts.length });
   });

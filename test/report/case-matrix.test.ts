@@ -11,7 +11,15 @@ describe('summarizeCaseMatrix', () => {
   const matrix = summarizeCaseMatrix([...A, ...B, ...CONTROLS]);
 
   it('counts solved out of the repeats per case and variant, hang cases first', () => {
-    expect(matrix.map((row) => row.caseId)).toEqual(['case-1', 'case-2', 'case-3', 'case-4', 'case-5', 'case-6', 'quiet-compute']);
+    expect(matrix.map((row) => row.caseId)).toEqual([
+      'case-1',
+      'case-2',
+      'case-3',
+      'case-4',
+      'case-5',
+      'case-6',
+      'quiet-compute',
+    ]);
     // case-2 is slots 2 and 3: A solved slot 2 only, B slot 3 only
     expect(matrix[1]).toEqual({
       caseId: 'case-2',
@@ -19,7 +27,10 @@ describe('summarizeCaseMatrix', () => {
       kind: 'hang',
       cells: { 'baseline·interval-2s': { solved: 1, total: 2 }, 'baseline·no-output-2s': { solved: 1, total: 2 } },
     });
-    expect(matrix[6]).toMatchObject({ kind: 'control', cells: { 'baseline·interval-2s': { solved: 2, total: 2 }, 'baseline·no-output-2s': { solved: 1, total: 2 } } });
+    expect(matrix[6]).toMatchObject({
+      kind: 'control',
+      cells: { 'baseline·interval-2s': { solved: 2, total: 2 }, 'baseline·no-output-2s': { solved: 1, total: 2 } },
+    });
   });
 
   it('leaves out the cells of a variant that never ran the case', () => {

@@ -17,18 +17,30 @@ export interface Browser {
 
 /** Headless chromium with a fresh profile; without the background-networking flags it reaches for the network at start. */
 export async function openBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`no chromium at ${CHROMIUM}: apt-get install chromium (as .ci/run does), or set HANGBENCH_CHROMIUM`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `no chromium at ${CHROMIUM}: apt-get install chromium (as .ci/run does), or set HANGBENCH_CHROMIUM`,
+    );
   const profile = await mkdtemp(path.join(tmpdir(), 'hangbench-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1360, height: 1000 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
+    if (message.type() === 'error' || message.type() === 'warning')
+      problems.push(`console ${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('request', (request) => {

@@ -14,10 +14,28 @@ describe('renderComparisonTable', () => {
 
   it('has one column per variant and one row per metric', () => {
     expect(text.split('\n')[0]).toMatch(/^metric\s+baseline·interval-2s\s+baseline·no-output-2s$/);
-    const labels = text.split('\n').slice(2, -1).map((line) => line.split(/\s{2,}/)[0]);
+    const labels = text
+      .split('\n')
+      .slice(2, -1)
+      .map((line) => line.split(/\s{2,}/)[0]);
     expect(labels).toEqual([
-      'attempts', 'solved (all)', 'pass@2', 'pass^2', 'reproduced (hangs)', 'interrupted (hangs)', 'latency p50', 'latency p90',
-      'false kills (controls)', 'completed (controls)', 'fixed (hangs)', 'intact (controls)', 'ticks / attempt', 'tokens / tick', 'tokens / attempt', 'wall / attempt', 'errors',
+      'attempts',
+      'solved (all)',
+      'pass@2',
+      'pass^2',
+      'reproduced (hangs)',
+      'interrupted (hangs)',
+      'latency p50',
+      'latency p90',
+      'false kills (controls)',
+      'completed (controls)',
+      'fixed (hangs)',
+      'intact (controls)',
+      'ticks / attempt',
+      'tokens / tick',
+      'tokens / attempt',
+      'wall / attempt',
+      'errors',
     ]);
   });
 
@@ -38,7 +56,10 @@ describe('renderComparisonTable', () => {
   });
 
   it('leaves out pass@k rows when a variant ran a case only once (pass@1 is the solved rate)', () => {
-    const once = summarize([...A, ...B].filter((attempt) => attempt.repeat === 1), META);
+    const once = summarize(
+      [...A, ...B].filter((attempt) => attempt.repeat === 1),
+      META,
+    );
     expect(renderComparisonTable(once)).not.toMatch(/pass[@^]/);
   });
 
@@ -67,7 +88,9 @@ function familyBlock(text: string, title: string): string[] {
 describe('renderPairwiseTable', () => {
   it('gives one table per metric, each with the effect a − b, its interval, the test and the better variant', () => {
     const text = renderPairwiseTable(summarize([...A, ...B, ...CONTROLS], META), { color: false });
-    expect(text.split('\n').filter((line) => /^[a-z].*\((hangs|controls|all attempts|hangs both interrupted)\)$/.test(line))).toEqual([
+    expect(
+      text.split('\n').filter((line) => /^[a-z].*\((hangs|controls|all attempts|hangs both interrupted)\)$/.test(line)),
+    ).toEqual([
       'interrupted (hangs)',
       'false kills (controls)',
       'interrupt latency (hangs both interrupted)',
@@ -79,13 +102,21 @@ describe('renderPairwiseTable', () => {
     expect(interrupted[1]).toMatch(/^a\s+b\s+pairs\s+only a\/b\s+a − b \[95% CI\]\s+McNemar p\s+better$/);
     expect(interrupted[1]).not.toContain('Holm');
     // discordant 1 and 8 over 12 hang pairs: −58 pt, Newcombe [−79, −21], p = 0.039: the second variant interrupts more
-    expect(interrupted[3]).toMatch(/^baseline·interval-2s\s+baseline·no-output-2s\s+12\s+1\/8\s+−58 pt \[−\d+, −\d+\]\s+0\.039\s+baseline·no-output-2s$/);
-    expect(interrupted.at(-1)).toBe('higher is better · a − b: difference of the rates, 95 % Newcombe interval · McNemar exact on the discordant pairs · no difference ≥ x: the smallest this run could have shown, at 80 % power and α 0.05 over the rows');
+    expect(interrupted[3]).toMatch(
+      /^baseline·interval-2s\s+baseline·no-output-2s\s+12\s+1\/8\s+−58 pt \[−\d+, −\d+\]\s+0\.039\s+baseline·no-output-2s$/,
+    );
+    expect(interrupted.at(-1)).toBe(
+      'higher is better · a − b: difference of the rates, 95 % Newcombe interval · McNemar exact on the discordant pairs · no difference ≥ x: the smallest this run could have shown, at 80 % power and α 0.05 over the rows',
+    );
     // Hollander & Wolfe latencies: median a − b +490ms, V = 40, p = 0.039: the second is faster
     const latency = familyBlock(text, 'interrupt latency (hangs both interrupted)');
-    expect(latency[3]).toMatch(/^baseline·interval-2s\s+baseline·no-output-2s\s+9\s+40\s+\+490ms \[[−+]?[\d.]+m?s, \+[\d.]+m?s\]\s+0\.039\s+baseline·no-output-2s$/);
+    expect(latency[3]).toMatch(
+      /^baseline·interval-2s\s+baseline·no-output-2s\s+9\s+40\s+\+490ms \[[−+]?[\d.]+m?s, \+[\d.]+m?s\]\s+0\.039\s+baseline·no-output-2s$/,
+    );
     // one false kill of two: nowhere near a difference
-    expect(familyBlock(text, 'false kills (controls)')[3]).toMatch(/2\s+0\/1\s+−50 pt \[−\d+, \+\d+\]\s+1\.000\s+no difference (≥ [^|]+ )?shown( \(too few pairs to show any\))?$/);
+    expect(familyBlock(text, 'false kills (controls)')[3]).toMatch(
+      /2\s+0\/1\s+−50 pt \[−\d+, \+\d+\]\s+1\.000\s+no difference (≥ [^|]+ )?shown( \(too few pairs to show any\))?$/,
+    );
     expect(text).toContain('one pair of variants: no correction');
   });
 
@@ -93,10 +124,16 @@ describe('renderPairwiseTable', () => {
     const text = renderPairwiseTable(summarize([...A, ...B, ...C], META), { color: false });
     const solved = familyBlock(text, 'solved (all attempts)');
     expect(solved[1]).toContain('McNemar p (Holm)');
-    expect(solved.find((line) => line.startsWith('baseline·interval-2s   baseline·no-output-2s'))).toMatch(/12\s+1\/8\s+−58 pt \[[^\]]+\]\s+0\.039 \(0\.117\)\s+no difference ≥ 72 pt shown$/);
-    expect(solved.find((line) => line.startsWith('baseline·interval-2s   baseline·timeout-5s'))).toMatch(/0\/0\s+0 pt \[−\d+, \+\d+\]\s+1\.000 \(1\.000\)\s+no difference (≥ [^|]+ )?shown( \(too few pairs to show any\))?$/);
+    expect(solved.find((line) => line.startsWith('baseline·interval-2s   baseline·no-output-2s'))).toMatch(
+      /12\s+1\/8\s+−58 pt \[[^\]]+\]\s+0\.039 \(0\.117\)\s+no difference ≥ 72 pt shown$/,
+    );
+    expect(solved.find((line) => line.startsWith('baseline·interval-2s   baseline·timeout-5s'))).toMatch(
+      /0\/0\s+0 pt \[−\d+, \+\d+\]\s+1\.000 \(1\.000\)\s+no difference (≥ [^|]+ )?shown( \(too few pairs to show any\))?$/,
+    );
     const latency = familyBlock(text, 'interrupt latency (hangs both interrupted)');
-    expect(latency.find((line) => line.startsWith('baseline·no-output-2s'))).toMatch(/9\s+6\s+−490ms \[[^\]]+\]\s+0\.055 \(0\.117\)\s+no difference (≥ [^|]+ )?shown( \(too few pairs to show any\))?$/);
+    expect(latency.find((line) => line.startsWith('baseline·no-output-2s'))).toMatch(
+      /9\s+6\s+−490ms \[[^\]]+\]\s+0\.055 \(0\.117\)\s+no difference (≥ [^|]+ )?shown( \(too few pairs to show any\))?$/,
+    );
     expect(text).toContain('(Holm): corrected over the 3 pairs of variants within each metric');
   });
 

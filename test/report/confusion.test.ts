@@ -30,7 +30,11 @@ describe('confusion matrix', () => {
       ],
       falseKills: { count: 1, total: 2, rate: 0.5, low: expect.any(Number), high: expect.any(Number) },
     });
-    expect(fast).toMatchObject({ variant: 'interval-5s', columns: ['sleeping'], falseKills: { count: 0, total: 0, rate: null } });
+    expect(fast).toMatchObject({
+      variant: 'interval-5s',
+      columns: ['sleeping'],
+      falseKills: { count: 0, total: 0, rate: null },
+    });
   });
 
   it('is an optional section of summary.json that its schema accepts (older summaries have none)', () => {

@@ -30,14 +30,18 @@ describe('finishedLine', () => {
       '✓ py-pipe-deadlock baseline-10s #1 solved 12.3s',
     );
     expect(
-      finishedLine(info('py-pipe-deadlock', 2), hangAttempt({}, { interrupted: false, interrupt_latency: 45_000, fixed: false, solved: false }), false),
+      finishedLine(
+        info('py-pipe-deadlock', 2),
+        hangAttempt({}, { interrupted: false, interrupt_latency: 45_000, fixed: false, solved: false }),
+        false,
+      ),
     ).toBe('✗ py-pipe-deadlock baseline-10s #2 failed (interrupted late (45s), not fixed) 12.3s');
-    expect(finishedLine(info('quiet'), controlAttempt({}, { false_kill: true, completed: false, solved: false }), false)).toBe(
-      '✗ quiet baseline-10s #1 failed (false kill, not completed) 20s',
-    );
-    expect(finishedLine(info('node-stdin'), hangAttempt({ outcome: 'error', wallMs: 3100 }, { solved: false }), false)).toBe(
-      '! node-stdin baseline-10s #1 error 3.1s',
-    );
+    expect(
+      finishedLine(info('quiet'), controlAttempt({}, { false_kill: true, completed: false, solved: false }), false),
+    ).toBe('✗ quiet baseline-10s #1 failed (false kill, not completed) 20s');
+    expect(
+      finishedLine(info('node-stdin'), hangAttempt({ outcome: 'error', wallMs: 3100 }, { solved: false }), false),
+    ).toBe('! node-stdin baseline-10s #1 error 3.1s');
   });
 });
 
@@ -53,7 +57,10 @@ describe('progress reporter', () => {
     const scores = hangAttempt({ variant: 'baseline-10s' });
     reporter.onAttemptEnd?.(info('py-pipe-deadlock'), scores);
     reporter.onRunEnd?.(summarize([scores], META));
-    expect(chunks).toEqual(['✓ py-pipe-deadlock baseline-10s #1 solved 12.3s\n', '1 attempts · 1 solved · 0 errors · 1m5s\n']);
+    expect(chunks).toEqual([
+      '✓ py-pipe-deadlock baseline-10s #1 solved 12.3s\n',
+      '1 attempts · 1 solved · 0 errors · 1m5s\n',
+    ]);
   });
 
   it('on a TTY rewrites one status line in place', () => {
@@ -72,7 +79,9 @@ describe('progress reporter', () => {
     expect(chunks[3]).toBe(
       '\r\u001b[2K0/3 done · 0 solved · 0 failed · 0 errors · 2 running · 5s │ py-pipe-deadlock baseline-10s #1 5s, node-stdin baseline-10s #1 3s',
     );
-    expect(chunks.at(-1)).toBe('\r\u001b[2K1/3 done · 0 solved · 1 failed · 0 errors · 1 running · 5s │ node-stdin baseline-10s #1 3s');
+    expect(chunks.at(-1)).toBe(
+      '\r\u001b[2K1/3 done · 0 solved · 1 failed · 0 errors · 1 running · 5s │ node-stdin baseline-10s #1 3s',
+    );
 
     reporter.onRunEnd?.(summarize([], META));
     expect(chunks.at(-1)).toBe('\r\u001b[2K0 attempts · 0 solved · 0 errors · 5s\n');
@@ -80,7 +89,12 @@ describe('progress reporter', () => {
 
   it('cuts the live line to the terminal width', () => {
     const { chunks, stream } = fakeStream(true);
-    const reporter = createProgressReporter({ stream: { ...stream, columns: 40 }, live: true, color: false, now: () => 0 });
+    const reporter = createProgressReporter({
+      stream: { ...stream, columns: 40 },
+      live: true,
+      color: false,
+      now: () => 0,
+    });
     reporter.onRunStart?.({ runId: 'r', startedAt: META.startedAt, attempts: 100 });
     reporter.onAttemptStart?.(info('a-very-long-case-identifier-indeed'));
     const line = (chunks.at(-1) ?? '').replace('\r\u001b[2K', '');

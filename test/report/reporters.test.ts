@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fanOut } from '../../src/run/reporter-hooks.js';
-import {
-  type AttemptInfo,
-  type Reporter,
-  type ReporterFailure,
-} from '../../src/report/reporters.js';
+import { type AttemptInfo, type Reporter, type ReporterFailure } from '../../src/report/reporters.js';
 import { summarize } from '../../src/summary/summarize.js';
 import { META, hangAttempt } from './attempt-fixtures.js';
 
@@ -58,7 +54,9 @@ describe('fanOut', () => {
     );
     await expect(fan.onRunEnd(summarize([], META))).resolves.toBeUndefined();
     expect(finished).toBe(true);
-    expect(failures.map((f) => [f.reporter, f.hook, (f.error as Error).message])).toEqual([['async-broken', 'onRunEnd', 'disk full']]);
+    expect(failures.map((f) => [f.reporter, f.hook, (f.error as Error).message])).toEqual([
+      ['async-broken', 'onRunEnd', 'disk full'],
+    ]);
   });
 
   it('returns nothing for synchronous hooks, and survives an onError that throws', () => {

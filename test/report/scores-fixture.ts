@@ -1,7 +1,9 @@
 import type { AttemptScores } from '../../src/types/scores.js';
 
 /** One attempt's scores as the scorers produce them, for renderers and compare; `solved` decides the rest unless given. */
-export function attemptScores(overrides: Partial<Omit<AttemptScores, 'scores'>> & { readonly scores?: Partial<AttemptScores['scores']> } = {}): AttemptScores {
+export function attemptScores(
+  overrides: Partial<Omit<AttemptScores, 'scores'>> & { readonly scores?: Partial<AttemptScores['scores']> } = {},
+): AttemptScores {
   const kind = overrides.kind ?? 'hang';
   const solved = overrides.scores?.solved ?? true;
   return {

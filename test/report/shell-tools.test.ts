@@ -4,9 +4,24 @@ import { renderShellToolsTable } from '../../src/report/shell-tools-table.js';
 import type { ShellToolRow } from '../../src/summary/schema.js';
 
 const row = (mode: string, example: string | null): ShellToolRow => ({
-  cli: 'cli-codex', variant: `cli-codex·${mode}`, agent: 'cli', mode, class: 'sleep-forever', attempts: 2, installed: true, returned: 2,
-  toolReturnMs: { p50: 10_000, max: 10_200 }, ends: { 'returned-running': 2 }, leftAfterTool: 4, leftAfterExit: 0, heldOutput: 2, statedElapsed: 2,
-  reasons: ['still running'], hangTaxMs: 37_000, hangTaxTokens: 3000, example,
+  cli: 'cli-codex',
+  variant: `cli-codex·${mode}`,
+  agent: 'cli',
+  mode,
+  class: 'sleep-forever',
+  attempts: 2,
+  installed: true,
+  returned: 2,
+  toolReturnMs: { p50: 10_000, max: 10_200 },
+  ends: { 'returned-running': 2 },
+  leftAfterTool: 4,
+  leftAfterExit: 0,
+  heldOutput: 2,
+  statedElapsed: 2,
+  reasons: ['still running'],
+  hangTaxMs: 37_000,
+  hangTaxTokens: 3000,
+  example,
 });
 const rows = [row('none', 'Process running with session ID 3\n<b>waiting</b>'), row('inband', null)];
 
@@ -24,7 +39,9 @@ describe('the Shell tools section', () => {
     expect(html).toContain('<h2>Shell tools</h2>');
     expect(html).toContain('data-mode="none"');
     expect(html).toContain('data-mode="inband"');
-    expect(html).toContain('<pre class="tool-result">Process running with session ID 3\n&lt;b&gt;waiting&lt;/b&gt;</pre>');
+    expect(html).toContain(
+      '<pre class="tool-result">Process running with session ID 3\n&lt;b&gt;waiting&lt;/b&gt;</pre>',
+    );
     expect(html).toContain('no tool result reached the model');
   });
 });

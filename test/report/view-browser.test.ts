@@ -33,18 +33,31 @@ describe('hangbench view in a real headless Chromium', () => {
     const run = evalRun(results, 'live', ['--time-scale', '0.2'], [path.join(root, 'cases/ctl-silent-download.yaml')]);
     const { page } = browser;
     await new Promise<void>((resolve) => {
-      const stop = watchTraces(results, (change) => {
-        if (change.run !== 'live' || !change.running) return;
-        stop();
-        resolve();
-      }, 50);
+      const stop = watchTraces(
+        results,
+        (change) => {
+          if (change.run !== 'live' || !change.running) return;
+          stop();
+          resolve();
+        },
+        50,
+      );
     });
     await page.goto(`${server.url}/run/live/`);
     expect(await page.locator('section.attempt').getAttribute('data-outcome')).toBe('running');
     // Wait for the card to leave 'running', whatever it ends as, so a failed attempt fails here and says how it ended.
-    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.querySelector('section.attempt')?.getAttribute('data-outcome') !== 'running', undefined, { timeout: 45_000, polling: 100 });
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as PageGlobals).document
+          .querySelector('section.attempt')
+          ?.getAttribute('data-outcome') !== 'running',
+      undefined,
+      { timeout: 45_000, polling: 100 },
+    );
     expect(await page.locator('section.attempt').getAttribute('data-outcome')).toBe('solved');
-    expect(await page.locator('#live-status').textContent()).toMatch(/^live · updated ctl-silent-download\/[^/]+\/1 at /);
+    expect(await page.locator('#live-status').textContent()).toMatch(
+      /^live · updated ctl-silent-download\/[^/]+\/1 at /,
+    );
     expect(await page.locator('section.attempt').count()).toBe(1);
     expect(await page.locator('section.attempt svg.timeline g.verify').count()).toBeGreaterThan(0);
     await run;

@@ -25,7 +25,8 @@ function subscribe(url: string): Promise<Subscription> {
     get(url, (response) => {
       expect(response.headers['content-type']).toBe('text/event-stream');
       const events: TraceChange[] = [];
-      const waiters: Array<{ predicate: (change: TraceChange) => boolean; resolve: (change: TraceChange) => void }> = [];
+      const waiters: Array<{ predicate: (change: TraceChange) => boolean; resolve: (change: TraceChange) => void }> =
+        [];
       let buffer = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => {
@@ -98,7 +99,9 @@ describe('hangbench view', () => {
 
   it('answers 404 for a run or attempt that is not there, and refuses paths out of the results folder', async () => {
     expect((await fetchText(`${server.url}/run/nope/`)).status).toBe(404);
-    expect((await fetchText(`${server.url}/run/live/attempt?key=${encodeURIComponent('../../etc/passwd')}`)).status).toBe(404);
+    expect(
+      (await fetchText(`${server.url}/run/live/attempt?key=${encodeURIComponent('../../etc/passwd')}`)).status,
+    ).toBe(404);
     expect((await fetchText(`${server.url}/run/..%2F..%2Fetc/`)).status).toBe(404);
   });
 });
@@ -120,7 +123,9 @@ describe('hangbench view (the command)', () => {
   });
 
   it('refuses a host that is not loopback', async () => {
-    const result = await execa('node', [path.join(root, 'bin/hangbench.js'), 'view', '--host', '0.0.0.0'], { reject: false });
+    const result = await execa('node', [path.join(root, 'bin/hangbench.js'), 'view', '--host', '0.0.0.0'], {
+      reject: false,
+    });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('loopback only');
   });

@@ -21,11 +21,22 @@ describe('an attempt whose sandbox cannot be set up', () => {
   beforeAll(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'hangbench-harness-error-'));
     await cp(path.join(projectRoot, 'cases', `${CASE}.yaml`), path.join(root, 'cases', `${CASE}.yaml`));
-    await cp(path.join(projectRoot, 'fixtures/hanging-programs', CASE), path.join(root, 'fixtures/hanging-programs', CASE), { recursive: true });
-    await cp(path.join(projectRoot, 'fixtures/hanging-programs/shared-hidden'), path.join(root, 'fixtures/hanging-programs/shared-hidden'), { recursive: true });
+    await cp(
+      path.join(projectRoot, 'fixtures/hanging-programs', CASE),
+      path.join(root, 'fixtures/hanging-programs', CASE),
+      { recursive: true },
+    );
+    await cp(
+      path.join(projectRoot, 'fixtures/hanging-programs/shared-hidden'),
+      path.join(root, 'fixtures/hanging-programs/shared-hidden'),
+      { recursive: true },
+    );
     execFileSync('mkfifo', [path.join(root, 'fixtures/hanging-programs', CASE, 'workspace', 'uncopyable.fifo')]);
     result = await runEval({
-      caseInputs: [path.join(root, 'cases', `${CASE}.yaml`), path.join(projectRoot, 'test/fixtures/hostile/cases/canary.yaml')],
+      caseInputs: [
+        path.join(root, 'cases', `${CASE}.yaml`),
+        path.join(projectRoot, 'test/fixtures/hostile/cases/canary.yaml'),
+      ],
       agent: 'baseline',
       timeScale: 0.1,
       out: path.join(root, 'results'),
@@ -64,12 +75,18 @@ describe('an attempt whose sandbox cannot be set up', () => {
   it('is written to errors.log under its attempt key, and the run goes on', async () => {
     const log = await readFile(path.join(result.runDir, 'errors.log'), 'utf8');
     expect(log).toMatch(new RegExp(`^${CASE}/baseline-k2·interval-10s/1: .*could not copy`, 'm'));
-    expect(result.summary.attempts.find((attempt) => attempt.caseId === 'canary')).toMatchObject({ outcome: 'completed', scores: { completed: true } });
+    expect(result.summary.attempts.find((attempt) => attempt.caseId === 'canary')).toMatchObject({
+      outcome: 'completed',
+      scores: { completed: true },
+    });
   });
 
   it('has a trace that says so in one line and a score.json from it, which reports and `hangbench score` read', async () => {
     const dir = path.join(result.runDir, CASE, 'baseline-k2·interval-10s', '1');
-    const events = (await readFile(path.join(dir, 'trace.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string; message?: string; outcome?: string });
+    const events = (await readFile(path.join(dir, 'trace.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; message?: string; outcome?: string });
     expect(events.map((event) => event.type)).toEqual(['attempt.start', 'error', 'attempt.end']);
     expect(events[1]!.message).toMatch(/could not copy/);
     expect(events[1]!.message).not.toContain('\n');
@@ -81,9 +98,27 @@ describe('an attempt whose sandbox cannot be set up', () => {
   });
 
   it('makes `eval` exit 1 with the cause in one line when it is every attempt of the run', () => {
-    const run = spawnSync('node', [bin, 'eval', path.join(root, 'cases', `${CASE}.yaml`), '--out', path.join(root, 'results'), '--run-id', `all-broken-${process.pid}`, '--time-scale', '0.1'], { encoding: 'utf8', env: { ...process.env, CI: '1' } });
+    const run = spawnSync(
+      'node',
+      [
+        bin,
+        'eval',
+        path.join(root, 'cases', `${CASE}.yaml`),
+        '--out',
+        path.join(root, 'results'),
+        '--run-id',
+        `all-broken-${process.pid}`,
+        '--time-scale',
+        '0.1',
+      ],
+      { encoding: 'utf8', env: { ...process.env, CI: '1' } },
+    );
     expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/^hangbench eval: every attempt broke in the harness, so this run measured nothing: .*could not copy.*\(stacks in .*errors\.log\)$/m);
-    expect(readdirSync(path.join(root, 'results', `all-broken-${process.pid}`))).toEqual(expect.arrayContaining(['report.md', 'report.html', 'summary.json']));
+    expect(run.stderr).toMatch(
+      /^hangbench eval: every attempt broke in the harness, so this run measured nothing: .*could not copy.*\(stacks in .*errors\.log\)$/m,
+    );
+    expect(readdirSync(path.join(root, 'results', `all-broken-${process.pid}`))).toEqual(
+      expect.arrayContaining(['report.md', 'report.html', 'summary.json']),
+    );
   });
 });

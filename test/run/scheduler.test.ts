@@ -35,28 +35,57 @@ describe('expectedDurationMs', () => {
     const learned = expectedDurationMs(byId('ctl-block-buffered'), baseline(), 0.5, history);
     expect(learned).toBeGreaterThan(100_000);
     expect(learned).toBeLessThan(110_000);
-    expect(expectedDurationMs(byId('ctl-block-buffered'), baseline('other'), 0.5, history)).toBe(expectedDurationMs(byId('ctl-block-buffered'), baseline('other'), 0.5));
+    expect(expectedDurationMs(byId('ctl-block-buffered'), baseline('other'), 0.5, history)).toBe(
+      expectedDurationMs(byId('ctl-block-buffered'), baseline('other'), 0.5),
+    );
   });
 
   it('reads a VariantSpec too: the monitor interval and the baseline hungTicks lengthen a hang', () => {
     const testCase = byId('py-lock-order');
-    const quick = expectedDurationMs(testCase, { name: 'b', agent: { agent: 'baseline', hungTicks: 1 }, monitor: { mode: 'interval', everyMs: 2_000 } }, 1);
-    const slow = expectedDurationMs(testCase, { name: 'b', agent: { agent: 'baseline', hungTicks: 4 }, monitor: { mode: 'interval', everyMs: 10_000 } }, 1);
+    const quick = expectedDurationMs(
+      testCase,
+      { name: 'b', agent: { agent: 'baseline', hungTicks: 1 }, monitor: { mode: 'interval', everyMs: 2_000 } },
+      1,
+    );
+    const slow = expectedDurationMs(
+      testCase,
+      { name: 'b', agent: { agent: 'baseline', hungTicks: 4 }, monitor: { mode: 'interval', everyMs: 10_000 } },
+      1,
+    );
     expect(slow).toBeGreaterThan(quick);
   });
 
   it('weighs only the classes that keep cores busy: a flood two (program and harness), a busy program one', () => {
-    const heavy = cases.filter((testCase) => cpuWeight(testCase) > 0).map((testCase) => [testCase.id, cpuWeight(testCase)]);
-    expect(Object.fromEntries(heavy)).toEqual({ 'ctl-quiet-optimizer': 1, 'node-busy-loop': 1, 'perl-regex-flood': 2, 'py-livelock': 1 });
+    const heavy = cases
+      .filter((testCase) => cpuWeight(testCase) > 0)
+      .map((testCase) => [testCase.id, cpuWeight(testCase)]);
+    expect(Object.fromEntries(heavy)).toEqual({
+      'ctl-quiet-optimizer': 1,
+      'node-busy-loop': 1,
+      'perl-regex-flood': 2,
+      'py-livelock': 1,
+    });
   });
 });
 
 describe('planAttempts', () => {
   const attemptsOf = (ids: readonly string[], variants: readonly string[], repeats: number): SchedulableAttempt[] =>
-    ids.flatMap((id) => variants.flatMap((variant) => Array.from({ length: repeats }, (_, index) => ({ testCase: byId(id), variant: baseline(variant), repeat: index + 1 }))));
+    ids.flatMap((id) =>
+      variants.flatMap((variant) =>
+        Array.from({ length: repeats }, (_, index) => ({
+          testCase: byId(id),
+          variant: baseline(variant),
+          repeat: index + 1,
+        })),
+      ),
+    );
 
   it('orders cases longest-expected first and keeps a case’s attempts together, repeat by repeat', () => {
-    const plan = planAttempts(attemptsOf(['ctl-block-buffered', 'py-capture-grandchild', 'py-lock-order'], ['a', 'b'], 2), 7, 1);
+    const plan = planAttempts(
+      attemptsOf(['ctl-block-buffered', 'py-capture-grandchild', 'py-lock-order'], ['a', 'b'], 2),
+      7,
+      1,
+    );
     const expected = plan.map((planned) => planned.expectedMs);
     const caseOrder = [...new Set(plan.map((planned) => planned.attempt.testCase.id))];
     expect(caseOrder[0]).toBe('py-capture-grandchild');
@@ -67,13 +96,21 @@ describe('planAttempts', () => {
   });
 
   it('gives the same order for the same seed, and lets no variant always go first', () => {
-    const attempts = attemptsOf(cases.map((testCase) => testCase.id), ['a', 'b'], 1);
-    const names = (seed: number) => planAttempts(attempts, seed, 1).map((planned) => `${planned.attempt.testCase.id}/${planned.attempt.variant.name}`);
+    const attempts = attemptsOf(
+      cases.map((testCase) => testCase.id),
+      ['a', 'b'],
+      1,
+    );
+    const names = (seed: number) =>
+      planAttempts(attempts, seed, 1).map(
+        (planned) => `${planned.attempt.testCase.id}/${planned.attempt.variant.name}`,
+      );
     expect(names(42)).toEqual(names(42));
     expect(names(42)).not.toEqual(names(43));
     const firstOfCase = new Map<string, string>();
     for (const planned of planAttempts(attempts, 42, 1)) {
-      if (!firstOfCase.has(planned.attempt.testCase.id)) firstOfCase.set(planned.attempt.testCase.id, planned.attempt.variant.name);
+      if (!firstOfCase.has(planned.attempt.testCase.id))
+        firstOfCase.set(planned.attempt.testCase.id, planned.attempt.variant.name);
     }
     const aFirst = [...firstOfCase.values()].filter((name) => name === 'a').length;
     expect(aFirst).toBeGreaterThan(10);
@@ -82,7 +119,12 @@ describe('planAttempts', () => {
 });
 
 describe('runScheduled', () => {
-  const plannedAll = () => planAttempts(cases.map((testCase) => ({ testCase, variant: baseline(), repeat: 1 })), 1, 1);
+  const plannedAll = () =>
+    planAttempts(
+      cases.map((testCase) => ({ testCase, variant: baseline(), repeat: 1 })),
+      1,
+      1,
+    );
 
   it('never fills more CPU slots than it has, nor runs more attempts than the cap, and runs each once', async () => {
     const plan = plannedAll();
@@ -92,19 +134,23 @@ describe('runScheduled', () => {
     let maxCpu = 0;
     let floodBesideHeavy = false;
     const heavyIds = new Set<string>();
-    const results = await runScheduled(plan, { maxRunning: 6, cpuSlots: 2, startGapMs: 0, startupCores: Infinity }, async (attempt, planned) => {
-      running += 1;
-      cpu += planned.cpuWeight;
-      if (planned.cpuWeight > 0) heavyIds.add(attempt.testCase.id);
-      if (planned.cpuWeight === 2 && cpu > 2) floodBesideHeavy = true;
-      maxRunning = Math.max(maxRunning, running);
-      maxCpu = Math.max(maxCpu, cpu);
-      // heavy attempts last longer, so the light ones behind them must be let past
-      await new Promise((resolve) => setTimeout(resolve, planned.cpuWeight > 0 ? 30 : 5));
-      running -= 1;
-      cpu -= planned.cpuWeight;
-      return attempt.testCase.id;
-    });
+    const results = await runScheduled(
+      plan,
+      { maxRunning: 6, cpuSlots: 2, startGapMs: 0, startupCores: Infinity },
+      async (attempt, planned) => {
+        running += 1;
+        cpu += planned.cpuWeight;
+        if (planned.cpuWeight > 0) heavyIds.add(attempt.testCase.id);
+        if (planned.cpuWeight === 2 && cpu > 2) floodBesideHeavy = true;
+        maxRunning = Math.max(maxRunning, running);
+        maxCpu = Math.max(maxCpu, cpu);
+        // heavy attempts last longer, so the light ones behind them must be let past
+        await new Promise((resolve) => setTimeout(resolve, planned.cpuWeight > 0 ? 30 : 5));
+        running -= 1;
+        cpu -= planned.cpuWeight;
+        return attempt.testCase.id;
+      },
+    );
     expect(results).toEqual(plan.map((planned) => planned.attempt.testCase.id));
     expect(maxRunning).toBe(6);
     expect(maxCpu).toBe(2);
@@ -121,12 +167,16 @@ describe('runScheduled', () => {
     let lightsFinished!: () => void;
     const allLightsDone = new Promise<void>((resolve) => (lightsFinished = resolve));
     if (lightsLeft === 0) lightsFinished();
-    await runScheduled(plan, { maxRunning: 3, cpuSlots: 1, startGapMs: 0, startupCores: Infinity }, async (attempt, planned) => {
-      started.push(attempt.testCase.id);
-      if (planned.cpuWeight > 0) return allLightsDone;
-      await Promise.resolve();
-      if (--lightsLeft === 0) lightsFinished();
-    });
+    await runScheduled(
+      plan,
+      { maxRunning: 3, cpuSlots: 1, startGapMs: 0, startupCores: Infinity },
+      async (attempt, planned) => {
+        started.push(attempt.testCase.id);
+        if (planned.cpuWeight > 0) return allLightsDone;
+        await Promise.resolve();
+        if (--lightsLeft === 0) lightsFinished();
+      },
+    );
     const heavyIds = plan.filter((planned) => planned.cpuWeight > 0).map((planned) => planned.attempt.testCase.id);
     const secondHeavy = started.indexOf(heavyIds[1]!);
     // the second heavy attempt in plan order could not start before the first had finished: light ones filled in
@@ -153,12 +203,21 @@ describe('runScheduled', () => {
     expect(admissionLimits(undefined, 1)).toMatchObject({ maxRunning: 16, cpuSlots: 1 });
     expect(admissionLimits(8, 2)).toMatchObject({ maxRunning: 8, cpuSlots: 1 });
     expect(admissionLimits(1, 4)).toMatchObject({ maxRunning: 1, cpuSlots: 1, startGapMs: 0 });
-    await expect(runScheduled(plannedAll(), admissionLimits(0, 2), async () => undefined)).rejects.toThrow(/at least 1/);
+    await expect(runScheduled(plannedAll(), admissionLimits(0, 2), async () => undefined)).rejects.toThrow(
+      /at least 1/,
+    );
   });
 
   const oracle = { name: 'oracle', agent: 'oracle', intervalMs: 10_000 };
-  const peakRunning = async (timeScale: number, variant: typeof oracle): Promise<{ peak: number; peakShare: number }> => {
-    const plan = planAttempts(cases.map((testCase) => ({ testCase, variant, repeat: 1 })), 1, timeScale);
+  const peakRunning = async (
+    timeScale: number,
+    variant: typeof oracle,
+  ): Promise<{ peak: number; peakShare: number }> => {
+    const plan = planAttempts(
+      cases.map((testCase) => ({ testCase, variant, repeat: 1 })),
+      1,
+      timeScale,
+    );
     const limits = { ...admissionLimits(undefined, 2), startGapMs: 0 };
     let running = 0;
     let share = 0;
@@ -181,14 +240,26 @@ describe('runScheduled', () => {
     const small = await peakRunning(0.1, oracle);
     expect(small.peak).toBeGreaterThan(1);
     expect(small.peak).toBeLessThan(32);
-    const plan = planAttempts(cases.map((testCase) => ({ testCase, variant: oracle, repeat: 1 })), 1, 0.1);
-    expect(admissionNote(plan, admissionLimits(undefined, 2), 0.1, 2)).toMatch(/running about \d+ attempts at once on 2 cores \(not 32\)/);
-    expect(admissionNote(plan, admissionLimits(32, 2), 0.1, 2, 32)).toMatch(/^warning: --concurrency 32 on 2 cores: .*\(scores then depend on the load\)$/);
+    const plan = planAttempts(
+      cases.map((testCase) => ({ testCase, variant: oracle, repeat: 1 })),
+      1,
+      0.1,
+    );
+    expect(admissionNote(plan, admissionLimits(undefined, 2), 0.1, 2)).toMatch(
+      /running about \d+ attempts at once on 2 cores \(not 32\)/,
+    );
+    expect(admissionNote(plan, admissionLimits(32, 2), 0.1, 2, 32)).toMatch(
+      /^warning: --concurrency 32 on 2 cores: .*\(scores then depend on the load\)$/,
+    );
   });
 
   it('at time scale 1 the baseline still runs 32 at once on 2 cores, without a note', async () => {
     expect((await peakRunning(1, baseline())).peak).toBe(32);
-    const plan = planAttempts(cases.map((testCase) => ({ testCase, variant: baseline(), repeat: 1 })), 1, 1);
+    const plan = planAttempts(
+      cases.map((testCase) => ({ testCase, variant: baseline(), repeat: 1 })),
+      1,
+      1,
+    );
     expect(admissionNote(plan, admissionLimits(undefined, 2), 1, 2)).toBeNull();
   });
 });

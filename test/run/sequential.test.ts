@@ -10,7 +10,10 @@ interface Simulation {
   readonly alpha: number;
 }
 
-function simulate(random: () => number, { perRound, discordance, favoured, maxRounds, alpha }: Simulation): number | null {
+function simulate(
+  random: () => number,
+  { perRound, discordance, favoured, maxRounds, alpha }: Simulation,
+): number | null {
   let [forA, signs] = [0, 0];
   for (let round = 1; round <= maxRounds; round += 1) {
     for (let pair = 0; pair < perRound; pair += 1) {
@@ -38,7 +41,9 @@ describe('the always-valid sign test', () => {
     const random = mulberry32(2026);
     const runs = 4000;
     let rejected = 0;
-    for (let run = 0; run < runs; run += 1) if (simulate(random, { perRound: 13, discordance: 0.4, favoured: 0.5, maxRounds: 20, alpha: 0.05 }) !== null) rejected += 1;
+    for (let run = 0; run < runs; run += 1)
+      if (simulate(random, { perRound: 13, discordance: 0.4, favoured: 0.5, maxRounds: 20, alpha: 0.05 }) !== null)
+        rejected += 1;
     expect(rejected / runs).toBeLessThanOrEqual(0.05);
   });
 
@@ -74,7 +79,13 @@ describe('the always-valid sign test', () => {
     let decided = 0;
     let roundsUsed = 0;
     for (let run = 0; run < runs; run += 1) {
-      const round = simulate(random, { perRound, discordance, favoured: (discordance + difference) / (2 * discordance), maxRounds: 2 * planned, alpha });
+      const round = simulate(random, {
+        perRound,
+        discordance,
+        favoured: (discordance + difference) / (2 * discordance),
+        maxRounds: 2 * planned,
+        alpha,
+      });
       if (round !== null) {
         decided += 1;
         roundsUsed += round;

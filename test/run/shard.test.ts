@@ -10,7 +10,13 @@ const items: Item[] = [
   ...Array.from({ length: 6 }, (_, i) => ({ id: `long-${i}`, weight: 90 })),
   ...Array.from({ length: 18 }, (_, i) => ({ id: `short-${i}`, weight: 10 })),
 ];
-const slice = (list: readonly Item[], index: number, count: number) => shardOf(list, { index, count }, (item) => item.weight, (item) => item.id);
+const slice = (list: readonly Item[], index: number, count: number) =>
+  shardOf(
+    list,
+    { index, count },
+    (item) => item.weight,
+    (item) => item.id,
+  );
 const load = (list: readonly Item[]) => list.reduce((sum, item) => sum + item.weight, 0);
 
 describe('shardOf', () => {
@@ -37,7 +43,15 @@ describe('shardOf', () => {
   it('is deterministic whatever order the items come in', () => {
     const reversed = [...items].reverse();
     for (const index of [1, 2]) {
-      expect(slice(reversed, index, 2).map((item) => item.id).sort()).toEqual(slice(items, index, 2).map((item) => item.id).sort());
+      expect(
+        slice(reversed, index, 2)
+          .map((item) => item.id)
+          .sort(),
+      ).toEqual(
+        slice(items, index, 2)
+          .map((item) => item.id)
+          .sort(),
+      );
     }
   });
 
@@ -49,6 +63,7 @@ describe('shardOf', () => {
 describe('parseShard', () => {
   it('reads i/n and refuses anything else with the fix in the message', () => {
     expect(parseShard('2/4')).toEqual({ index: 2, count: 4 });
-    for (const bad of ['0/2', '3/2', '1', 'a/b', '1/0', '-1/2']) expect(() => parseShard(bad)).toThrow(/--shard must be i\/n with 1 ≤ i ≤ n.*JOB_COMPLETION_INDEX/);
+    for (const bad of ['0/2', '3/2', '1', 'a/b', '1/0', '-1/2'])
+      expect(() => parseShard(bad)).toThrow(/--shard must be i\/n with 1 ≤ i ≤ n.*JOB_COMPLETION_INDEX/);
   });
 });

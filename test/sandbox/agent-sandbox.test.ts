@@ -63,7 +63,12 @@ describe("the exec agent's own process, in a sandbox of its own", () => {
     const proxyPort = new URL(sandbox.proxyUrl).port;
     const [file, ...args] = sandbox.argv;
     const text = await new Promise<string>((resolve) => {
-      execFile(file, args, { cwd: sandbox.cwd, env: { ...sandbox.env, SEARCH: searchScript(proxyPort) }, timeout: 30_000 }, (_error, stdout, stderr) => resolve(stdout + stderr));
+      execFile(
+        file,
+        args,
+        { cwd: sandbox.cwd, env: { ...sandbox.env, SEARCH: searchScript(proxyPort) }, timeout: 30_000 },
+        (_error, stdout, stderr) => resolve(stdout + stderr),
+      );
     });
     await sandbox.stop();
 
@@ -88,7 +93,12 @@ describe("the exec agent's own process, in a sandbox of its own", () => {
 
 describe('this host', () => {
   it("jails the exec agent's process", (context) => {
-    requireCapability(context, 'bubblewrap', jailed, caps.notes.find((note) => note.startsWith('isolation ')) ?? 'isolation host-user');
+    requireCapability(
+      context,
+      'bubblewrap',
+      jailed,
+      caps.notes.find((note) => note.startsWith('isolation ')) ?? 'isolation host-user',
+    );
     expect(caps.isolation).toBe('bubblewrap');
   });
 });

@@ -19,7 +19,9 @@ let socketPath: string;
 let sandbox: Sandbox;
 
 function listen(server: Server, where: string | number): Promise<void> {
-  return new Promise((resolve) => (typeof where === 'string' ? server.listen(where, resolve) : server.listen(where, '127.0.0.1', resolve)));
+  return new Promise((resolve) =>
+    typeof where === 'string' ? server.listen(where, resolve) : server.listen(where, '127.0.0.1', resolve),
+  );
 }
 
 beforeAll(async () => {
@@ -50,10 +52,12 @@ function getInside(port: number, path: string): string {
 
 function freePort(): Promise<number> {
   const server = createNetServer();
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as AddressInfo;
-    server.close(() => resolve(port));
-  }));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    }),
+  );
 }
 
 async function sh(command: string, commandId: number): Promise<{ text: string; code: number | null }> {
@@ -87,13 +91,19 @@ describe('a bridge into the sandbox', () => {
   });
 
   it('leaves the host loopback unreachable otherwise, under bubblewrap', async (context) => {
-    onlyOnHostShape(context, sandbox.capabilities.isolation === 'bubblewrap', 'bubblewrap runs: in the host-user fallback a command shares or lacks the host loopback');
+    onlyOnHostShape(
+      context,
+      sandbox.capabilities.isolation === 'bubblewrap',
+      'bubblewrap runs: in the host-user fallback a command shares or lacks the host loopback',
+    );
     const { text } = await sh(`${getInside(tcpPort, '/')} 2>&1; echo "exit $?"`, 4);
     expect(text).not.toContain('host-tcp answered');
     expect(text).toMatch(/Connection refused|exit 7/);
   });
 
   it('refuses a port out of range', async () => {
-    await expect(sandbox.openBridge({ socketPath }, { port: 70_000 })).rejects.toThrow(/bridge port must be 0\.\.65535/);
+    await expect(sandbox.openBridge({ socketPath }, { port: 70_000 })).rejects.toThrow(
+      /bridge port must be 0\.\.65535/,
+    );
   });
 });

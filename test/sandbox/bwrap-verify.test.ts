@@ -14,7 +14,10 @@ let hidden: string;
 let sandbox: Sandbox | undefined;
 beforeAll(async () => {
   hidden = await mkdtemp(join(tmpdir(), 'hangbench-hidden-'));
-  await writeFile(join(hidden, 'check.sh'), 'echo "check sees: $(cat fixed.txt)"; test -e /tmp/agent-scratch && echo tmp-shared || echo tmp-fresh; pgrep -x sleep -u "$(id -u)" | wc -l\n');
+  await writeFile(
+    join(hidden, 'check.sh'),
+    'echo "check sees: $(cat fixed.txt)"; test -e /tmp/agent-scratch && echo tmp-shared || echo tmp-fresh; pgrep -x sleep -u "$(id -u)" | wc -l\n',
+  );
 });
 afterAll(() => rm(hidden, { recursive: true, force: true }));
 afterEach(async () => {
@@ -32,14 +35,16 @@ async function sh(target: CommandRunner, command: string, commandId: number): Pr
 
 describe('verify under bubblewrap', () => {
   beforeEach((ctx) => requireCapability(ctx, 'bubblewrap', jailed));
-  it('runs in a fresh sandbox: the agent never sees hidden/, the checks see the agent\'s files and none of what it left', async () => {
+  it("runs in a fresh sandbox: the agent never sees hidden/, the checks see the agent's files and none of what it left", async () => {
     sandbox = await makeSandbox('verify');
     const box = sandbox;
     await sh(box, 'echo agent-fix > fixed.txt; echo scratch > /tmp/agent-scratch; sleep 300 >/dev/null 2>&1 &', 1);
     const verifier = await box.forVerify(hidden);
     expect(await sh(verifier, 'bash check.sh', 10_000)).toBe('check sees: agent-fix\ntmp-fresh\n0\n');
     // The agent's sandbox still has no check.sh, and its leftover sleep is still there for the leak scan.
-    expect(await sh(box, 'ls check.sh 2>&1; pgrep -x sleep -u "$(id -u)" | wc -l', 2)).toMatch(/No such file or directory\n1\n$/);
+    expect(await sh(box, 'ls check.sh 2>&1; pgrep -x sleep -u "$(id -u)" | wc -l', 2)).toMatch(
+      /No such file or directory\n1\n$/,
+    );
     expect((await box.leakScan()).leaked.map((leak) => leak.command)).toEqual(['sleep 300']);
   });
 

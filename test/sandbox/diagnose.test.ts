@@ -16,12 +16,27 @@ function bwrapRuns(args: string[]): Promise<boolean> {
 
 describe('why the jail cannot start, and the fix, in one line', () => {
   it.each([
-    ['bwrap: setting up uid map: Permission denied', /AppArmor or a seccomp profile/, /apparmor_restrict_unprivileged_userns=0/],
+    [
+      'bwrap: setting up uid map: Permission denied',
+      /AppArmor or a seccomp profile/,
+      /apparmor_restrict_unprivileged_userns=0/,
+    ],
     ['bwrap: loopback: Failed RTM_NEWADDR: Operation not permitted', /AppArmor/, /profile bwrap \/usr\/bin\/bwrap/],
-    ["bwrap: Can't mount proc on /newroot/proc: Operation not permitted", /container whose \/proc is masked/, /procMount: Unmasked/],
-    ['bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces', /may not create namespaces/, /unprivileged_userns_clone=1/],
+    [
+      "bwrap: Can't mount proc on /newroot/proc: Operation not permitted",
+      /container whose \/proc is masked/,
+      /procMount: Unmasked/,
+    ],
+    [
+      'bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces',
+      /may not create namespaces/,
+      /unprivileged_userns_clone=1/,
+    ],
   ])('reads %j', (message, cause, fix) => {
-    const diagnosis = diagnose(`could not start the bubblewrap sandbox (pid 1): bwrap exited with 1: ${message}`, false);
+    const diagnosis = diagnose(
+      `could not start the bubblewrap sandbox (pid 1): bwrap exited with 1: ${message}`,
+      false,
+    );
     expect(diagnosis.cause).toMatch(cause);
     expect(diagnosis.fix).toMatch(fix);
     expect(`${diagnosis.cause}. Fix: ${diagnosis.fix}`).not.toContain('\n');
@@ -35,7 +50,10 @@ describe('why the jail cannot start, and the fix, in one line', () => {
       await copyFile('/usr/bin/bwrap', join(dir, 'bwrap'));
       await chmod(join(dir, 'bwrap'), 0o4755);
       process.env.PATH = `${dir}:${path}`;
-      expect(preflight(false)).toMatchObject({ cause: expect.stringContaining('is setuid root'), fix: expect.stringContaining('chmod u-s') });
+      expect(preflight(false)).toMatchObject({
+        cause: expect.stringContaining('is setuid root'),
+        fix: expect.stringContaining('chmod u-s'),
+      });
       expect(preflight(true)).toBeNull();
     } finally {
       process.env.PATH = path;
@@ -47,7 +65,10 @@ describe('why the jail cannot start, and the fix, in one line', () => {
     const path = process.env.PATH;
     try {
       process.env.PATH = '/nonexistent';
-      expect(preflight(root)).toMatchObject({ cause: 'no bwrap on PATH', fix: expect.stringContaining('apt-get install bubblewrap') });
+      expect(preflight(root)).toMatchObject({
+        cause: 'no bwrap on PATH',
+        fix: expect.stringContaining('apt-get install bubblewrap'),
+      });
     } finally {
       process.env.PATH = path;
     }
@@ -56,20 +77,48 @@ describe('why the jail cannot start, and the fix, in one line', () => {
 
 describe('hangbench inside a container-like outer sandbox (its /proc masked, as Docker and Kubernetes do)', () => {
   /** An unprivileged outer bwrap: a user and PID namespace, the host's files, and /proc/timer_list masked like a container's. */
-  const OUTER = ['--unshare-user', '--unshare-pid', '--dev-bind', '/', '/', '--proc', '/proc', '--ro-bind', '/dev/null', '/proc/timer_list'];
+  const OUTER = [
+    '--unshare-user',
+    '--unshare-pid',
+    '--dev-bind',
+    '/',
+    '/',
+    '--proc',
+    '/proc',
+    '--ro-bind',
+    '/dev/null',
+    '/proc/timer_list',
+  ];
 
   function hangbenchInside(args: string[]): Promise<{ code: number; stderr: string }> {
     return new Promise((resolve) => {
-      execFile('bwrap', [...OUTER, '--', 'node', `${PROJECT}/bin/hangbench.js`, ...args], { env: { ...process.env, HANGBENCH_ISOLATION: '' } }, (error, _stdout, stderr) =>
-        resolve({ code: error ? Number(error.code) : 0, stderr }),
+      execFile(
+        'bwrap',
+        [...OUTER, '--', 'node', `${PROJECT}/bin/hangbench.js`, ...args],
+        { env: { ...process.env, HANGBENCH_ISOLATION: '' } },
+        (error, _stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stderr }),
       );
     });
   }
 
   it('--isolation strict refuses with one line: the cause and the pod settings that fix it', async (context) => {
-    requireCapability(context, 'bubblewrap', await bwrapRuns(OUTER), 'an unprivileged bwrap to build the outer sandbox');
+    requireCapability(
+      context,
+      'bubblewrap',
+      await bwrapRuns(OUTER),
+      'an unprivileged bwrap to build the outer sandbox',
+    );
     const out = join(tmpdir(), `hangbench-never-${process.pid}`);
-    const result = await hangbenchInside(['eval', `${PROJECT}/cases/py-pipe-deadlock.yaml`, '--agent', 'nop', '--isolation', 'strict', '--out', out]);
+    const result = await hangbenchInside([
+      'eval',
+      `${PROJECT}/cases/py-pipe-deadlock.yaml`,
+      '--agent',
+      'nop',
+      '--isolation',
+      'strict',
+      '--out',
+      out,
+    ]);
     expect(result.code).not.toBe(0);
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);

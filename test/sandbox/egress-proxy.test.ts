@@ -21,18 +21,26 @@ async function listening<T extends Server | HttpServer>(server: T): Promise<{ se
 
 /** A loopback TCP server that echoes what it gets, upper-cased, so an answer cannot be the proxy's own bytes. */
 async function echoServer(): Promise<number> {
-  const server = createServer((socket) => socket.on('data', (chunk) => socket.write(chunk.toString().toUpperCase())).on('error', () => undefined));
+  const server = createServer((socket) =>
+    socket.on('data', (chunk) => socket.write(chunk.toString().toUpperCase())).on('error', () => undefined),
+  );
   return (await listening(server)).port;
 }
 
 async function httpServer(): Promise<number> {
-  const server = createHttpServer((req, res) => res.end(`upstream saw ${req.method} ${req.url} host=${req.headers.host}`));
+  const server = createHttpServer((req, res) =>
+    res.end(`upstream saw ${req.method} ${req.url} host=${req.headers.host}`),
+  );
   return (await listening(server)).port;
 }
 
 async function proxy(allow: string[], port: number): Promise<{ proxy: EgressProxy; records: EgressRecord[] }> {
   const records: EgressRecord[] = [];
-  const started = await startEgressProxy({ allow, onRequest: (record) => records.push(record), resolve: () => ({ host: '127.0.0.1', port }) });
+  const started = await startEgressProxy({
+    allow,
+    onRequest: (record) => records.push(record),
+    resolve: () => ({ host: '127.0.0.1', port }),
+  });
   open.push(started);
   return { proxy: started, records };
 }
@@ -77,7 +85,14 @@ describe('the egress proxy, as agents reach it', () => {
     const result = await tunnel(started.socketPath, 'api.allowed.test:443', 'client hello');
     expect(result).toEqual({ status: 'HTTP/1.1 200 Connection Established', echoed: 'CLIENT HELLO' });
     await expect.poll(() => records.length).toBe(1);
-    expect(records[0]).toMatchObject({ host: 'api.allowed.test', port: 443, method: 'CONNECT', status: 200, allowed: true, bytes: 24 });
+    expect(records[0]).toMatchObject({
+      host: 'api.allowed.test',
+      port: 443,
+      method: 'CONNECT',
+      status: 200,
+      allowed: true,
+      bytes: 24,
+    });
   });
 
   it('CONNECT other:443 gets 403, reaches nothing and is traced as refused', async () => {
@@ -90,7 +105,16 @@ describe('the egress proxy, as agents reach it', () => {
     const result = await tunnel(started.socketPath, 'other.test:443', 'client hello');
     expect(result.status).toBe('HTTP/1.1 403 Forbidden');
     expect(result.echoed).toBe('');
-    expect(records).toEqual([expect.objectContaining({ host: 'other.test', port: 443, method: 'CONNECT', status: 403, allowed: false, bytes: 0 })]);
+    expect(records).toEqual([
+      expect.objectContaining({
+        host: 'other.test',
+        port: 443,
+        method: 'CONNECT',
+        status: 403,
+        allowed: false,
+        bytes: 0,
+      }),
+    ]);
     expect(reached).toBe(0);
   });
 
@@ -98,17 +122,27 @@ describe('the egress proxy, as agents reach it', () => {
     const { proxy: started, records } = await proxy(['files.allowed.test'], await httpServer());
     const answer = await proxied(started.socketPath, 'ftp://files.allowed.test/pub/answer.patch');
     expect(answer.status).toBe(403);
-    expect(records).toEqual([expect.objectContaining({ host: 'files.allowed.test', method: 'GET', status: 403, allowed: false })]);
+    expect(records).toEqual([
+      expect.objectContaining({ host: 'files.allowed.test', method: 'GET', status: 403, allowed: false }),
+    ]);
     // the same host over http goes through: the refusal was the scheme's
-    await expect(proxied(started.socketPath, 'http://files.allowed.test/pub/answer.patch')).resolves.toMatchObject({ status: 200 });
+    await expect(proxied(started.socketPath, 'http://files.allowed.test/pub/answer.patch')).resolves.toMatchObject({
+      status: 200,
+    });
   });
 
   it('matches host names case-insensitively: an allowlist of EXAMPLE.com lets example.COM and Example.Com:443 through', async () => {
     const upstream = await httpServer();
     const { proxy: started, records } = await proxy(['EXAMPLE.com'], upstream);
-    await expect(proxied(started.socketPath, 'http://example.COM/v1/models')).resolves.toEqual({ status: 200, body: 'upstream saw GET /v1/models host=example.com' });
+    await expect(proxied(started.socketPath, 'http://example.COM/v1/models')).resolves.toEqual({
+      status: 200,
+      body: 'upstream saw GET /v1/models host=example.com',
+    });
     const { proxy: tunnelling } = await proxy(['EXAMPLE.com'], await echoServer());
-    await expect(tunnel(tunnelling.socketPath, 'Example.Com:443', 'hi')).resolves.toMatchObject({ status: 'HTTP/1.1 200 Connection Established', echoed: 'HI' });
+    await expect(tunnel(tunnelling.socketPath, 'Example.Com:443', 'hi')).resolves.toMatchObject({
+      status: 'HTTP/1.1 200 Connection Established',
+      echoed: 'HI',
+    });
     expect(records[0]).toMatchObject({ host: 'example.com', allowed: true, status: 200 });
     // and a near miss is still refused
     await expect(proxied(started.socketPath, 'http://example.com.evil.test/')).resolves.toMatchObject({ status: 403 });

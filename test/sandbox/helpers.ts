@@ -15,7 +15,9 @@ export function attemptId(label: string): string {
 
 export async function makeSandbox(
   label: string,
-  options: Partial<Omit<SandboxOptions, 'capabilities'>> & { capabilities?: (caps: HostCapabilities) => HostCapabilities } = {},
+  options: Partial<Omit<SandboxOptions, 'capabilities'>> & {
+    capabilities?: (caps: HostCapabilities) => HostCapabilities;
+  } = {},
 ): Promise<Sandbox> {
   const caps = await probeHost();
   return createSandbox({
@@ -78,7 +80,12 @@ export class Output {
   }
 }
 
-export function run(sandbox: Sandbox, command: string, commandId = 1, env?: Record<string, string>): { proc: SandboxProcess; out: Output } {
+export function run(
+  sandbox: Sandbox,
+  command: string,
+  commandId = 1,
+  env?: Record<string, string>,
+): { proc: SandboxProcess; out: Output } {
   const proc = sandbox.spawn(command, { commandId, env });
   return { proc, out: Output.of(sandbox, proc) };
 }

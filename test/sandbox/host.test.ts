@@ -22,7 +22,9 @@ describe('probeHost', () => {
     expect(caps).toMatchObject({ platform: 'linux', proc: true });
     // This host has bubblewrap (and HANGBENCH_ISOLATION is not set): the probe ran a real command in a jail.
     expect(caps.isolation).toBe(process.env.HANGBENCH_ISOLATION === 'host-user' ? 'host-user' : 'bubblewrap');
-    expect(caps.notes.join('\n')).toMatch(caps.isolation === 'bubblewrap' ? /isolation bubblewrap: .*uid 65534/ : /isolation host-user/);
+    expect(caps.notes.join('\n')).toMatch(
+      caps.isolation === 'bubblewrap' ? /isolation bubblewrap: .*uid 65534/ : /isolation host-user/,
+    );
     console.info(`host capabilities: ${JSON.stringify(caps)}`);
   });
 
@@ -30,16 +32,25 @@ describe('probeHost', () => {
   it('kills through a cgroup v2 exactly when it found one it could write, with cgroup.kill in it', async () => {
     const caps = await probeHost();
     // meta.json's mechanism is the one the attempts' kills use: cgroup.kill, else the jail's per-command namespaces
-    expect(caps.mechanism).toBe(caps.cgroupRoot !== null ? 'cgroup-v2' : caps.isolation === 'bubblewrap' ? 'pid-namespace' : 'process-group+scan');
-    if (caps.mechanism === 'pid-namespace') expect(caps.notes.join('\n')).toMatch(/no writable cgroup v2 with cgroup\.kill: each command in a user namespace of its own/);
-    if (caps.mechanism === 'process-group+scan') expect(caps.notes.join('\n')).toMatch(/no writable cgroup v2 with cgroup\.kill: killing by process group/);
+    expect(caps.mechanism).toBe(
+      caps.cgroupRoot !== null ? 'cgroup-v2' : caps.isolation === 'bubblewrap' ? 'pid-namespace' : 'process-group+scan',
+    );
+    if (caps.mechanism === 'pid-namespace')
+      expect(caps.notes.join('\n')).toMatch(
+        /no writable cgroup v2 with cgroup\.kill: each command in a user namespace of its own/,
+      );
+    if (caps.mechanism === 'process-group+scan')
+      expect(caps.notes.join('\n')).toMatch(/no writable cgroup v2 with cgroup\.kill: killing by process group/);
     if (caps.cgroupRoot !== null) expect(cgroup2MountHolding(caps.cgroupRoot)).toMatch(/\brw\b/);
   });
 
   it('bounds each limit by the hierarchy that holds its controller, and processes by pids.max or, not as root, RLIMIT_NPROC', async () => {
     const caps = await probeHost();
     const v1Roots = { pids: caps.pidsCgroupRoot, memory: caps.memoryCgroupRoot, cpu: caps.cpuCgroupRoot };
-    const v2Enabled = caps.cgroupRoot === null ? [] : readFileSync(join(caps.cgroupRoot, 'cgroup.subtree_control'), 'utf8').trim().split(/\s+/);
+    const v2Enabled =
+      caps.cgroupRoot === null
+        ? []
+        : readFileSync(join(caps.cgroupRoot, 'cgroup.subtree_control'), 'utf8').trim().split(/\s+/);
     for (const controller of ['pids', 'memory', 'cpu'] as const) {
       const expected = v1Roots[controller] !== null ? 'v1' : v2Enabled.includes(controller) ? 'v2' : null;
       expect({ controller, version: caps.cgroupLimits[controller] }).toEqual({ controller, version: expected });
@@ -97,15 +108,23 @@ describe('scrubEnvironment', () => {
       host: { LC_API_KEY: 'x', OPENAI_BASE_URL: 'x', PYENV_ROOT: '/opt/pyenv' },
       extra: { AWS_SECRET: 'x', NPM_TOKEN: 'x', SSH_KEY: 'x', MY_PASSWORD_FILE: 'x', openai_org: 'x' },
     });
-    expect(Object.keys(env).sort()).toEqual(['HANGBENCH_ATTEMPT', 'HANGBENCH_COMMAND', 'HANGBENCH_TIME_SCALE', 'HOME', 'PYENV_ROOT', 'TMPDIR']);
+    expect(Object.keys(env).sort()).toEqual([
+      'HANGBENCH_ATTEMPT',
+      'HANGBENCH_COMMAND',
+      'HANGBENCH_TIME_SCALE',
+      'HOME',
+      'PYENV_ROOT',
+      'TMPDIR',
+    ]);
     expect(env.PYENV_ROOT).toBe('/opt/pyenv');
-    for (const name of ['OPENAI_API_KEY', 'GITHUB_TOKEN', 'FOO_SECRET', 'DB_PASSWORD']) expect(isSecretName(name)).toBe(true);
+    for (const name of ['OPENAI_API_KEY', 'GITHUB_TOKEN', 'FOO_SECRET', 'DB_PASSWORD'])
+      expect(isSecretName(name)).toBe(true);
     expect(isSecretName('KEYBOARD')).toBe(false);
   });
 });
 
 describe('pyenvVersionBin: the interpreter pyenv would pick goes first on the sandbox PATH', () => {
-  it('is the selected version\'s bin folder when the shims are on PATH, else null', async () => {
+  it("is the selected version's bin folder when the shims are on PATH, else null", async () => {
     const root = await mkdtemp(path.join(tmpdir(), 'hangbench-pyenv-'));
     try {
       const bin = path.join(root, 'versions', '3.11.7', 'bin');
@@ -118,7 +137,18 @@ describe('pyenvVersionBin: the interpreter pyenv would pick goes first on the sa
       expect(pyenvVersionBin({ PATH: '/usr/bin' }, root), 'no shims on PATH: nothing to skip').toBeNull();
       expect(pyenvVersionBin({ PATH: shims, PYENV_VERSION: 'system' }, root)).toBeNull();
       expect(pyenvVersionBin({ PATH: shims, PYENV_VERSION: '3.12.0' }, root), 'a version not installed').toBeNull();
-      expect(scrubEnvironment({ home: '/h', tmp: '/t', timeScale: 1, attemptId: 'a', commandId: 1, pyenvRoot: root, pathFirst: bin, host: { PATH: shims } }).PATH).toBe(`${bin}:${shims}`);
+      expect(
+        scrubEnvironment({
+          home: '/h',
+          tmp: '/t',
+          timeScale: 1,
+          attemptId: 'a',
+          commandId: 1,
+          pyenvRoot: root,
+          pathFirst: bin,
+          host: { PATH: shims },
+        }).PATH,
+      ).toBe(`${bin}:${shims}`);
     } finally {
       await rm(root, { recursive: true, force: true });
     }

@@ -27,7 +27,14 @@ describe('killing a command tree', () => {
     expect(markedProcesses(sandbox.attemptId)).toEqual([]);
     for (const pid of pids) expect(procState(pid) ?? 'Z').toBe('Z');
     expect(proc.pids()).toEqual([]);
-    expect(record).toMatchObject({ by: 'agent', reason: 'test', mechanism: caps.mechanism, treeSize: 4, escalatedToKill: true, survivors: [] });
+    expect(record).toMatchObject({
+      by: 'agent',
+      reason: 'test',
+      mechanism: caps.mechanism,
+      treeSize: 4,
+      escalatedToKill: true,
+      survivors: [],
+    });
     expect(record.steps.map((step) => step.signal)).toEqual(['SIGINT', 'SIGTERM', 'SIGCONT', LAST_STEP]);
     expect(record.steps[3]!.alive).toBe(1);
     expect(record.goneMs).toBeGreaterThanOrEqual(record.steps[3]!.atMs);
@@ -88,7 +95,10 @@ describe('killing a command tree', () => {
     sandbox = await makeSandbox('fallback', {
       capabilities: (caps) => ({ ...caps, mechanism: 'process-group+scan', cgroupRoot: null, isolation: 'host-user' }),
     });
-    const { proc, out } = run(sandbox, `setsid bash -c 'trap "" INT TERM; echo "escaped $$"; exec sleep 1000' & echo "root $$"; wait`);
+    const { proc, out } = run(
+      sandbox,
+      `setsid bash -c 'trap "" INT TERM; echo "escaped $$"; exec sleep 1000' & echo "root $$"; wait`,
+    );
     const [root, escaped] = await Promise.all([out.pid('root'), out.pid('escaped')]);
     // Killed mid-exec, the escaped bash would be invisible to the scan for that moment (its environ is in flux) and
     // the kill could end before SIGKILL; this test is about a TERM-ignoring process, so it waits for `sleep`.
@@ -96,7 +106,12 @@ describe('killing a command tree', () => {
     await expect.poll(() => new Set(proc.pids())).toEqual(new Set([root, escaped]));
 
     const record = await proc.kill('agent', 'fallback');
-    expect(record).toMatchObject({ mechanism: 'process-group+scan', treeSize: 2, escalatedToKill: true, survivors: [] });
+    expect(record).toMatchObject({
+      mechanism: 'process-group+scan',
+      treeSize: 2,
+      escalatedToKill: true,
+      survivors: [],
+    });
     expect(record.steps.map((step) => step.signal)).toEqual(['SIGINT', 'SIGTERM', 'SIGCONT', 'SIGKILL']);
     expect(record.steps[3]!.alive).toBe(1);
     expect(markedProcesses(sandbox.attemptId)).toEqual([]);

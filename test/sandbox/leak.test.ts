@@ -21,7 +21,8 @@ describe('leak scan', () => {
     expect(existsSync(sandbox.root)).toBe(false);
     expect(() => sandbox.spawn('true', { commandId: 2 })).toThrow(/disposed/);
     const cgroupRoot = sandbox.capabilities.cgroupRoot;
-    if (cgroupRoot !== null) expect(readdirSync(cgroupRoot).filter((name) => name.startsWith(sandbox.attemptId))).toEqual([]);
+    if (cgroupRoot !== null)
+      expect(readdirSync(cgroupRoot).filter((name) => name.startsWith(sandbox.attemptId))).toEqual([]);
   });
 
   it('reports clean when everything ended', async () => {

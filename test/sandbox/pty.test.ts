@@ -22,7 +22,12 @@ async function ptySandbox(label: string): Promise<Sandbox> {
   return sandbox;
 }
 
-function runPty(box: Sandbox, command: string, commandId = 1, env?: Record<string, string>): { proc: SandboxProcess; out: Output } {
+function runPty(
+  box: Sandbox,
+  command: string,
+  commandId = 1,
+  env?: Record<string, string>,
+): { proc: SandboxProcess; out: Output } {
   const proc = box.spawn(command, { commandId, terminal: 'pty', env });
   return { proc, out: Output.of(box, proc) };
 }
@@ -39,7 +44,9 @@ async function waitsForKeys(proc: SandboxProcess): Promise<void> {
       return (
         pid !== proc.pid &&
         procState(pid) === 'S' &&
-        readdirSync(`/proc/${pid}/fd`).some((fd) => /^\/dev\/(pts\/\d+|tty)$/.test(readlinkSync(`/proc/${pid}/fd/${fd}`))) &&
+        readdirSync(`/proc/${pid}/fd`).some((fd) =>
+          /^\/dev\/(pts\/\d+|tty)$/.test(readlinkSync(`/proc/${pid}/fd/${fd}`)),
+        ) &&
         /wait_woken|n_tty_read|poll|select/.test(readFileSync(`/proc/${pid}/wchan`, 'utf8'))
       );
     } catch {
@@ -53,7 +60,10 @@ describe('terminal: pty', () => {
   it('is a real 80x24 xterm with stdin, stdout and stderr on the slave, and keeps the exit code', async () => {
     const box = await ptySandbox('pty-basic');
     expect(box.capabilities.pty).toBe(true);
-    const { proc, out } = runPty(box, 'tty; stty size; echo "TERM=$TERM"; readlink /proc/$$/fd/0 /proc/$$/fd/2; echo oops >&2; exit 3');
+    const { proc, out } = runPty(
+      box,
+      'tty; stty size; echo "TERM=$TERM"; readlink /proc/$$/fd/0 /proc/$$/fd/2; echo oops >&2; exit 3',
+    );
     await expect(proc.exited).resolves.toMatchObject({ exitCode: 3, signal: null });
     expect(proc.terminal).toBe('pty');
     const lines = out.text.split('\r\n');
@@ -76,7 +86,10 @@ describe('terminal: pty', () => {
     const { proc, out } = runPty(box, 'seq 1 500 > long.txt && less long.txt');
     await out.line(/long\.txt/);
     await waitsForKeys(proc);
-    const settled = await Promise.race([proc.exited.then(() => 'exited'), new Promise((resolve) => setTimeout(() => resolve('waiting'), 300))]);
+    const settled = await Promise.race([
+      proc.exited.then(() => 'exited'),
+      new Promise((resolve) => setTimeout(() => resolve('waiting'), 300)),
+    ]);
     expect(settled).toBe('waiting');
     expect(out.text).toContain('23\r\n');
     expect(out.text).not.toContain('500');
@@ -129,11 +142,24 @@ describe('terminal: pty', () => {
     const box = await ptySandbox('pty-git');
     const editor = `${EDITOR} -u NONE -N`;
     const setup = 'git init -q repo && cd repo && echo one > a.txt && git add a.txt';
-    const identity = { GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.com' };
-    const { proc, out } = runPty(box, `${setup} && GIT_EDITOR="${editor}" git commit && git --no-pager log --format=%s`, 1, identity);
+    const identity = {
+      GIT_AUTHOR_NAME: 'T',
+      GIT_AUTHOR_EMAIL: 't@example.com',
+      GIT_COMMITTER_NAME: 'T',
+      GIT_COMMITTER_EMAIL: 't@example.com',
+    };
+    const { proc, out } = runPty(
+      box,
+      `${setup} && GIT_EDITOR="${editor}" git commit && git --no-pager log --format=%s`,
+      1,
+      identity,
+    );
     await vi.waitFor(() => expect(out.text).toMatch(/COMMIT_EDITMSG/));
     await waitsForKeys(proc);
-    const settled = await Promise.race([proc.exited.then(() => 'exited'), new Promise((resolve) => setTimeout(() => resolve('waiting'), 300))]);
+    const settled = await Promise.race([
+      proc.exited.then(() => 'exited'),
+      new Promise((resolve) => setTimeout(() => resolve('waiting'), 300)),
+    ]);
     expect(settled).toBe('waiting');
     proc.stdin.write('ifixed by vim');
     press(proc, 'escape', ':', 'w', 'q', 'enter');
@@ -143,15 +169,26 @@ describe('terminal: pty', () => {
 
   it('a kill leaves nothing of a pty tree: Ctrl-C to the foreground group, then TERM, then cgroup.kill (or SIGKILL to each)', async () => {
     const box = await ptySandbox('pty-kill');
-    const { proc, out } = runPty(box, 'setsid bash -c \'trap "" INT TERM HUP; echo "escaped $$"; exec sleep 1000\' & trap "" INT; echo "root $$"; less /etc/passwd');
+    const { proc, out } = runPty(
+      box,
+      'setsid bash -c \'trap "" INT TERM HUP; echo "escaped $$"; exec sleep 1000\' & trap "" INT; echo "root $$"; less /etc/passwd',
+    );
     // less may draw its screen before the escaped process prints, so its line need not start a line.
-    const [root, escaped] = await Promise.all([out.pid('root'), out.line(/escaped (\d+)/).then((match) => box.hostPid(Number(match[1])) ?? -1)]);
+    const [root, escaped] = await Promise.all([
+      out.pid('root'),
+      out.line(/escaped (\d+)/).then((match) => box.hostPid(Number(match[1])) ?? -1),
+    ]);
     await waitsForKeys(proc);
     expect(proc.pids()).toEqual(expect.arrayContaining([proc.pid, root, escaped]));
 
     const record = await proc.kill('agent', 'pty tree');
 
-    expect(record.steps.map((step) => step.signal)).toEqual(['SIGINT', 'SIGTERM', 'SIGCONT', box.capabilities.mechanism === 'cgroup-v2' ? 'cgroup.kill' : 'SIGKILL']);
+    expect(record.steps.map((step) => step.signal)).toEqual([
+      'SIGINT',
+      'SIGTERM',
+      'SIGCONT',
+      box.capabilities.mechanism === 'cgroup-v2' ? 'cgroup.kill' : 'SIGKILL',
+    ]);
     expect(record).toMatchObject({ escalatedToKill: true, survivors: [] });
     expect(attemptMarkerProcesses(box.attemptId)).toEqual([]);
     expect(proc.pids()).toEqual([]);
@@ -176,11 +213,18 @@ describe('terminal: pty', () => {
       workspaceSource: PTY_FIXTURES,
       capabilities: (caps) => ({ ...caps, mechanism: 'process-group+scan', cgroupRoot: null }),
     });
-    const { proc, out } = runPty(sandbox, 'setsid bash -c \'trap "" INT TERM HUP; echo "escaped $$"; exec sleep 1000\' & echo "root $$"; exec less /etc/passwd');
+    const { proc, out } = runPty(
+      sandbox,
+      'setsid bash -c \'trap "" INT TERM HUP; echo "escaped $$"; exec sleep 1000\' & echo "root $$"; exec less /etc/passwd',
+    );
     const escaped = sandbox.hostPid(Number((await out.line(/escaped (\d+)/))[1])) ?? -1;
     await waitsForKeys(proc);
     const record = await proc.kill('agent', 'fallback');
-    expect(record).toMatchObject({ mechanism: sandbox.capabilities.isolation === 'bubblewrap' ? 'pid-namespace' : 'process-group+scan', escalatedToKill: true, survivors: [] });
+    expect(record).toMatchObject({
+      mechanism: sandbox.capabilities.isolation === 'bubblewrap' ? 'pid-namespace' : 'process-group+scan',
+      escalatedToKill: true,
+      survivors: [],
+    });
     expect(procState(escaped) ?? 'Z').toBe('Z');
     expect(attemptMarkerProcesses(sandbox.attemptId)).toEqual([]);
     await proc.exited;

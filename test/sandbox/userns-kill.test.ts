@@ -10,7 +10,8 @@ const caps = await probeHost();
  * container whose cgroupfs is read-only (test/hostile-slow/readonly-cgroup.test.ts runs this file so). Where this host
  * has a writable cgroup, the probe's answer is forced to none: the jail then enters the way it does without one.
  */
-const withoutCgroup = (host: HostCapabilities): HostCapabilities => (host.cgroupRoot === null ? host : { ...host, cgroupRoot: null, mechanism: 'pid-namespace' });
+const withoutCgroup = (host: HostCapabilities): HostCapabilities =>
+  host.cgroupRoot === null ? host : { ...host, cgroupRoot: null, mechanism: 'pid-namespace' };
 const makeSandbox = (label: string): Promise<Sandbox> => makeAnySandbox(label, { capabilities: withoutCgroup });
 const forced = caps.cgroupRoot !== null;
 
@@ -87,7 +88,11 @@ describe('without a writable cgroup, root or not, a command kill (a user namespa
 
   it('reaches a process the harness never saw start (double fork, new session, cleared environment) at the end of the attempt', async () => {
     sandbox = await makeSandbox('userns-leak');
-    const { proc, out } = run(sandbox, `bash -c 'env -i setsid /bin/bash -c "echo daemon \\$\\$; exec sleep 1000 >/dev/null 2>&1" & exit 0'; exit 0`, 1);
+    const { proc, out } = run(
+      sandbox,
+      `bash -c 'env -i setsid /bin/bash -c "echo daemon \\$\\$; exec sleep 1000 >/dev/null 2>&1" & exit 0'; exit 0`,
+      1,
+    );
     const daemon = await out.pid('daemon');
     await proc.exited;
     const report = await sandbox.leakScan();
@@ -99,7 +104,11 @@ describe('without a writable cgroup, root or not, a command kill (a user namespa
 
 describe('this host', () => {
   it('says which kill path the tests above take', () => {
-    console.info(`userns kill path: uid ${process.getuid?.()}, isolation ${caps.isolation}, cgroup ${caps.cgroupRoot ?? 'none'}${forced ? ' (forced to none above)' : ''}, mechanism ${caps.mechanism}`);
-    expect(caps.mechanism).toBe(caps.cgroupRoot !== null ? 'cgroup-v2' : caps.isolation === 'bubblewrap' ? 'pid-namespace' : 'process-group+scan');
+    console.info(
+      `userns kill path: uid ${process.getuid?.()}, isolation ${caps.isolation}, cgroup ${caps.cgroupRoot ?? 'none'}${forced ? ' (forced to none above)' : ''}, mechanism ${caps.mechanism}`,
+    );
+    expect(caps.mechanism).toBe(
+      caps.cgroupRoot !== null ? 'cgroup-v2' : caps.isolation === 'bubblewrap' ? 'pid-namespace' : 'process-group+scan',
+    );
   });
 });

@@ -91,7 +91,13 @@ describe('within_budget', () => {
   });
 
   it('is false with agent wall time over budget', () => {
-    expect(withinBudget(hangTrace({ budgets: { wallMs: 1000 } }).end({ agentWallMs: 1500 }).build())).toBe(false);
+    expect(
+      withinBudget(
+        hangTrace({ budgets: { wallMs: 1000 } })
+          .end({ agentWallMs: 1500 })
+          .build(),
+      ),
+    ).toBe(false);
   });
 
   it('is false when a limit was hit, even with the totals inside budget', () => {

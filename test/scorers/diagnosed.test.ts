@@ -11,13 +11,30 @@ const WRITER = { pid: 502, command: 'python3', args: '/usr/bin/python3 toolchain
 
 function process(sample: { pid: number; command: string; args: string }): ProcessSample {
   return {
-    ...sample, ppid: 1, pgid: 1, sid: 1, state: 'S', wchan: 'anon_pipe_write', threadWchans: [], threads: 1, cpuPercent: 0, rssKb: 1,
-    readBytes: 0, writeBytes: 0, syscall: null, fds: { pipes: 1, sockets: 0, total: 3 }, stdinIsHarnessPipe: false, children: [],
+    ...sample,
+    ppid: 1,
+    pgid: 1,
+    sid: 1,
+    state: 'S',
+    wchan: 'anon_pipe_write',
+    threadWchans: [],
+    threads: 1,
+    cpuPercent: 0,
+    rssKb: 1,
+    readBytes: 0,
+    writeBytes: 0,
+    syscall: null,
+    fds: { pipes: 1, sockets: 0, total: 3 },
+    stdinIsHarnessPipe: false,
+    children: [],
   };
 }
 
 /** A hang trace whose case names `culprit`, with ticks that name the given process as their culprit. */
-function trace(culprit: Culprit | undefined, ticks: ReadonlyArray<{ classification: Classification; names: number | null; afterOnset: boolean }>): TraceEvent[] {
+function trace(
+  culprit: Culprit | undefined,
+  ticks: ReadonlyArray<{ classification: Classification; names: number | null; afterOnset: boolean }>,
+): TraceEvent[] {
   const builder: TraceBuilder = hangTrace().command(1);
   const before = ticks.filter((tick) => !tick.afterOnset);
   const after = ticks.filter((tick) => tick.afterOnset);
@@ -31,7 +48,11 @@ function trace(culprit: Culprit | undefined, ticks: ReadonlyArray<{ classificati
     if (event.type === 'attempt.start') return culprit ? { ...event, culprit } : event;
     if (event.type !== 'tick') return event;
     const tick = order[tickIndex++];
-    return { ...event, culprit: tick?.names ?? null, snapshot: { source: 'proc', processes: [process(PARENT), process(WRITER)] } };
+    return {
+      ...event,
+      culprit: tick?.names ?? null,
+      snapshot: { source: 'proc', processes: [process(PARENT), process(WRITER)] },
+    };
   });
 }
 
@@ -39,11 +60,15 @@ describe('diagnosed', () => {
   const culprit = { command: 'python3', args: 'gzcc.py' };
 
   it('is true when the first hung tick after the onset names a process the matcher describes', () => {
-    expect(diagnosed(trace(culprit, [{ classification: 'blocked-on-pipe', names: WRITER.pid, afterOnset: true }]))).toBe(true);
+    expect(
+      diagnosed(trace(culprit, [{ classification: 'blocked-on-pipe', names: WRITER.pid, afterOnset: true }])),
+    ).toBe(true);
   });
 
   it('is false when it names another process, even one with the same command', () => {
-    expect(diagnosed(trace(culprit, [{ classification: 'blocked-on-pipe', names: PARENT.pid, afterOnset: true }]))).toBe(false);
+    expect(
+      diagnosed(trace(culprit, [{ classification: 'blocked-on-pipe', names: PARENT.pid, afterOnset: true }])),
+    ).toBe(false);
   });
 
   it('judges the first hung tick only: a later tick that names the culprit does not count', () => {
@@ -66,7 +91,9 @@ describe('diagnosed', () => {
   it('is false when no tick after the onset looked hung or named anyone, null for cases without a culprit and for controls', () => {
     expect(diagnosed(trace(culprit, [{ classification: 'progressing', names: null, afterOnset: true }]))).toBe(false);
     expect(diagnosed(trace(culprit, [{ classification: 'sleeping', names: null, afterOnset: true }]))).toBe(false);
-    expect(diagnosed(trace(undefined, [{ classification: 'sleeping', names: WRITER.pid, afterOnset: true }]))).toBeNull();
+    expect(
+      diagnosed(trace(undefined, [{ classification: 'sleeping', names: WRITER.pid, afterOnset: true }])),
+    ).toBeNull();
     expect(diagnosed(new TraceBuilder({ kind: 'control' }).end().build())).toBeNull();
   });
 });
@@ -81,10 +108,16 @@ describe('hang.culprit', () => {
 
   it('rejects a matcher with neither field, or a broken regex, with a message saying what to fix', () => {
     const base = { title: 't', kind: 'hang', fixture: 'f', issue: 'i', repro: 'r', verify: [{ run: 'true' }] };
-    const empty = CaseFileSchema.safeParse({ ...base, hang: { class: 'busy-loop', onset: { start: true }, culprit: {} } });
+    const empty = CaseFileSchema.safeParse({
+      ...base,
+      hang: { class: 'busy-loop', onset: { start: true }, culprit: {} },
+    });
     expect(empty.success).toBe(false);
     expect(empty.error?.issues.map((issue) => issue.message)).toContain('give command, args, or both');
-    const broken = CaseFileSchema.safeParse({ ...base, hang: { class: 'busy-loop', onset: { start: true }, culprit: { args: '/(unclosed/' } } });
+    const broken = CaseFileSchema.safeParse({
+      ...base,
+      hang: { class: 'busy-loop', onset: { start: true }, culprit: { args: '/(unclosed/' } },
+    });
     expect(broken.error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)).toEqual([
       'hang.culprit.args: not a valid /regex/: fix the expression or drop the slashes for a literal',
     ]);

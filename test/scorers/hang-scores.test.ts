@@ -36,9 +36,12 @@ describe('reproduced', () => {
 describe('interrupted and interrupt_latency', () => {
   const killAfter = (latencyMs: number, by: 'agent' | 'budget' | 'harness' = 'agent') =>
     hangTrace({ budgets: { interruptMs: 30_000 } })
-      .at(100).command(1)
-      .at(2000).onset(1)
-      .at(2000 + latencyMs).kill(1, by)
+      .at(100)
+      .command(1)
+      .at(2000)
+      .onset(1)
+      .at(2000 + latencyMs)
+      .kill(1, by)
       .exit(1, { killed: true })
       .end()
       .build();
@@ -80,7 +83,14 @@ describe('interrupted and interrupt_latency', () => {
   });
 
   it('uses the time-scaled budget from attempt.start', () => {
-    const events = hangTrace({ budgets: { interruptMs: 3000 } }).command(1).at(1000).onset(1).at(5000).kill(1).end().build();
+    const events = hangTrace({ budgets: { interruptMs: 3000 } })
+      .command(1)
+      .at(1000)
+      .onset(1)
+      .at(5000)
+      .kill(1)
+      .end()
+      .build();
     expect(interrupted(events)).toEqual({ interrupted: false, interrupt_latency: 4000 });
   });
 });

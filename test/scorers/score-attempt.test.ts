@@ -56,8 +56,21 @@ describe('scoreAttempt', () => {
   });
 
   it('a hang over the token budget is not solved', () => {
-    const events = hangTrace().command(1).at(2000).onset(1).at(3000).kill(1).verify(true).end({ tokens: 70_000 }).build();
-    expect(scoreAttempt(events).scores).toMatchObject({ reproduced: true, interrupted: true, within_budget: false, solved: false });
+    const events = hangTrace()
+      .command(1)
+      .at(2000)
+      .onset(1)
+      .at(3000)
+      .kill(1)
+      .verify(true)
+      .end({ tokens: 70_000 })
+      .build();
+    expect(scoreAttempt(events).scores).toMatchObject({
+      reproduced: true,
+      interrupted: true,
+      within_budget: false,
+      solved: false,
+    });
   });
 
   it('scores a control the agent let finish as solved', () => {
@@ -91,16 +104,29 @@ describe('scoreAttempt', () => {
 
   it('scores a control’s verify as intact (it broke nothing), never as fixed', () => {
     const broken = controlTrace().command(1).at(20_000).exit(1, { exitCode: 0 }).write().verify(false).end().build();
-    expect(scoreAttempt(broken).scores).toMatchObject({ fixed: null, intact: false, false_kill: false, completed: true });
+    expect(scoreAttempt(broken).scores).toMatchObject({
+      fixed: null,
+      intact: false,
+      false_kill: false,
+      completed: true,
+    });
     expect(scoreAttempt(solvedControl().build()).scores).toMatchObject({ fixed: null, intact: true });
     expect(scoreAttempt(solvedHang().build()).scores).toMatchObject({ fixed: true, intact: null });
   });
 
   it('a control with a false kill is not solved, even when a later run completed', () => {
     const events = controlTrace()
-      .command(1).at(5000).tick(1, 'busy-no-output').kill(1).exit(1, { killed: true })
-      .command(2).at(20_000).exit(2, { exitCode: 0 })
-      .verify(true).end().build();
+      .command(1)
+      .at(5000)
+      .tick(1, 'busy-no-output')
+      .kill(1)
+      .exit(1, { killed: true })
+      .command(2)
+      .at(20_000)
+      .exit(2, { exitCode: 0 })
+      .verify(true)
+      .end()
+      .build();
     const result = scoreAttempt(events);
     expect(result.scores).toMatchObject({ false_kill: true, completed: true, solved: false });
     expect(result.classificationAtEnd).toBe('busy-no-output');
@@ -111,7 +137,10 @@ describe('scoreAttempt', () => {
     const end = hang.at(-1);
     if (end?.type !== 'attempt.end') throw new Error('expected attempt.end');
     const errored = [...hang.slice(0, -1), { ...end, outcome: 'error' as const }];
-    expect(scoreAttempt(errored)).toMatchObject({ outcome: 'error', scores: { reproduced: true, interrupted: true, fixed: true, solved: false } });
+    expect(scoreAttempt(errored)).toMatchObject({
+      outcome: 'error',
+      scores: { reproduced: true, interrupted: true, fixed: true, solved: false },
+    });
 
     const control = solvedControl().build();
     const controlEnd = control.at(-1);
@@ -132,12 +161,17 @@ describe('scoreAttempt', () => {
 
   it('takes the classification of the last tick before the agent’s kill, ignoring later ticks and other commands', () => {
     const events = hangTrace()
-      .command(1).command(2)
-      .at(1000).onset(1)
-      .tick(1, 'progressing', 1).tick(1, 'blocked-on-pipe', 2).tick(2, 'sleeping', 1)
+      .command(1)
+      .command(2)
+      .at(1000)
+      .onset(1)
+      .tick(1, 'progressing', 1)
+      .tick(1, 'blocked-on-pipe', 2)
+      .tick(2, 'sleeping', 1)
       .kill(1)
       .tick(1, 'exited', 3)
-      .end().build();
+      .end()
+      .build();
     expect(scoreAttempt(events).classificationAtEnd).toBe('blocked-on-pipe');
   });
 
@@ -151,7 +185,13 @@ describe('scoreAttempt', () => {
   });
 
   it('counts every tick', () => {
-    const events = hangTrace().command(1).tick(1, 'sleeping', 1).tick(1, 'sleeping', 2).tick(1, 'sleeping', 3).end().build();
+    const events = hangTrace()
+      .command(1)
+      .tick(1, 'sleeping', 1)
+      .tick(1, 'sleeping', 2)
+      .tick(1, 'sleeping', 3)
+      .end()
+      .build();
     expect(scoreAttempt(events).ticks).toBe(3);
   });
 

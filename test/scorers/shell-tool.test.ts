@@ -14,25 +14,63 @@ const tree = (commandId: number, at: 'model.request' | 'agent.exit', alive: numb
   ...(request === undefined ? {} : { request }),
   alive: Array.from({ length: alive }, (_, index) => ({ pid: 100 + index, command: 'sleep 100000' })),
 });
-const result = (request: number, text: string, args = JSON.stringify({ cmd: REPRO, yield_time_ms: 10000 })) => ({ type: 'tool.result', request, callId: `call_${request}`, tool: 'exec_command', args, text, bytes: text.length });
-const modelCall = (request: number) => ({ type: 'model.request', request, api: 'responses', path: '/v1/responses', model: 'm', stream: true, bytes: 10, bodyFile: `model/${request}.request.json` });
+const result = (request: number, text: string, args = JSON.stringify({ cmd: REPRO, yield_time_ms: 10000 })) => ({
+  type: 'tool.result',
+  request,
+  callId: `call_${request}`,
+  tool: 'exec_command',
+  args,
+  text,
+  bytes: text.length,
+});
+const modelCall = (request: number) => ({
+  type: 'model.request',
+  request,
+  api: 'responses',
+  path: '/v1/responses',
+  model: 'm',
+  stream: true,
+  bytes: 10,
+  bodyFile: `model/${request}.request.json`,
+});
 const usage = (tokens: number) => ({ promptTokens: tokens, completionTokens: 0, cachedTokens: 0 });
-const modelAnswer = (request: number, tokens: number) => ({ type: 'model.response', request, status: 200, usage: usage(tokens), tokensFrom: 'usage', bytes: 10, latencyMs: 5, bodyFile: `model/${request}.response.txt` });
+const modelAnswer = (request: number, tokens: number) => ({
+  type: 'model.response',
+  request,
+  status: 200,
+  usage: usage(tokens),
+  tokensFrom: 'usage',
+  bytes: 10,
+  latencyMs: 5,
+  bodyFile: `model/${request}.response.txt`,
+});
 
 /**
  * A codex-like attempt: the repro starts at 1 s, hangs at 1.5 s, the tool yields with it running at 11 s, codex exits at 20 s killing it
  * (each unplaced event 10 ms after the last). */
 function yielded() {
   return new TraceBuilder({ agent: 'cli', variant: 'cli-codex·none' })
-    .at(900).event(modelAnswer(1, 1000))
-    .at(1000).command(1, { command: REPRO })
-    .at(1500).onset(1)
-    .at(2000).tick(1, 'sleeping', 1)
-    .at(11_000).event(modelCall(2))
-    .event(result(2, 'Chunk ID: 1\nWall time: 10.0 seconds\nProcess running with session ID 3\nOutput:\nwaiting for the server to come up\n'))
+    .at(900)
+    .event(modelAnswer(1, 1000))
+    .at(1000)
+    .command(1, { command: REPRO })
+    .at(1500)
+    .onset(1)
+    .at(2000)
+    .tick(1, 'sleeping', 1)
+    .at(11_000)
+    .event(modelCall(2))
+    .event(
+      result(
+        2,
+        'Chunk ID: 1\nWall time: 10.0 seconds\nProcess running with session ID 3\nOutput:\nwaiting for the server to come up\n',
+      ),
+    )
     .event(tree(1, 'model.request', 2, 2))
-    .at(12_000).event(modelAnswer(2, 1500))
-    .at(20_000).kill(1, 'agent')
+    .at(12_000)
+    .event(modelAnswer(2, 1500))
+    .at(20_000)
+    .kill(1, 'agent')
     .exit(1, { exitCode: null, killed: true })
     .event(tree(1, 'agent.exit', 0))
     .end();
@@ -42,7 +80,12 @@ describe('shell-tool scores', () => {
   it('a tool that yields with the repro running: when it came back, that it was running, what was alive, what it said', () => {
     const events = yielded().build();
     const score = shellTool(events);
-    expect(score).toMatchObject({ tool_return_ms: 10_010, tool_end: 'returned-running', left_after_tool: 2, left_after_exit: 0 });
+    expect(score).toMatchObject({
+      tool_return_ms: 10_010,
+      tool_end: 'returned-running',
+      left_after_tool: 2,
+      left_after_exit: 0,
+    });
     expect(score.tool_result).toMatchObject({ elapsed_ms: 10_000, reason: 'still running' });
     expect(score.tool_result?.text).toContain('Process running with session ID 3');
   });
@@ -50,30 +93,67 @@ describe('shell-tool scores', () => {
   it('a tool that killed only the leader, one that ended the whole tree, and one that never came back', () => {
     const killed = (alive: number) =>
       new TraceBuilder({ agent: 'cli' })
-        .at(1000).command(1, { command: REPRO })
-        .at(1500).onset(1)
-        .at(120_000).kill(1, 'agent')
+        .at(1000)
+        .command(1, { command: REPRO })
+        .at(1500)
+        .onset(1)
+        .at(120_000)
+        .kill(1, 'agent')
         .exit(1, { exitCode: null, killed: true })
         .event(modelCall(2))
         .event(result(2, 'Command terminated after exceeding timeout 120000 ms', JSON.stringify({ command: REPRO })))
         .event(tree(1, 'model.request', alive, 2))
         .end()
         .build();
-    expect(shellTool(killed(2))).toMatchObject({ tool_end: 'killed-leader', left_after_tool: 2, tool_return_ms: 119_030 });
+    expect(shellTool(killed(2))).toMatchObject({
+      tool_end: 'killed-leader',
+      left_after_tool: 2,
+      tool_return_ms: 119_030,
+    });
     expect(shellTool(killed(0))).toMatchObject({ tool_end: 'killed-tree', left_after_tool: 0 });
-    expect(shellTool(killed(0)).tool_result).toMatchObject({ elapsed_ms: 120_000, reason: 'timeout', held_output: null });
-    const never = new TraceBuilder({ agent: 'cli' }).at(1000).command(1, { command: REPRO }).at(1500).onset(1).at(60_000).limit('wall', 60_000, 60_000).kill(1, 'budget').exit(1, { killed: true }).end().build();
-    expect(shellTool(never)).toMatchObject({ tool_end: 'never-returned', tool_return_ms: null, left_after_tool: null, left_after_exit: null });
+    expect(shellTool(killed(0)).tool_result).toMatchObject({
+      elapsed_ms: 120_000,
+      reason: 'timeout',
+      held_output: null,
+    });
+    const never = new TraceBuilder({ agent: 'cli' })
+      .at(1000)
+      .command(1, { command: REPRO })
+      .at(1500)
+      .onset(1)
+      .at(60_000)
+      .limit('wall', 60_000, 60_000)
+      .kill(1, 'budget')
+      .exit(1, { killed: true })
+      .end()
+      .build();
+    expect(shellTool(never)).toMatchObject({
+      tool_end: 'never-returned',
+      tool_return_ms: null,
+      left_after_tool: null,
+      left_after_exit: null,
+    });
   });
 
   it('is null for agents that are not installed CLIs', () => {
-    expect(shellTool(new TraceBuilder().command(1).onset(1).end().build())).toMatchObject({ tool_end: null, tool_return_ms: null, tool_result: null });
+    expect(shellTool(new TraceBuilder().command(1).onset(1).end().build())).toMatchObject({
+      tool_end: null,
+      tool_return_ms: null,
+      tool_result: null,
+    });
   });
 
   it('reads a tool result: output held, the elapsed time stated, the reason given', () => {
-    expect(statedElapsedMs('Command was automatically cancelled because it exceeded the timeout of 0.2 minutes without output.')).toBe(12_000);
+    expect(
+      statedElapsedMs(
+        'Command was automatically cancelled because it exceeded the timeout of 0.2 minutes without output.',
+      ),
+    ).toBe(12_000);
     expect(statedElapsedMs('Command timed out after 120000ms before it could complete.')).toBe(120_000);
-    expect(describeToolResult('Output: compiling unit 3\nExit Code: 0', 'compiling unit 3\n')).toMatchObject({ held_output: true, reason: 'exit code' });
+    expect(describeToolResult('Output: compiling unit 3\nExit Code: 0', 'compiling unit 3\n')).toMatchObject({
+      held_output: true,
+      reason: 'exit code',
+    });
     expect(describeToolResult('no output', 'compiling unit 3\n').held_output).toBe(false);
   });
 });
@@ -99,7 +179,16 @@ describe('summary.json shellTools', () => {
       ['cli-codex', 'inband', 1],
       ['cli-codex', 'none', 2],
     ]);
-    expect(rows[1]).toMatchObject({ installed: true, returned: 2, ends: { 'returned-running': 2 }, leftAfterTool: 4, leftAfterExit: 0, hangTaxMs: 37_020, hangTaxTokens: 3000, reasons: ['still running'] });
+    expect(rows[1]).toMatchObject({
+      installed: true,
+      returned: 2,
+      ends: { 'returned-running': 2 },
+      leftAfterTool: 4,
+      leftAfterExit: 0,
+      hangTaxMs: 37_020,
+      hangTaxTokens: 3000,
+      reasons: ['still running'],
+    });
     expect(rows[1]!.example).toContain('Process running with session ID 3');
   });
 });

@@ -40,7 +40,11 @@ export class TraceBuilder {
       repeat: options.repeat ?? 1,
       agent: options.agent ?? 'baseline',
       timeScale: 1,
-      variantSpec: { name: options.variant ?? 'interval-10s', agent: { agent: 'baseline', hungTicks: 2 }, monitor: { mode: 'interval', everyMs: 10_000 } },
+      variantSpec: {
+        name: options.variant ?? 'interval-10s',
+        agent: { agent: 'baseline', hungTicks: 2 },
+        monitor: { mode: 'interval', everyMs: 10_000 },
+      },
       monitor: { mode: 'interval', everyMs: 10_000 },
       budgets: { tokens: 60_000, wallMs: 300_000, interruptMs: 30_000, ...options.budgets },
       ...(options.gates === undefined ? {} : { gates: options.gates }),
@@ -138,7 +142,12 @@ export class TraceBuilder {
   }
 
   response(promptTokens: number, completionTokens: number, turn = 1): this {
-    return this.push({ type: 'agent.response', turn, usage: { promptTokens, completionTokens, cachedTokens: 0 }, latencyMs: 300 });
+    return this.push({
+      type: 'agent.response',
+      turn,
+      usage: { promptTokens, completionTokens, cachedTokens: 0 },
+      latencyMs: 300,
+    });
   }
 
   limit(kind: EventOf<'limit'>['kind'], value: number, limit: number): this {
@@ -172,7 +181,12 @@ export class TraceBuilder {
   }
 
   /** One gate's start and result in a round; the gate's command id is 20000 + round * 100 + gate. */
-  gate(round: number, gate: number, passed: boolean, options: { failures?: number; retries?: number; timedOut?: boolean } = {}): this {
+  gate(
+    round: number,
+    gate: number,
+    passed: boolean,
+    options: { failures?: number; retries?: number; timedOut?: boolean } = {},
+  ): this {
     const commandId = 20_000 + round * 100 + gate;
     this.push({ type: 'gate.start', round, gate, commandId, command: 'node test.js', timeoutMs: 20_000 });
     return this.push({
@@ -192,7 +206,13 @@ export class TraceBuilder {
   }
 
   hint(hint = 0, dueMs?: number): this {
-    return this.push({ type: 'hint', hint, trigger: 'after 20s', text: 'is it waiting for something?', dueMs: dueMs ?? this.t });
+    return this.push({
+      type: 'hint',
+      hint,
+      trigger: 'after 20s',
+      text: 'is it waiting for something?',
+      dueMs: dueMs ?? this.t,
+    });
   }
 
   leak(pid = 4242): this {
@@ -220,17 +240,22 @@ export class TraceBuilder {
   }
 }
 
-export const hangTrace = (options: Omit<StartOptions, 'kind'> = {}): TraceBuilder => new TraceBuilder({ ...options, kind: 'hang' });
+export const hangTrace = (options: Omit<StartOptions, 'kind'> = {}): TraceBuilder =>
+  new TraceBuilder({ ...options, kind: 'hang' });
 export const controlTrace = (options: Omit<StartOptions, 'kind'> = {}): TraceBuilder =>
   new TraceBuilder({ ...options, kind: 'control' });
 
 /** The oracle's path through a hang case: run, onset, agent kill, fix, verify, finish. */
 export function solvedHang(options: Omit<StartOptions, 'kind'> = {}): TraceBuilder {
   return hangTrace(options)
-    .at(100).command(1)
-    .at(2000).onset(1)
-    .at(10_000).tick(1, 'blocked-on-pipe')
-    .at(12_000).kill(1, 'agent')
+    .at(100)
+    .command(1)
+    .at(2000)
+    .onset(1)
+    .at(10_000)
+    .tick(1, 'blocked-on-pipe')
+    .at(12_000)
+    .kill(1, 'agent')
     .exit(1, { killed: true })
     .write()
     .verify(true)
@@ -240,9 +265,12 @@ export function solvedHang(options: Omit<StartOptions, 'kind'> = {}): TraceBuild
 /** A control the agent let finish. */
 export function solvedControl(options: Omit<StartOptions, 'kind'> = {}): TraceBuilder {
   return controlTrace(options)
-    .at(100).command(1)
-    .at(10_000).tick(1, 'busy-no-output')
-    .at(15_000).exit(1, { exitCode: 0 })
+    .at(100)
+    .command(1)
+    .at(10_000)
+    .tick(1, 'busy-no-output')
+    .at(15_000)
+    .exit(1, { exitCode: 0 })
     .verify(true)
     .end();
 }

@@ -26,13 +26,18 @@ describe('bootstrapPercentiles', () => {
     const first = bootstrapPercentiles(LATENCIES, [50, 90], { seed: 7, resamples: 2000 });
     expect(bootstrapPercentiles(LATENCIES, [50, 90], { seed: 7, resamples: 2000 })).toEqual(first);
     // with few resamples the ends depend on the draw, so different seeds must give different intervals
-    const few = Array.from({ length: 10 }, (_, seed) => JSON.stringify(bootstrapPercentiles(LATENCIES, [50, 90], { seed, resamples: 20 })));
+    const few = Array.from({ length: 10 }, (_, seed) =>
+      JSON.stringify(bootstrapPercentiles(LATENCIES, [50, 90], { seed, resamples: 20 })),
+    );
     expect(new Set(few).size).toBeGreaterThan(1);
   });
 
   it('brackets the sample percentile with observed values', () => {
     const [p50, p90] = bootstrapPercentiles(LATENCIES, [50, 90], { seed: 3, resamples: 2000 });
-    for (const [interval, q] of [[p50, 50], [p90, 90]] as const) {
+    for (const [interval, q] of [
+      [p50, 50],
+      [p90, 90],
+    ] as const) {
       const point = percentile(LATENCIES, q) as number;
       expect(interval?.low).toBeLessThanOrEqual(point);
       expect(interval?.high).toBeGreaterThanOrEqual(point);

@@ -60,7 +60,15 @@ function choose(n: number, k: number): number {
 
 describe('pairedCounts', () => {
   it('fills the 2 × 2 table from [a, b] pairs, leaving out a pair where either side has no value', () => {
-    const pairs = [[true, true], [true, false], [true, false], [false, true], [false, false], [null, true], [false, null]] as const;
+    const pairs = [
+      [true, true],
+      [true, false],
+      [true, false],
+      [false, true],
+      [false, false],
+      [null, true],
+      [false, null],
+    ] as const;
     expect(pairedCounts(pairs)).toEqual({ both: 1, aOnly: 2, bOnly: 1, neither: 1 });
     expect(pairedCounts([])).toEqual({ both: 0, aOnly: 0, bOnly: 0, neither: 0 });
   });
@@ -83,8 +91,16 @@ describe('medianDifference (percentile bootstrap over pairs)', () => {
   });
 
   it('is the same for the same seed, a point when every pair differs equally, null without pairs', () => {
-    expect(medianDifference(pairs, { seed: 5, resamples: 500 })).toEqual(medianDifference(pairs, { seed: 5, resamples: 500 }));
-    expect(medianDifference([[3, 1], [5, 3], [9, 7]])).toEqual({ median: 2, low: 2, high: 2 });
+    expect(medianDifference(pairs, { seed: 5, resamples: 500 })).toEqual(
+      medianDifference(pairs, { seed: 5, resamples: 500 }),
+    );
+    expect(
+      medianDifference([
+        [3, 1],
+        [5, 3],
+        [9, 7],
+      ]),
+    ).toEqual({ median: 2, low: 2, high: 2 });
     expect(medianDifference([])).toBeNull();
   });
 

@@ -60,7 +60,12 @@ describe('wilcoxonSignedRank', () => {
   });
 
   it('is symmetric in the two samples', () => {
-    const pairs = [[5, 1], [2, 6], [9, 2], [4, 3.5]] as const;
+    const pairs = [
+      [5, 1],
+      [2, 6],
+      [9, 2],
+      [4, 3.5],
+    ] as const;
     const swapped = pairs.map(([a, b]) => [b, a] as const);
     expect(wilcoxonSignedRank(swapped).p).toBeCloseTo(wilcoxonSignedRank(pairs).p, 12);
   });

@@ -68,7 +68,12 @@ describe('passAtKCurve', () => {
   });
 
   it('stops at the smallest number of attempts a case had, and is empty for no cases', () => {
-    expect(passAtKCurve([{ attempts: 3, solved: 1 }, { attempts: 2, solved: 2 }]).map((point) => point.k)).toEqual([1, 2]);
+    expect(
+      passAtKCurve([
+        { attempts: 3, solved: 1 },
+        { attempts: 2, solved: 2 },
+      ]).map((point) => point.k),
+    ).toEqual([1, 2]);
     expect(passAtKCurve([])).toEqual([]);
   });
 });

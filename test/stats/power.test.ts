@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { connorPairs, mcnemarExact, mcnemarMde, mcnemarPower, mulberry32, normalQuantileUpper, wilcoxonMde, wilcoxonPairs, wilcoxonSignedRank } from '../../src/stats/index.js';
+import {
+  connorPairs,
+  mcnemarExact,
+  mcnemarMde,
+  mcnemarPower,
+  mulberry32,
+  normalQuantileUpper,
+  wilcoxonMde,
+  wilcoxonPairs,
+  wilcoxonSignedRank,
+} from '../../src/stats/index.js';
 
 describe('power of McNemar’s test', () => {
   it('gives Connor’s (1987, Biometrics 43:209) worked example: p10 = 0.05, p01 = 0.45, 80 % power at 0.05 → 22 pairs', () => {

@@ -20,7 +20,13 @@ const controlsOf = (variant: string) => CONTROLS.filter((attempt) => attempt.var
 
 describe('compareVariants', () => {
   describe('two variants', () => {
-    const families = compareVariants([[...A, ...controlsOf(A[0]!.variant)], [...B, ...controlsOf(B[0]!.variant)]], DEFAULT_BOOTSTRAP);
+    const families = compareVariants(
+      [
+        [...A, ...controlsOf(A[0]!.variant)],
+        [...B, ...controlsOf(B[0]!.variant)],
+      ],
+      DEFAULT_BOOTSTRAP,
+    );
 
     it('has one family per compared metric, each saying what it counts over and which way is better', () => {
       expect(families.map((family) => [family.metric, family.over, family.direction, family.test])).toEqual([
@@ -38,12 +44,25 @@ describe('compareVariants', () => {
 
     it('interrupted: McNemar exact on the discordant hang pairs (1 and 8: p = 0.039), the difference a − b with Newcombe’s interval, b named better', () => {
       const [row] = rateRows(families, 'interrupted');
-      expect(row).toMatchObject({ a: 'baseline·interval-2s', b: 'baseline·no-output-2s', pairs: 12, both: 2, neither: 1, aOnly: 1, bOnly: 8 });
+      expect(row).toMatchObject({
+        a: 'baseline·interval-2s',
+        b: 'baseline·no-output-2s',
+        pairs: 12,
+        both: 2,
+        neither: 1,
+        aOnly: 1,
+        bOnly: 8,
+      });
       expect(row!.p).toBeCloseTo(20 / 512, 12);
       // a family of one: Holm leaves it alone
       expect(row!.pAdjusted).toBe(row!.p);
       const interval = newcombePaired({ both: 2, aOnly: 1, bOnly: 8, neither: 1 })!;
-      expect(row).toMatchObject({ difference: interval.difference, low: interval.low, high: interval.high, better: 'baseline·no-output-2s' });
+      expect(row).toMatchObject({
+        difference: interval.difference,
+        low: interval.low,
+        high: interval.high,
+        better: 'baseline·no-output-2s',
+      });
       expect(row!.difference).toBeCloseTo(-7 / 12, 12);
       expect(row!.high).toBeLessThan(0);
     });
@@ -55,12 +74,28 @@ describe('compareVariants', () => {
       expect(solved!.p).toBeCloseTo(112 / 1024, 12);
       const [kills] = rateRows(families, 'false_kill');
       // B falsely killed one of two controls: −0.5, far from significant
-      expect(kills).toMatchObject({ pairs: 2, both: 0, aOnly: 0, bOnly: 1, neither: 1, difference: -0.5, p: 1, better: null });
+      expect(kills).toMatchObject({
+        pairs: 2,
+        both: 0,
+        aOnly: 0,
+        bOnly: 1,
+        neither: 1,
+        difference: -0.5,
+        p: 1,
+        better: null,
+      });
     });
 
     it('latency: Wilcoxon signed-rank where both interrupted (Hollander & Wolfe: V = 40, p = 0.039), the median a − b with a bootstrap interval', () => {
       const [row] = shiftRows(families, 'interrupt_latency');
-      expect(row).toMatchObject({ method: 'exact', pairs: 9, zeros: 0, statistic: 40, medianDifference: 490, better: 'baseline·no-output-2s' });
+      expect(row).toMatchObject({
+        method: 'exact',
+        pairs: 9,
+        zeros: 0,
+        statistic: 40,
+        medianDifference: 490,
+        better: 'baseline·no-output-2s',
+      });
       expect(row!.p).toBeCloseTo(20 / 512, 12);
       const pairs = HW_A.map((value, index) => [value, HW_B[index]!] as const);
       const effect = medianDifference(pairs, { seed: 1, resamples: 10 });
@@ -71,11 +106,22 @@ describe('compareVariants', () => {
     });
 
     it('tokens: equal on every pair, so no difference shown', () => {
-      expect(shiftRows(families, 'tokens')[0]).toMatchObject({ pairs: 14, zeros: 14, medianDifference: 0, low: 0, high: 0, p: 1, better: null });
+      expect(shiftRows(families, 'tokens')[0]).toMatchObject({
+        pairs: 14,
+        zeros: 14,
+        medianDifference: 0,
+        low: 0,
+        high: 0,
+        p: 1,
+        better: null,
+      });
     });
 
     it('does not depend on the order of the attempts', () => {
-      const shuffled = compareVariants([[...A, ...controlsOf(A[0]!.variant)].reverse(), [...B, ...controlsOf(B[0]!.variant)].reverse()], DEFAULT_BOOTSTRAP);
+      const shuffled = compareVariants(
+        [[...A, ...controlsOf(A[0]!.variant)].reverse(), [...B, ...controlsOf(B[0]!.variant)].reverse()],
+        DEFAULT_BOOTSTRAP,
+      );
       expect(shuffled).toEqual(families);
     });
   });
@@ -117,10 +163,28 @@ describe('compareVariants', () => {
   });
 
   it('leaves a row empty without pairs: no effect, no test, no verdict', () => {
-    const noLatency = A.map((attempt) => ({ ...attempt, variant: 'x', scores: { ...attempt.scores, interrupt_latency: null } }));
-    expect(shiftRows(compareVariants([A, noLatency], DEFAULT_BOOTSTRAP), 'interrupt_latency')[0]).toMatchObject({ pairs: 0, medianDifference: null, low: null, p: null, pAdjusted: null, better: null });
+    const noLatency = A.map((attempt) => ({
+      ...attempt,
+      variant: 'x',
+      scores: { ...attempt.scores, interrupt_latency: null },
+    }));
+    expect(shiftRows(compareVariants([A, noLatency], DEFAULT_BOOTSTRAP), 'interrupt_latency')[0]).toMatchObject({
+      pairs: 0,
+      medianDifference: null,
+      low: null,
+      p: null,
+      pAdjusted: null,
+      better: null,
+    });
     const elsewhere = A.map((attempt) => ({ ...attempt, variant: 'y', caseId: `other-${attempt.caseId}` }));
-    expect(rateRows(compareVariants([A, elsewhere], DEFAULT_BOOTSTRAP), 'solved')[0]).toMatchObject({ pairs: 0, difference: null, low: null, p: null, pAdjusted: null, better: null });
+    expect(rateRows(compareVariants([A, elsewhere], DEFAULT_BOOTSTRAP), 'solved')[0]).toMatchObject({
+      pairs: 0,
+      difference: null,
+      low: null,
+      p: null,
+      pAdjusted: null,
+      better: null,
+    });
   });
 
   it('has families without rows for one variant', () => {

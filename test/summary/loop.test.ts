@@ -7,7 +7,10 @@ import { controlAttempt, hangAttempt } from '../report/attempt-fixtures.js';
 const gated = { gates_passed: true, gate_rounds: 1 } as const;
 const attempts = [
   hangAttempt({ repeat: 1 }, { ...gated, hint_given: true, hint_to_action: 4000 }),
-  hangAttempt({ repeat: 2 }, { gates_passed: false, gate_rounds: 3, solved: false, hint_given: true, hint_to_action: 2000 }),
+  hangAttempt(
+    { repeat: 2 },
+    { gates_passed: false, gate_rounds: 3, solved: false, hint_given: true, hint_to_action: 2000 },
+  ),
   hangAttempt({ repeat: 3 }, { ...gated, hint_given: false, solved: false }),
   controlAttempt({ repeat: 1 }, { hint_given: false }),
   hangAttempt({ caseId: 'no-loop' }),

@@ -18,19 +18,36 @@ const oldScores = (attempt: AttemptScores) => {
 };
 /** A group as versions 1 and 2 wrote it: no `intact`, and rates without `over`. */
 const oldGroup = ({ intact: _intact, ...group }: Partial<GroupSummary>) =>
-  Object.fromEntries(Object.entries(group).map(([key, value]) => [key, typeof value === 'object' && value !== null && 'over' in value ? { ...(value as GroupRate), over: undefined } : value]));
+  Object.fromEntries(
+    Object.entries(group).map(([key, value]) => [
+      key,
+      typeof value === 'object' && value !== null && 'over' in value
+        ? { ...(value as GroupRate), over: undefined }
+        : value,
+    ]),
+  );
 
 /** The same run as version 1 wrote it: no statistics, comparisons, case matrix, gate/hint rows, pass@k or latency intervals. */
 function asVersion1(): Record<string, unknown> {
-  const { statistics: _s, comparisons: _c, caseMatrix: _m, loop: _l, sweep: _w, shellTools: _st, ...rest } = structuredClone(current);
+  const {
+    statistics: _s,
+    comparisons: _c,
+    caseMatrix: _m,
+    loop: _l,
+    sweep: _w,
+    shellTools: _st,
+    ...rest
+  } = structuredClone(current);
   return {
     ...rest,
     summaryVersion: 1,
     options: { ...rest.options, seed: 5 },
-    groups: rest.groups.map(({ passAtK: _p, tokensPerTick: _t, diagnosed: _d, interruptLatencyMs: { count, p50, p90 }, ...group }) => ({
-      ...oldGroup(group),
-      interruptLatencyMs: { count, p50, p90 },
-    })),
+    groups: rest.groups.map(
+      ({ passAtK: _p, tokensPerTick: _t, diagnosed: _d, interruptLatencyMs: { count, p50, p90 }, ...group }) => ({
+        ...oldGroup(group),
+        interruptLatencyMs: { count, p50, p90 },
+      }),
+    ),
     attempts: rest.attempts.map(oldScores),
   };
 }
@@ -42,7 +59,15 @@ function asVersion2(): Record<string, unknown> {
     ...rest,
     summaryVersion: 2,
     groups: rest.groups.map(oldGroup),
-    comparisons: [{ a: 'x', b: 'y', pairs: 0, solved: { test: 'mcnemar-exact', pairs: 0, both: 0, neither: 0, aOnly: 0, bOnly: 0, p: null, pAdjusted: null }, latency: null }],
+    comparisons: [
+      {
+        a: 'x',
+        b: 'y',
+        pairs: 0,
+        solved: { test: 'mcnemar-exact', pairs: 0, both: 0, neither: 0, aOnly: 0, bOnly: 0, p: null, pAdjusted: null },
+        latency: null,
+      },
+    ],
     attempts: rest.attempts.map(oldScores),
   };
 }
@@ -55,7 +80,11 @@ describe('parseRunSummary', () => {
 
   it('reads version 2 by re-summarizing its attempts: a control’s old `fixed` becomes its `intact`, `fixed` counts hangs only', () => {
     const old = asVersion2();
-    expect((old.attempts as Array<{ kind: string; scores: { fixed: boolean } }>).filter((a) => a.kind === 'control').every((a) => typeof a.scores.fixed === 'boolean')).toBe(true);
+    expect(
+      (old.attempts as Array<{ kind: string; scores: { fixed: boolean } }>)
+        .filter((a) => a.kind === 'control')
+        .every((a) => typeof a.scores.fixed === 'boolean'),
+    ).toBe(true);
     const upgraded = parseRunSummary(JSON.parse(JSON.stringify(old)), 'old/summary.json');
     expect(upgraded).toEqual(current);
     expect(upgraded.summaryVersion).toBe(4);
@@ -83,7 +112,9 @@ describe('parseRunSummary', () => {
   it('names the file and the field of a malformed summary', () => {
     const [first, ...others] = current.comparisons;
     const broken = { ...current, comparisons: [{ ...first, rows: [{ ...first?.rows[0], p: 'small' }] }, ...others] };
-    expect(() => parseRunSummary(broken, 'run/summary.json')).toThrow(/run\/summary\.json: not a valid summary: .*comparisons\[0\]\.rows\[0\]\.p/);
+    expect(() => parseRunSummary(broken, 'run/summary.json')).toThrow(
+      /run\/summary\.json: not a valid summary: .*comparisons\[0\]\.rows\[0\]\.p/,
+    );
   });
 });
 

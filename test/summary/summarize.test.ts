@@ -9,13 +9,25 @@ const attempts = [
   hangAttempt({ repeat: 1 }, { interrupt_latency: 1000 }),
   hangAttempt({ repeat: 2 }, { interrupt_latency: 3000 }),
   hangAttempt({ repeat: 3, tokens: 3000 }, { interrupted: false, interrupt_latency: 45_000, solved: false }),
-  hangAttempt({ repeat: 4, outcome: 'error', ticks: 0, tokens: 0, wallMs: 500 }, {
-    reproduced: false, interrupted: false, interrupt_latency: null, fixed: false, within_budget: false, clean: false, solved: false,
-  }),
+  hangAttempt(
+    { repeat: 4, outcome: 'error', ticks: 0, tokens: 0, wallMs: 500 },
+    {
+      reproduced: false,
+      interrupted: false,
+      interrupt_latency: null,
+      fixed: false,
+      within_budget: false,
+      clean: false,
+      solved: false,
+    },
+  ),
   controlAttempt({ repeat: 1 }),
   controlAttempt({ repeat: 2 }, { false_kill: true, completed: false, solved: false }),
   hangAttempt({ variant: 'no-output-5s' }, { interrupt_latency: 8000 }),
-  hangAttempt({ variant: 'no-output-5s', caseId: 'node-stdin', class: 'stdin-wait' }, { reproduced: false, solved: false }),
+  hangAttempt(
+    { variant: 'no-output-5s', caseId: 'node-stdin', class: 'stdin-wait' },
+    { reproduced: false, solved: false },
+  ),
 ];
 
 describe('summarize', () => {
@@ -36,7 +48,10 @@ describe('summarize', () => {
   });
 
   it('groups by variant name in order of first appearance', () => {
-    expect(summary.groups.map((g) => `${g.agent}/${g.variant}`)).toEqual(['baseline/interval-10s', 'baseline/no-output-5s']);
+    expect(summary.groups.map((g) => `${g.agent}/${g.variant}`)).toEqual([
+      'baseline/interval-10s',
+      'baseline/no-output-5s',
+    ]);
   });
 
   it('counts rates over the right denominators', () => {
@@ -49,7 +64,11 @@ describe('summarize', () => {
     // fixed counts hangs only (the errored one never reached verify); a control's verify is `intact`
     expect(interval?.fixed).toMatchObject({ count: 3, total: 4, over: 'hangs' });
     expect(interval?.intact).toMatchObject({ count: 2, total: 2, over: 'controls' });
-    expect([interval?.solved.over, interval?.interrupted.over, interval?.false_kill.over]).toEqual(['all', 'hangs', 'controls']);
+    expect([interval?.solved.over, interval?.interrupted.over, interval?.false_kill.over]).toEqual([
+      'all',
+      'hangs',
+      'controls',
+    ]);
     expect(interval?.clean).toMatchObject({ count: 5, total: 6 });
     expect(interval?.within_budget).toMatchObject({ count: 5, total: 6 });
     expect(noOutput?.false_kill).toEqual({ count: 0, total: 0, rate: null, low: null, high: null, over: 'controls' });
@@ -70,7 +89,8 @@ describe('summarize', () => {
     expect(latency?.p50Low).toBeLessThanOrEqual(3000);
     expect(latency?.p50High).toBeGreaterThanOrEqual(3000);
     expect(latency?.p90High).toBe(45_000);
-    for (const end of [latency?.p50Low, latency?.p50High, latency?.p90Low, latency?.p90High]) expect([1000, 3000, 45_000]).toContain(end);
+    for (const end of [latency?.p50Low, latency?.p50High, latency?.p90Low, latency?.p90High])
+      expect([1000, 3000, 45_000]).toContain(end);
     expect(summary.statistics).toEqual({ seed: 1, resamples: 2000 });
   });
 
@@ -97,13 +117,31 @@ describe('summarize', () => {
   });
 
   it('compares the two variants on their shared (case, repeat) pairs and lists the case matrix', () => {
-    expect(summary.comparisons.map((family) => family.metric)).toEqual(['interrupted', 'false_kill', 'interrupt_latency', 'solved', 'fixed', 'diagnosed', 'tokens']);
+    expect(summary.comparisons.map((family) => family.metric)).toEqual([
+      'interrupted',
+      'false_kill',
+      'interrupt_latency',
+      'solved',
+      'fixed',
+      'diagnosed',
+      'tokens',
+    ]);
     const solved = summary.comparisons.find((family) => family.metric === 'solved');
     expect(solved?.rows).toHaveLength(1);
-    expect(solved?.rows[0]).toMatchObject({ a: 'interval-10s', b: 'no-output-5s', pairs: 1, both: 1, difference: 0, better: null });
+    expect(solved?.rows[0]).toMatchObject({
+      a: 'interval-10s',
+      b: 'no-output-5s',
+      pairs: 1,
+      both: 1,
+      difference: 0,
+      better: null,
+    });
     expect(summary.sweep).toBeNull();
     expect(summary.caseMatrix.map((row) => row.caseId)).toEqual(['node-stdin', 'py-pipe-deadlock', 'quiet-compute']);
-    expect(summary.caseMatrix[1]?.cells).toEqual({ 'interval-10s': { solved: 2, total: 4 }, 'no-output-5s': { solved: 1, total: 1 } });
+    expect(summary.caseMatrix[1]?.cells).toEqual({
+      'interval-10s': { solved: 2, total: 4 },
+      'no-output-5s': { solved: 1, total: 1 },
+    });
   });
 
   it('averages ticks, tokens and wall time per attempt', () => {
@@ -119,15 +157,48 @@ describe('summarize', () => {
       'stdin-wait@no-output-5s',
       'quiet-compute@interval-10s',
     ]);
-    expect(summary.classes[0]).toMatchObject({ kind: 'hang', attempts: 4, solved: { count: 2 }, interrupted: { count: 2, total: 4 }, falseKills: 0 });
-    expect(summary.classes[3]).toMatchObject({ kind: 'control', attempts: 2, solved: { count: 1 }, interrupted: { total: 0 }, falseKills: 1 });
+    expect(summary.classes[0]).toMatchObject({
+      kind: 'hang',
+      attempts: 4,
+      solved: { count: 2 },
+      interrupted: { count: 2, total: 4 },
+      falseKills: 0,
+    });
+    expect(summary.classes[3]).toMatchObject({
+      kind: 'control',
+      attempts: 2,
+      solved: { count: 1 },
+      interrupted: { total: 0 },
+      falseKills: 1,
+    });
   });
 
   it('lists every attempt’s scores under the DESIGN names', () => {
     expect(summary.attempts).toHaveLength(8);
-    expect(Object.keys(summary.attempts[0]?.scores ?? {}).sort()).toEqual(
-      ['clean', 'completed', 'diagnosed', 'false_kill', 'fixed', 'gate_rounds', 'gates_passed', 'hang_tax_ms', 'hang_tax_tokens', 'hint_given', 'hint_to_action', 'intact', 'interrupt_latency', 'interrupted', 'left_after_exit', 'left_after_tool', 'reproduced', 'solved', 'tool_end', 'tool_result', 'tool_return_ms', 'within_budget'],
-    );
+    expect(Object.keys(summary.attempts[0]?.scores ?? {}).sort()).toEqual([
+      'clean',
+      'completed',
+      'diagnosed',
+      'false_kill',
+      'fixed',
+      'gate_rounds',
+      'gates_passed',
+      'hang_tax_ms',
+      'hang_tax_tokens',
+      'hint_given',
+      'hint_to_action',
+      'intact',
+      'interrupt_latency',
+      'interrupted',
+      'left_after_exit',
+      'left_after_tool',
+      'reproduced',
+      'solved',
+      'tool_end',
+      'tool_result',
+      'tool_return_ms',
+      'within_budget',
+    ]);
   });
 
   it('summarizes scored traces end to end', () => {

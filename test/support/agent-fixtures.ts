@@ -47,8 +47,46 @@ export function tick(seq: number, fields: Partial<Tick> = {}, template?: Templat
     snapshot: {
       source: 'proc',
       processes: [
-        { pid: 100, ppid: 1, pgid: 100, sid: 100, command: 'python3', args: 'python3 build.py', state: 'S', wchan: 'do_wait', threadWchans: [], threads: 1, cpuPercent: 0, rssKb: 9000, readBytes: 0, writeBytes: 0, syscall: null, fds: { pipes: 1, sockets: 0, total: 4 }, stdinIsHarnessPipe: true, children: [101] },
-        { pid: 101, ppid: 100, pgid: 100, sid: 100, command: 'gzcc', args: 'python3 gzcc -v', state: 'S', wchan: 'pipe_write', threadWchans: [], threads: 1, cpuPercent: 0, rssKb: 8000, readBytes: 0, writeBytes: 65536, syscall: null, fds: { pipes: 1, sockets: 0, total: 4 }, stdinIsHarnessPipe: false, children: [] },
+        {
+          pid: 100,
+          ppid: 1,
+          pgid: 100,
+          sid: 100,
+          command: 'python3',
+          args: 'python3 build.py',
+          state: 'S',
+          wchan: 'do_wait',
+          threadWchans: [],
+          threads: 1,
+          cpuPercent: 0,
+          rssKb: 9000,
+          readBytes: 0,
+          writeBytes: 0,
+          syscall: null,
+          fds: { pipes: 1, sockets: 0, total: 4 },
+          stdinIsHarnessPipe: true,
+          children: [101],
+        },
+        {
+          pid: 101,
+          ppid: 100,
+          pgid: 100,
+          sid: 100,
+          command: 'gzcc',
+          args: 'python3 gzcc -v',
+          state: 'S',
+          wchan: 'pipe_write',
+          threadWchans: [],
+          threads: 1,
+          cpuPercent: 0,
+          rssKb: 8000,
+          readBytes: 0,
+          writeBytes: 65536,
+          syscall: null,
+          fds: { pipes: 1, sockets: 0, total: 4 },
+          stdinIsHarnessPipe: false,
+          children: [],
+        },
       ],
     },
     classification: 'blocked-on-pipe',
@@ -58,7 +96,12 @@ export function tick(seq: number, fields: Partial<Tick> = {}, template?: Templat
   return { type: 'tick', tick: value, text: renderTick(value, template) };
 }
 
-export function result(action: 'read' | 'write' | 'edit' | 'run' | 'wait' | 'kill' | 'input', ok: boolean, message: string, content?: string): Observation {
+export function result(
+  action: 'read' | 'write' | 'edit' | 'run' | 'wait' | 'kill' | 'input',
+  ok: boolean,
+  message: string,
+  content?: string,
+): Observation {
   return { type: 'result', action, ok, message, ...(content === undefined ? {} : { content }) };
 }
 
@@ -69,7 +112,16 @@ export function exitObservation(killed: boolean): Observation {
     exit: { exitCode: killed ? null : 0, signal: killed ? 'SIGINT' : null, durationMs: 3200 },
     output: 'compiling 12 units\n',
     kill: killed
-      ? { by: 'agent', reason: 'kill action', mechanism: 'process-group+scan', treeSize: 2, steps: [{ signal: 'SIGINT', atMs: 0, alive: 2 }], escalatedToKill: false, goneMs: 12, survivors: [] }
+      ? {
+          by: 'agent',
+          reason: 'kill action',
+          mechanism: 'process-group+scan',
+          treeSize: 2,
+          steps: [{ signal: 'SIGINT', atMs: 0, alive: 2 }],
+          escalatedToKill: false,
+          goneMs: 12,
+          survivors: [],
+        }
       : null,
   };
 }

@@ -10,7 +10,8 @@ export const CAPABILITIES = {
   vim: 'vim (`apt-get install vim`)',
   'non-root user hbuser': 'the user `hbuser` (`useradd -m hbuser`, as .ci/run does)',
   'root with mount namespaces': 'root and `unshare -m` (util-linux), to force host shapes in a private mount namespace',
-  'installed agent CLI': 'the adapter\'s pinned package in the agent cache (`node scripts/install-agents.mjs`, as .ci/run does)',
+  'installed agent CLI':
+    "the adapter's pinned package in the agent cache (`node scripts/install-agents.mjs`, as .ci/run does)",
 } as const;
 
 export type Capability = keyof typeof CAPABILITIES;
@@ -22,7 +23,12 @@ export const IN_CI = /^(true|1)$/i.test(process.env.CI ?? '');
  * Lets the test go on when `available`; otherwise skips it with the reason, or, in CI, fails it, since the CI
  * machine is meant to have every capability. Call it first in a test body (or in a beforeEach).
  */
-export function requireCapability(ctx: Pick<TestContext, 'skip'>, name: Capability, available: boolean, detail = ''): void {
+export function requireCapability(
+  ctx: Pick<TestContext, 'skip'>,
+  name: Capability,
+  available: boolean,
+  detail = '',
+): void {
   if (available) return;
   const why = `needs ${name}${detail ? ` (${detail})` : ''}: ${CAPABILITIES[name]}`;
   if (IN_CI) throw new Error(`CI=${process.env.CI} and this machine lacks a capability CI is meant to have: ${why}`);
@@ -76,5 +82,9 @@ const LINUX = process.platform === 'linux';
  */
 export function describeOnLinux(name: string, body: () => void): void {
   if (LINUX) describe(name, body);
-  else describe(name, () => it('runs on Linux only', (ctx) => onlyOnHostShape(ctx, false, `the host is Linux (this is ${process.platform}: no /proc, no namespaces)`)));
+  else
+    describe(name, () =>
+      it('runs on Linux only', (ctx) =>
+        onlyOnHostShape(ctx, false, `the host is Linux (this is ${process.platform}: no /proc, no namespaces)`)),
+    );
 }

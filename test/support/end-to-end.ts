@@ -41,7 +41,15 @@ export function describeEndToEnd(options: EndToEnd): void {
       const caseInputs = chosen.map((testCase) => testCase.file);
       for (const agent of AGENTS) {
         const out = await mkdtemp(path.join(tmpdir(), `hangbench-e2e-${agent}-`));
-        runs[agent] = await runEval({ agent, timeScale: TIME_SCALE, out, cwd: projectRoot, caseInputs, concurrency: 4, runId: `${agent}-${process.pid}` });
+        runs[agent] = await runEval({
+          agent,
+          timeScale: TIME_SCALE,
+          out,
+          cwd: projectRoot,
+          caseInputs,
+          concurrency: 4,
+          runId: `${agent}-${process.pid}`,
+        });
       }
     }, options.timeoutMs);
 
@@ -71,7 +79,9 @@ export function describeEndToEnd(options: EndToEnd): void {
 
     it('every attempt of every agent ends clean, and no process carries a run marker afterwards', () => {
       for (const run of Object.values(runs)) {
-        expect(run.summary.attempts.filter((attempt) => !attempt.scores.clean).map((attempt) => attempt.caseId)).toEqual([]);
+        expect(
+          run.summary.attempts.filter((attempt) => !attempt.scores.clean).map((attempt) => attempt.caseId),
+        ).toEqual([]);
       }
       // run ids carry the pid: another checkout's run on this machine is not taken for a leftover of this one
       expect(AGENTS.flatMap((agent) => attemptMarkerProcesses(`${agent}-${process.pid}.`))).toEqual([]);
@@ -82,7 +92,9 @@ export function describeEndToEnd(options: EndToEnd): void {
         const traces = (await readdir(run.runDir, { recursive: true })).filter((file) => file.endsWith('trace.jsonl'));
         expect(traces.length).toBe(run.summary.attempts.length);
         for (const trace of traces) {
-          const recorded = JSON.parse(await readFile(path.join(run.runDir, path.dirname(trace), 'score.json'), 'utf8')) as AttemptScores;
+          const recorded = JSON.parse(
+            await readFile(path.join(run.runDir, path.dirname(trace), 'score.json'), 'utf8'),
+          ) as AttemptScores;
           expect(scoreAttempt(await readTrace(path.join(run.runDir, trace)))).toEqual(recorded);
         }
       }

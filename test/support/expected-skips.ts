@@ -16,7 +16,8 @@ export const EXPECTED_SKIPS: readonly ExpectedSkip[] = [
   {
     file: 'test/hostile/isolation.test.ts',
     test: 'without bubblewrap > says so in the capabilities, with the package to install',
-    reason: 'bubblewrap runs on CI, as root and as hbuser; test/sandbox/host-shapes.test.ts forces the shape without it',
+    reason:
+      'bubblewrap runs on CI, as root and as hbuser; test/sandbox/host-shapes.test.ts forces the shape without it',
   },
   {
     file: 'test/sandbox/diagnose.test.ts',

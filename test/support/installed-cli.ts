@@ -33,7 +33,12 @@ const host = await probeHost();
 /** The CLI in the cache and the bubblewrap jail it runs in: skips without them, or fails under CI=true (test/support/capability.ts). */
 export function requireInstalledCli(ctx: Pick<TestContext, 'skip'>, cli: InstalledCli): void {
   requireCapability(ctx, 'bubblewrap', host.isolation === 'bubblewrap', 'installed agents run in the bubblewrap jail');
-  requireCapability(ctx, 'installed agent CLI', cli.present, `${cli.adapter.package}@${cli.adapter.version}: no ${cli.bin}`);
+  requireCapability(
+    ctx,
+    'installed agent CLI',
+    cli.present,
+    `${cli.adapter.package}@${cli.adapter.version}: no ${cli.bin}`,
+  );
 }
 
 /** One attempt of `cli:<name>` on a case, driven by a scripted model through the real model proxy, as the opencode test does. */
@@ -52,7 +57,22 @@ export async function runInstalled(options: {
     const settings = Object.fromEntries(Object.entries(options.settings ?? {}).map(([name, value]) => [name, [value]]));
     // The proxy strips its own /v1 and appends the rest to the endpoint: chat CLIs send /v1/chat/completions, Claude
     // /v1/v1/messages, Gemini /v1/v1beta/models/…; the scripted model answers each by the path's end.
-    const result = await runEval({ caseInputs: [options.caseFile], agent: `cli:${options.name}`, model: 'scripted', baseUrl: model.url, settings, mode: 'none', intervalMs: 500, timeScale: 1, verifyFloorMs: 2000, concurrency: 1, out: options.out, runId: options.runId, cwd: REPO, budgets: { wallMs: options.wallMs } });
+    const result = await runEval({
+      caseInputs: [options.caseFile],
+      agent: `cli:${options.name}`,
+      model: 'scripted',
+      baseUrl: model.url,
+      settings,
+      mode: 'none',
+      intervalMs: 500,
+      timeScale: 1,
+      verifyFloorMs: 2000,
+      concurrency: 1,
+      out: options.out,
+      runId: options.runId,
+      cwd: REPO,
+      budgets: { wallMs: options.wallMs },
+    });
     const scores = result.summary.attempts[0]!;
     const dir = path.join(result.runDir, scores.caseId, scores.variant, String(scores.repeat));
     return { scores, events: await readTrace(path.join(dir, 'trace.jsonl')), dir, calls: model.calls };
@@ -61,11 +81,14 @@ export async function runInstalled(options: {
   }
 }
 
-export const ofType = <K extends TraceEvent['type']>(events: readonly TraceEvent[], type: K): EventOf<K>[] => events.filter((event): event is EventOf<K> => event.type === type);
+export const ofType = <K extends TraceEvent['type']>(events: readonly TraceEvent[], type: K): EventOf<K>[] =>
+  events.filter((event): event is EventOf<K> => event.type === type);
 
 /** The request bodies the proxy recorded, joined: the real key must be in none of them. */
 export async function recordedBodies(dir: string, events: readonly TraceEvent[]): Promise<string> {
-  const bodies = await Promise.all(ofType(events, 'model.request').map((request) => readFile(path.join(dir, request.bodyFile), 'utf8')));
+  const bodies = await Promise.all(
+    ofType(events, 'model.request').map((request) => readFile(path.join(dir, request.bodyFile), 'utf8')),
+  );
   return bodies.join('\n');
 }
 

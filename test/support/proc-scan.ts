@@ -10,7 +10,8 @@ export function attemptMarkerProcesses(prefix: string): Array<{ pid: number; com
       if (!environ.split('\0').some((line) => line.startsWith(`HANGBENCH_ATTEMPT=${prefix}`))) continue;
       const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
       const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-      if (state !== 'Z') found.push({ pid: Number(entry), command: readFileSync(`/proc/${entry}/comm`, 'latin1').trim() });
+      if (state !== 'Z')
+        found.push({ pid: Number(entry), command: readFileSync(`/proc/${entry}/comm`, 'latin1').trim() });
     } catch {
       // the process ended while we looked: it is gone, which is what we want
     }

@@ -24,13 +24,22 @@ export interface ScriptedModel {
   close(): Promise<void>;
 }
 
-const USAGE = { input_tokens: 1000, output_tokens: 20, total_tokens: 1020, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } };
+const USAGE = {
+  input_tokens: 1000,
+  output_tokens: 20,
+  total_tokens: 1020,
+  input_tokens_details: { cached_tokens: 0 },
+  output_tokens_details: { reasoning_tokens: 0 },
+};
 
 /**
  * A model on loopback that follows a script: chat completions, the Responses API, Anthropic Messages and Gemini, streamed
  * (SSE) or not, one step per model call; past the script it says "done." It drives a real agent CLI through its own tools.
  */
-export async function startScriptedModel(steps: readonly ModelStep[], options: { usage?: boolean; aside?: (call: ModelCall) => ModelReply | null } = {}): Promise<ScriptedModel> {
+export async function startScriptedModel(
+  steps: readonly ModelStep[],
+  options: { usage?: boolean; aside?: (call: ModelCall) => ModelReply | null } = {},
+): Promise<ScriptedModel> {
   const calls: ModelCall[] = [];
   let answered = 0;
   const server = http.createServer((request, response) => {
@@ -53,7 +62,9 @@ export async function startScriptedModel(steps: readonly ModelStep[], options: {
       const step = aside === null ? steps[answered++] : undefined;
       const reply = aside ?? (step ? step(calls) : { text: 'done.' });
       if ('status' in reply) {
-        response.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: reply.error, type: 'invalid_request_error' } }));
+        response
+          .writeHead(reply.status, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: reply.error, type: 'invalid_request_error' } }));
         return;
       }
       const usage = options.usage === false ? null : USAGE;
@@ -77,40 +88,96 @@ export async function startScriptedModel(steps: readonly ModelStep[], options: {
 
 type Usage = typeof USAGE | null;
 
-function responsesReply(response: http.ServerResponse, reply: Exclude<ModelReply, { status: number }>, stream: boolean, usage: Usage, n: number): void {
+function responsesReply(
+  response: http.ServerResponse,
+  reply: Exclude<ModelReply, { status: number }>,
+  stream: boolean,
+  usage: Usage,
+  n: number,
+): void {
   const item =
     'call' in reply
-      ? { type: 'function_call', id: `fc_${n}`, call_id: `call_${n}`, name: reply.call, arguments: JSON.stringify(reply.args), status: 'completed' }
-      : { type: 'message', id: `msg_${n}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: reply.text, annotations: [] }] };
-  const done = { id: `resp_${n}`, object: 'response', status: 'completed', output: [item], ...(usage ? { usage } : {}) };
+      ? {
+          type: 'function_call',
+          id: `fc_${n}`,
+          call_id: `call_${n}`,
+          name: reply.call,
+          arguments: JSON.stringify(reply.args),
+          status: 'completed',
+        }
+      : {
+          type: 'message',
+          id: `msg_${n}`,
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: reply.text, annotations: [] }],
+        };
+  const done = {
+    id: `resp_${n}`,
+    object: 'response',
+    status: 'completed',
+    output: [item],
+    ...(usage ? { usage } : {}),
+  };
   if (!stream) {
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(done));
     return;
   }
   response.writeHead(200, { 'content-type': 'text/event-stream' });
-  const send = (type: string, data: object): boolean => response.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  const send = (type: string, data: object): boolean =>
+    response.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
   send('response.created', { response: { id: `resp_${n}`, status: 'in_progress', output: [] } });
   send('response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress' } });
-  if (!('call' in reply)) send('response.output_text.delta', { output_index: 0, content_index: 0, item_id: item.id, delta: reply.text });
+  if (!('call' in reply))
+    send('response.output_text.delta', { output_index: 0, content_index: 0, item_id: item.id, delta: reply.text });
   send('response.output_item.done', { output_index: 0, item });
   send('response.completed', { response: done });
   response.end();
 }
 
-function chatReply(response: http.ServerResponse, reply: Exclude<ModelReply, { status: number }>, stream: boolean, usage: Usage, n: number): void {
-  const chatUsage = usage ? { prompt_tokens: usage.input_tokens, completion_tokens: usage.output_tokens, total_tokens: usage.total_tokens } : undefined;
+function chatReply(
+  response: http.ServerResponse,
+  reply: Exclude<ModelReply, { status: number }>,
+  stream: boolean,
+  usage: Usage,
+  n: number,
+): void {
+  const chatUsage = usage
+    ? { prompt_tokens: usage.input_tokens, completion_tokens: usage.output_tokens, total_tokens: usage.total_tokens }
+    : undefined;
   const message =
     'call' in reply
-      ? { role: 'assistant', content: null, tool_calls: [{ id: `call_${n}`, type: 'function', function: { name: reply.call, arguments: JSON.stringify(reply.args) } }] }
+      ? {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: `call_${n}`,
+              type: 'function',
+              function: { name: reply.call, arguments: JSON.stringify(reply.args) },
+            },
+          ],
+        }
       : { role: 'assistant', content: reply.text };
   const finish = 'call' in reply ? 'tool_calls' : 'stop';
   if (!stream) {
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `chatcmpl-${n}`, object: 'chat.completion', created: 0, model: 'scripted', choices: [{ index: 0, message, finish_reason: finish }], ...(chatUsage ? { usage: chatUsage } : {}) }));
+    response.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        id: `chatcmpl-${n}`,
+        object: 'chat.completion',
+        created: 0,
+        model: 'scripted',
+        choices: [{ index: 0, message, finish_reason: finish }],
+        ...(chatUsage ? { usage: chatUsage } : {}),
+      }),
+    );
     return;
   }
   response.writeHead(200, { 'content-type': 'text/event-stream' });
   const chunk = (delta: object, finishReason: string | null, extra: object = {}): boolean =>
-    response.write(`data: ${JSON.stringify({ id: `chatcmpl-${n}`, object: 'chat.completion.chunk', created: 0, model: 'scripted', choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`);
+    response.write(
+      `data: ${JSON.stringify({ id: `chatcmpl-${n}`, object: 'chat.completion.chunk', created: 0, model: 'scripted', choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`,
+    );
   if ('call' in reply) chunk({ role: 'assistant', tool_calls: [{ index: 0, ...message.tool_calls![0] }] }, null);
   else chunk({ role: 'assistant', content: reply.text }, null);
   chunk({}, finish, chatUsage ? { usage: chatUsage } : {});
@@ -118,32 +185,83 @@ function chatReply(response: http.ServerResponse, reply: Exclude<ModelReply, { s
 }
 
 /** Anthropic Messages: one text or tool_use block, streamed as message_start / content_block_* / message_delta / message_stop. */
-function messagesReply(response: http.ServerResponse, reply: Exclude<ModelReply, { status: number }>, stream: boolean, usage: Usage, n: number): void {
-  const block = 'call' in reply ? { type: 'tool_use', id: `toolu_${n}`, name: reply.call, input: reply.args } : { type: 'text', text: reply.text };
+function messagesReply(
+  response: http.ServerResponse,
+  reply: Exclude<ModelReply, { status: number }>,
+  stream: boolean,
+  usage: Usage,
+  n: number,
+): void {
+  const block =
+    'call' in reply
+      ? { type: 'tool_use', id: `toolu_${n}`, name: reply.call, input: reply.args }
+      : { type: 'text', text: reply.text };
   const stop = 'call' in reply ? 'tool_use' : 'end_turn';
   const tokens = { input_tokens: usage?.input_tokens ?? 0, output_tokens: usage?.output_tokens ?? 0 };
-  const message = { id: `msg_${n}`, type: 'message', role: 'assistant', model: 'scripted', content: [block], stop_reason: stop, stop_sequence: null, usage: tokens };
+  const message = {
+    id: `msg_${n}`,
+    type: 'message',
+    role: 'assistant',
+    model: 'scripted',
+    content: [block],
+    stop_reason: stop,
+    stop_sequence: null,
+    usage: tokens,
+  };
   if (!stream) {
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(message));
     return;
   }
   response.writeHead(200, { 'content-type': 'text/event-stream' });
-  const send = (type: string, data: object): boolean => response.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-  send('message_start', { message: { ...message, content: [], stop_reason: null, usage: { input_tokens: tokens.input_tokens, output_tokens: 0 } } });
-  send('content_block_start', { index: 0, content_block: 'call' in reply ? { ...block, input: {} } : { type: 'text', text: '' } });
-  send('content_block_delta', { index: 0, delta: 'call' in reply ? { type: 'input_json_delta', partial_json: JSON.stringify(reply.args) } : { type: 'text_delta', text: reply.text } });
+  const send = (type: string, data: object): boolean =>
+    response.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  send('message_start', {
+    message: {
+      ...message,
+      content: [],
+      stop_reason: null,
+      usage: { input_tokens: tokens.input_tokens, output_tokens: 0 },
+    },
+  });
+  send('content_block_start', {
+    index: 0,
+    content_block: 'call' in reply ? { ...block, input: {} } : { type: 'text', text: '' },
+  });
+  send('content_block_delta', {
+    index: 0,
+    delta:
+      'call' in reply
+        ? { type: 'input_json_delta', partial_json: JSON.stringify(reply.args) }
+        : { type: 'text_delta', text: reply.text },
+  });
   send('content_block_stop', { index: 0 });
-  send('message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: tokens.output_tokens } });
+  send('message_delta', {
+    delta: { stop_reason: stop, stop_sequence: null },
+    usage: { output_tokens: tokens.output_tokens },
+  });
   send('message_stop', {});
   response.end();
 }
 
 /** Gemini generateContent / streamGenerateContent?alt=sse: one candidate with a text or functionCall part. */
-function geminiReply(response: http.ServerResponse, reply: Exclude<ModelReply, { status: number }>, stream: boolean, usage: Usage): void {
+function geminiReply(
+  response: http.ServerResponse,
+  reply: Exclude<ModelReply, { status: number }>,
+  stream: boolean,
+  usage: Usage,
+): void {
   const part = 'call' in reply ? { functionCall: { name: reply.call, args: reply.args } } : { text: reply.text };
   const body = {
     candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
-    ...(usage ? { usageMetadata: { promptTokenCount: usage.input_tokens, candidatesTokenCount: usage.output_tokens, totalTokenCount: usage.total_tokens } } : {}),
+    ...(usage
+      ? {
+          usageMetadata: {
+            promptTokenCount: usage.input_tokens,
+            candidatesTokenCount: usage.output_tokens,
+            totalTokenCount: usage.total_tokens,
+          },
+        }
+      : {}),
     modelVersion: 'scripted',
   };
   if (!stream) {
@@ -156,16 +274,24 @@ function geminiReply(response: http.ServerResponse, reply: Exclude<ModelReply, {
 /** The text of a Messages call's last tool_result block (what Claude Code's tool told the model). */
 export function lastMessagesToolResult(call: ModelCall | undefined): string {
   const messages = (call?.body.messages as Array<{ content?: unknown }> | undefined) ?? [];
-  const blocks = messages.flatMap((message) => (Array.isArray(message.content) ? (message.content as Array<{ type?: string; content?: unknown }>) : []));
+  const blocks = messages.flatMap((message) =>
+    Array.isArray(message.content) ? (message.content as Array<{ type?: string; content?: unknown }>) : [],
+  );
   const content = blocks.filter((block) => block.type === 'tool_result').at(-1)?.content;
   if (typeof content === 'string') return content;
-  return Array.isArray(content) ? (content as Array<{ text?: string }>).map((item) => item.text ?? '').join('') : JSON.stringify(content ?? '');
+  return Array.isArray(content)
+    ? (content as Array<{ text?: string }>).map((item) => item.text ?? '').join('')
+    : JSON.stringify(content ?? '');
 }
 
 /** The output of a Gemini call's last functionResponse part (what Gemini CLI's tool told the model). */
 export function lastGeminiFunctionResponse(call: ModelCall | undefined): string {
-  const contents = (call?.body.contents as Array<{ parts?: Array<{ functionResponse?: { response?: unknown } }> }> | undefined) ?? [];
-  const response = contents.flatMap((content) => content.parts ?? []).filter((part) => part.functionResponse).at(-1)?.functionResponse?.response;
+  const contents =
+    (call?.body.contents as Array<{ parts?: Array<{ functionResponse?: { response?: unknown } }> }> | undefined) ?? [];
+  const response = contents
+    .flatMap((content) => content.parts ?? [])
+    .filter((part) => part.functionResponse)
+    .at(-1)?.functionResponse?.response;
   return JSON.stringify(response ?? '');
 }
 

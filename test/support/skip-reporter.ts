@@ -24,11 +24,16 @@ export default class SkipReporter implements Reporter {
         if (!isExpectedSkip(file, test.fullName)) unexpected.push(line);
       }
     }
-    if (lines.length > 0) console.log(`\n${lines.length} skipped, with the reason each gave:\n${lines.map((line) => `  ${line}`).join('\n')}`);
+    if (lines.length > 0)
+      console.log(
+        `\n${lines.length} skipped, with the reason each gave:\n${lines.map((line) => `  ${line}`).join('\n')}`,
+      );
     const log = process.env.HANGBENCH_SKIP_LOG;
     if (log) appendFileSync(log, lines.map((line) => `${line}\n`).join(''));
     if (IN_CI && unexpected.length > 0) {
-      console.error(`\nCI=${process.env.CI}: ${unexpected.length} skip(s) not in test/support/expected-skips.ts (fix the machine, or list the skip with its reason):\n${unexpected.map((line) => `  ${line}`).join('\n')}`);
+      console.error(
+        `\nCI=${process.env.CI}: ${unexpected.length} skip(s) not in test/support/expected-skips.ts (fix the machine, or list the skip with its reason):\n${unexpected.map((line) => `  ${line}`).join('\n')}`,
+      );
       process.exitCode = 1;
     }
   }

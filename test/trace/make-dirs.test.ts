@@ -14,7 +14,7 @@ describe('makeDirs', () => {
     expect((await stat(deep)).isDirectory()).toBe(true);
   });
 
-  it('fails at once with ENOENT under /proc, where Node\'s recursive mkdir retries forever', async () => {
+  it("fails at once with ENOENT under /proc, where Node's recursive mkdir retries forever", async () => {
     const error = await makeDirs('/proc/nope/run').catch((caught: unknown) => caught);
     expect(resultsFaultOf(error)).toMatchObject({ code: 'ENOENT' });
   });

@@ -29,7 +29,9 @@ describe('parseTrace', () => {
     const text = [JSON.stringify({ ...JSON.parse(first ?? '{}'), schemaVersion: 99 }), ...rest].join('\n');
     const error = catchError(() => parseTrace(text, 'results/r1/trace.jsonl'));
     expect(error.code).toBe('TRACE_INVALID');
-    expect(error.message).toMatch(/^results\/r1\/trace\.jsonl:1: trace schemaVersion 99 is not one this hangbench reads \(it reads 2\)/);
+    expect(error.message).toMatch(
+      /^results\/r1\/trace\.jsonl:1: trace schemaVersion 99 is not one this hangbench reads \(it reads 2\)/,
+    );
   });
 
   it('keeps the events before a last line torn by a crash (no newline, not JSON)', () => {

@@ -10,7 +10,11 @@ describe('withDeadline', () => {
   it('gives up at the deadline, escalates once and says what it gave up on', async () => {
     let escalations = 0;
     const never = new Promise<never>(() => undefined);
-    const result = await withDeadline(never, { what: "the agent's stdout to close", ms: 20, onExpire: () => void escalations++ });
+    const result = await withDeadline(never, {
+      what: "the agent's stdout to close",
+      ms: 20,
+      onExpire: () => void escalations++,
+    });
     expect(result).toMatchObject({ state: 'expired', what: "the agent's stdout to close" });
     expect(result.waitedMs).toBeGreaterThanOrEqual(15);
     expect(escalations).toBe(1);

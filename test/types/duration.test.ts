@@ -16,9 +16,12 @@ describe('parseDuration', () => {
     expect(parseDuration(input)).toBe(expected);
   });
 
-  it.each(['', 'fast', '10 seconds', '-5s', '5x', '1e3s'])('rejects %j with a message that shows the accepted forms', (input) => {
-    expect(() => parseDuration(input)).toThrow(/250ms, 30s, 5m/);
-  });
+  it.each(['', 'fast', '10 seconds', '-5s', '5x', '1e3s'])(
+    'rejects %j with a message that shows the accepted forms',
+    (input) => {
+      expect(() => parseDuration(input)).toThrow(/250ms, 30s, 5m/);
+    },
+  );
 
   it('rejects negative and non-finite numbers', () => {
     expect(() => parseDuration(-1)).toThrow(RangeError);

@@ -10,7 +10,9 @@ import { readRunMeta } from '../../src/run/meta.js';
 const SRC = path.resolve(import.meta.dirname, '../../src');
 
 async function sourceFiles(): Promise<string[]> {
-  return (await readdir(SRC, { recursive: true })).filter((file) => file.endsWith('.ts')).map((file) => path.join(SRC, file));
+  return (await readdir(SRC, { recursive: true }))
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => path.join(SRC, file));
 }
 
 const scratch: string[] = [];
@@ -30,7 +32,9 @@ function captureIo(cwd: string) {
 
 describe('error codes', () => {
   it('every code of HangbenchErrorCode is raised somewhere in src/, and none is raised that the type lacks', async () => {
-    const declared = [...(await readFile(path.join(SRC, 'types/errors.ts'), 'utf8')).matchAll(/^\s*\| '([A-Z_]+)'/gm)].map((match) => match[1]!);
+    const declared = [
+      ...(await readFile(path.join(SRC, 'types/errors.ts'), 'utf8')).matchAll(/^\s*\| '([A-Z_]+)'/gm),
+    ].map((match) => match[1]!);
     const raised = new Set<string>();
     for (const file of await sourceFiles()) {
       const text = await readFile(file, 'utf8');
@@ -44,10 +48,16 @@ describe('error codes', () => {
   it('a corrupt meta.json is RUN_FOLDER, an invalid config file CONFIG', async () => {
     const dir = await tempDir();
     await writeFile(path.join(dir, 'meta.json'), '{ not json');
-    await expect(readRunMeta(dir)).rejects.toMatchObject({ code: 'RUN_FOLDER', message: expect.stringContaining('not valid JSON') });
+    await expect(readRunMeta(dir)).rejects.toMatchObject({
+      code: 'RUN_FOLDER',
+      message: expect.stringContaining('not valid JSON'),
+    });
     const config = path.join(dir, 'hangbench.config.yaml');
     await writeFile(config, 'variants: 3\n');
-    await expect(loadConfigFile(config, dir)).rejects.toMatchObject({ code: 'CONFIG', message: expect.stringContaining('invalid config file') });
+    await expect(loadConfigFile(config, dir)).rejects.toMatchObject({
+      code: 'CONFIG',
+      message: expect.stringContaining('invalid config file'),
+    });
   });
 
   it('the CLI exits 2 on the user input codes (a flag, a config file, a run folder) and names the command', async () => {

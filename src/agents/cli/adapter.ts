@@ -34,7 +34,18 @@ const ProbeCallSchema = z.strictObject({
 export const ProbeSpecSchema = z.strictObject({
   run: ProbeCallSchema,
   /** a tool result that matches says the command still runs; group 1 is {session}. */
-  running: z.string().min(1).refine((text) => { try { new RegExp(text); return true; } catch { return false; } }, 'a regular expression').optional(),
+  running: z
+    .string()
+    .min(1)
+    .refine((text) => {
+      try {
+        new RegExp(text);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'a regular expression')
+    .optional(),
   poll: ProbeCallSchema.extend({ every: DurationSchema }).optional(),
   interrupt: ProbeCallSchema.extend({ kind: z.enum(['keys', 'kill']) }),
   finish: z.string().min(1).default('The command hung: I ran it, waited, and interrupted it.'),
@@ -48,32 +59,49 @@ export type ProbeSpec = z.infer<typeof ProbeSpecSchema>;
  * `agents/<name>.yaml`: an installed agent CLI as data. Placeholders in `command`, `files` and `env`:
  * {issue_file} {workspace} {home} {model} {base_url} {api_key} and every setting's {NAME}.
  */
-const AdapterSchema = z.strictObject({
-  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and - (it is the NAME of --agent cli:NAME)'),
-  description: z.string().min(1),
-  /** the npm package and its pinned version, installed once into the agent cache; absent for `generic`. */
-  package: z.string().regex(/^(@[a-z0-9-]+\/)?[a-z0-9._-]+$/, 'an npm package name').optional(),
-  version: z.string().regex(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, 'an exact version (x.y.z): adapters pin what they measured').optional(),
-  /** the executable under node_modules/.bin that `command` runs. */
-  bin: z.string().min(1).optional(),
-  /** the non-interactive command line, run by bash in the workspace; `generic` takes it from --cmd. */
-  command: z.string().min(1),
-  /** files written before the CLI starts (its config pointing it at the model proxy). */
-  files: z.array(z.strictObject({ path: z.string().min(1), content: z.string() })).default([]),
-  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
-  /** where the CLI writes its own logs (inside the sandbox); copied into the attempt folder afterwards. */
-  logs: z.array(z.string().min(1)).default([]),
-  settings: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), SettingSchema).default({}),
-  shell: ShellToolSchema.optional(),
-  /** what `--model probe` calls, in this CLI's own tool names and argument shapes. */
-  probe: ProbeSpecSchema.optional(),
-  /** what the CLI tries to reach that no setting of it stops; the jail refuses it, and the attempt's trace says so. */
-  unblockable_traffic: z.string().min(1).optional(),
-}).superRefine((adapter, ctx) => {
-  if ((adapter.package === undefined) !== (adapter.version === undefined) || (adapter.package === undefined) !== (adapter.bin === undefined)) {
-    ctx.addIssue({ code: 'custom', path: ['package'], message: 'package, version and bin go together: give all three (an npm CLI) or none (a command on PATH)' });
-  }
-});
+const AdapterSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and - (it is the NAME of --agent cli:NAME)'),
+    description: z.string().min(1),
+    /** the npm package and its pinned version, installed once into the agent cache; absent for `generic`. */
+    package: z
+      .string()
+      .regex(/^(@[a-z0-9-]+\/)?[a-z0-9._-]+$/, 'an npm package name')
+      .optional(),
+    version: z
+      .string()
+      .regex(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, 'an exact version (x.y.z): adapters pin what they measured')
+      .optional(),
+    /** the executable under node_modules/.bin that `command` runs. */
+    bin: z.string().min(1).optional(),
+    /** the non-interactive command line, run by bash in the workspace; `generic` takes it from --cmd. */
+    command: z.string().min(1),
+    /** files written before the CLI starts (its config pointing it at the model proxy). */
+    files: z.array(z.strictObject({ path: z.string().min(1), content: z.string() })).default([]),
+    env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
+    /** where the CLI writes its own logs (inside the sandbox); copied into the attempt folder afterwards. */
+    logs: z.array(z.string().min(1)).default([]),
+    settings: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), SettingSchema).default({}),
+    shell: ShellToolSchema.optional(),
+    /** what `--model probe` calls, in this CLI's own tool names and argument shapes. */
+    probe: ProbeSpecSchema.optional(),
+    /** what the CLI tries to reach that no setting of it stops; the jail refuses it, and the attempt's trace says so. */
+    unblockable_traffic: z.string().min(1).optional(),
+  })
+  .superRefine((adapter, ctx) => {
+    if (
+      (adapter.package === undefined) !== (adapter.version === undefined) ||
+      (adapter.package === undefined) !== (adapter.bin === undefined)
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['package'],
+        message: 'package, version and bin go together: give all three (an npm CLI) or none (a command on PATH)',
+      });
+    }
+  });
 
 export type Adapter = z.infer<typeof AdapterSchema>;
 
@@ -89,7 +117,10 @@ export async function loadAdapter(name: string, dirs: readonly string[] = adapte
     const text = await readFile(file, 'utf8').catch(() => null);
     if (text !== null) return parseAdapter(file, text);
   }
-  throw new HangbenchError('CONFIG', `no adapter "${name}": looked for ${name}.yaml in ${dirs.join(', ')}; the bundled ones are in ${dirs.at(-1)}`);
+  throw new HangbenchError(
+    'CONFIG',
+    `no adapter "${name}": looked for ${name}.yaml in ${dirs.join(', ')}; the bundled ones are in ${dirs.at(-1)}`,
+  );
 }
 
 /** One clear line per problem: file:line:column field: what is wrong. */
@@ -99,20 +130,30 @@ export function parseAdapter(file: string, text: string): Adapter {
   if (doc.errors.length > 0) {
     const error = doc.errors[0]!;
     const at = lines.linePos(error.pos[0]);
-    throw new HangbenchError('CONFIG', `invalid adapter ${file}:${at.line}:${at.col}: not valid YAML: ${error.message.split('\n')[0]}`);
+    throw new HangbenchError(
+      'CONFIG',
+      `invalid adapter ${file}:${at.line}:${at.col}: not valid YAML: ${error.message.split('\n')[0]}`,
+    );
   }
   const parsed = AdapterSchema.safeParse(doc.toJS());
   if (parsed.success) {
-    if (parsed.data.name !== path.basename(file, '.yaml')) throw new HangbenchError('CONFIG', `invalid adapter ${file}: name is "${parsed.data.name}" but the file is ${path.basename(file)}; make them match`);
+    if (parsed.data.name !== path.basename(file, '.yaml'))
+      throw new HangbenchError(
+        'CONFIG',
+        `invalid adapter ${file}: name is "${parsed.data.name}" but the file is ${path.basename(file)}; make them match`,
+      );
     return parsed.data;
   }
-  const problems = parsed.error.issues.map((issue) => `  ${file}:${position(doc, lines, issue.path)} ${issue.path.join('.') || '(top)'}: ${issue.message}`);
+  const problems = parsed.error.issues.map(
+    (issue) => `  ${file}:${position(doc, lines, issue.path)} ${issue.path.join('.') || '(top)'}: ${issue.message}`,
+  );
   throw new HangbenchError('CONFIG', `invalid adapter:\n${problems.join('\n')}`);
 }
 
 function position(doc: Document, lines: LineCounter, at: readonly PropertyKey[]): string {
   for (let depth = at.length; depth >= 0; depth--) {
-    const node = doc.getIn(at.slice(0, depth) as (string | number)[], true) as { range?: [number, number, number] } | undefined;
+    const node = doc.getIn(at.slice(0, depth) as (string | number)[], true) as
+      { range?: [number, number, number] } | undefined;
     if (node?.range) {
       const pos = lines.linePos(node.range[0]);
       return `${pos.line}:${pos.col}`;
@@ -125,10 +166,20 @@ function position(doc: Document, lines: LineCounter, at: readonly PropertyKey[])
 export function resolveSettings(adapter: Adapter, given: Readonly<Record<string, string>>): Record<string, string> {
   for (const [name, value] of Object.entries(given)) {
     const setting = adapter.settings[name];
-    if (!setting) throw new HangbenchError('USAGE', `--set ${name}: adapter ${adapter.name} has no setting "${name}"; it has ${Object.keys(adapter.settings).join(', ') || 'none'}`);
-    if (setting.choices && !setting.choices.includes(value)) throw new HangbenchError('USAGE', `--set ${name}=${value}: adapter ${adapter.name} takes ${setting.choices.join(', ')}`);
+    if (!setting)
+      throw new HangbenchError(
+        'USAGE',
+        `--set ${name}: adapter ${adapter.name} has no setting "${name}"; it has ${Object.keys(adapter.settings).join(', ') || 'none'}`,
+      );
+    if (setting.choices && !setting.choices.includes(value))
+      throw new HangbenchError(
+        'USAGE',
+        `--set ${name}=${value}: adapter ${adapter.name} takes ${setting.choices.join(', ')}`,
+      );
   }
-  return Object.fromEntries(Object.entries(adapter.settings).map(([name, setting]) => [name, given[name] ?? setting.default]));
+  return Object.fromEntries(
+    Object.entries(adapter.settings).map(([name, setting]) => [name, given[name] ?? setting.default]),
+  );
 }
 
 /** {name} → value; an unknown placeholder is left as it is, so a shell `${VAR}` in a command survives. */

@@ -24,7 +24,11 @@ export interface CliSettings {
  */
 export function cliAgent(spec: CliSettings, env: NodeJS.ProcessEnv = process.env): InstalledAgentFactory {
   const model = spec.model ?? env.OPENAI_MODEL;
-  if (!model) throw new HangbenchError('USAGE', `--agent cli:${spec.adapter} needs --model NAME (the model the proxy asks the endpoint for)`);
+  if (!model)
+    throw new HangbenchError(
+      'USAGE',
+      `--agent cli:${spec.adapter} needs --model NAME (the model the proxy asks the endpoint for)`,
+    );
   const probe = model === PROBE_MODEL;
   let prepared: ReturnType<InstalledAgent['prepare']> | null = null;
   const installed: InstalledAgent = {
@@ -36,7 +40,11 @@ export function cliAgent(spec: CliSettings, env: NodeJS.ProcessEnv = process.env
     prepare: () =>
       (prepared ??= (async () => {
         const adapter = await loadAdapter(spec.adapter);
-        if (probe && !adapter.probe) throw new HangbenchError('USAGE', `--model probe: adapter ${adapter.name} has no probe: section (how the probe model calls its shell tool; docs/installed-agents.md)`);
+        if (probe && !adapter.probe)
+          throw new HangbenchError(
+            'USAGE',
+            `--model probe: adapter ${adapter.name} has no probe: section (how the probe model calls its shell tool; docs/installed-agents.md)`,
+          );
         const settings = resolveSettings(adapter, spec.settings);
         return { adapter, settings, installed: await installAdapter(adapter) };
       })()),

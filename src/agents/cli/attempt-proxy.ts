@@ -29,8 +29,15 @@ export interface AttemptProxyDeps {
 export function startAttemptProxy(deps: AttemptProxyDeps): Promise<ModelProxy> {
   const { agent, trace, logDir } = deps;
   const spec = agent.upstream === null ? deps.adapter.probe : undefined;
-  const probe = spec ? { spec, repro: deps.testCase.repro, waitMs: Math.round(interruptMs(deps) * DEFAULTS.probeWaitShare) } : undefined;
-  if (probe) trace.write({ type: 'agent.note', kind: 'agent', message: `probe model: runs \`${probe.repro}\` with ${probe.spec.run.tool}, waits ${probe.waitMs} ms on it${probe.spec.poll ? ` (polling with ${probe.spec.poll.tool})` : ''}, then interrupts (${probe.spec.interrupt.kind} through ${probe.spec.interrupt.tool}) and finishes` });
+  const probe = spec
+    ? { spec, repro: deps.testCase.repro, waitMs: Math.round(interruptMs(deps) * DEFAULTS.probeWaitShare) }
+    : undefined;
+  if (probe)
+    trace.write({
+      type: 'agent.note',
+      kind: 'agent',
+      message: `probe model: runs \`${probe.repro}\` with ${probe.spec.run.tool}, waits ${probe.waitMs} ms on it${probe.spec.poll ? ` (polling with ${probe.spec.poll.tool})` : ''}, then interrupts (${probe.spec.interrupt.kind} through ${probe.spec.interrupt.tool}) and finishes`,
+    });
   return ModelProxy.start({
     socketPath: deps.socketPath,
     upstream: agent.upstream,
@@ -43,7 +50,13 @@ export function startAttemptProxy(deps: AttemptProxyDeps): Promise<ModelProxy> {
         trace.write({ type: 'model.request', ...call, bodyFile: path.relative(logDir, call.bodyFile) });
         deps.onRequest?.(call.request, body);
       },
-      response: (call) => trace.write({ type: 'model.response', ...call, latencyMs: Math.round(call.latencyMs * 10) / 10, bodyFile: path.relative(logDir, call.bodyFile) }),
+      response: (call) =>
+        trace.write({
+          type: 'model.response',
+          ...call,
+          latencyMs: Math.round(call.latencyMs * 10) / 10,
+          bodyFile: path.relative(logDir, call.bodyFile),
+        }),
       overBudget: deps.onOverBudget,
       fault: (error) => trace.fail(error),
     },

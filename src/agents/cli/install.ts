@@ -20,14 +20,19 @@ export interface InstalledPackage {
 /** `$HANGBENCH_AGENT_CACHE`, else `$XDG_CACHE_HOME/hangbench/agents`, else `~/.cache/hangbench/agents`: outside the project and every sandbox. */
 export function agentCacheDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
   if (env.HANGBENCH_AGENT_CACHE) return path.resolve(env.HANGBENCH_AGENT_CACHE);
-  return path.join(env.XDG_CACHE_HOME ? path.resolve(env.XDG_CACHE_HOME) : path.join(homedir(), '.cache'), 'hangbench', 'agents');
+  return path.join(
+    env.XDG_CACHE_HOME ? path.resolve(env.XDG_CACHE_HOME) : path.join(homedir(), '.cache'),
+    'hangbench',
+    'agents',
+  );
 }
 
 const pending = new Map<string, Promise<InstalledPackage>>();
 
 /** Installs `package@version` once per cache (concurrent attempts share one install); a finished install is reused as is. */
 export function installAdapter(adapter: Adapter, cache = agentCacheDir()): Promise<InstalledPackage | null> {
-  if (adapter.package === undefined || adapter.version === undefined || adapter.bin === undefined) return Promise.resolve(null);
+  if (adapter.package === undefined || adapter.version === undefined || adapter.bin === undefined)
+    return Promise.resolve(null);
   const spec = `${adapter.package}@${adapter.version}`;
   const dir = path.join(cache, spec.replace('/', '+'));
   const bin = path.join('node_modules', '.bin', adapter.bin);
@@ -47,11 +52,23 @@ async function installInto(spec: string, dir: string, bin: string): Promise<Inst
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   try {
-    await run('npm', ['install', '--prefix', staging, '--no-audit', '--no-fund', '--no-save', '--loglevel=error', spec], { timeout: INSTALL_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
+    await run(
+      'npm',
+      ['install', '--prefix', staging, '--no-audit', '--no-fund', '--no-save', '--loglevel=error', spec],
+      { timeout: INSTALL_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 },
+    );
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
-    const detail = ((error as { stderr?: string }).stderr ?? (error as Error).message).trim().split('\n').slice(-3).join(' ');
-    throw new HangbenchError('AGENT', `could not install ${spec} into ${path.dirname(dir)} with npm: ${detail}; check the npm registry is reachable, or set HANGBENCH_AGENT_CACHE to a cache that has it`, { cause: error });
+    const detail = ((error as { stderr?: string }).stderr ?? (error as Error).message)
+      .trim()
+      .split('\n')
+      .slice(-3)
+      .join(' ');
+    throw new HangbenchError(
+      'AGENT',
+      `could not install ${spec} into ${path.dirname(dir)} with npm: ${detail}; check the npm registry is reachable, or set HANGBENCH_AGENT_CACHE to a cache that has it`,
+      { cause: error },
+    );
   }
   if (!existsSync(path.join(staging, bin))) {
     await rm(staging, { recursive: true, force: true });

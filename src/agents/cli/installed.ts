@@ -5,7 +5,11 @@ import type { InstalledPackage } from './install.js';
 export interface InstalledAgent {
   readonly adapterName: string;
   /** the adapter with the variant's settings resolved, and its package installed (null: a command on PATH). */
-  prepare(): Promise<{ readonly adapter: Adapter; readonly settings: Readonly<Record<string, string>>; readonly installed: InstalledPackage | null }>;
+  prepare(): Promise<{
+    readonly adapter: Adapter;
+    readonly settings: Readonly<Record<string, string>>;
+    readonly installed: InstalledPackage | null;
+  }>;
   readonly model: string;
   /** the real endpoint and key: the model proxy's, never the agent's. null: `--model probe`, the proxy answers itself. */
   readonly upstream: string | null;

@@ -26,8 +26,30 @@ export interface ProbeRecord {
 /** What the proxy tells the attempt: one call each way, the budget running out, a body the results folder refused. */
 export interface ModelProxyEvents {
   /** `body` is the parsed request (null when it is not JSON): its file is written in the background. */
-  request(call: { request: number; api: ModelApi; path: string; model: string | null; stream: boolean; bytes: number; bodyFile: string; cutBytes?: number; body: unknown }): void;
-  response(call: { request: number; status: number; usage: TokenUsage; tokensFrom: 'usage' | 'counted'; bytes: number; latencyMs: number; refused?: string; broken?: string; probe?: ProbeRecord; bodyFile: string; cutBytes?: number }): void;
+  request(call: {
+    request: number;
+    api: ModelApi;
+    path: string;
+    model: string | null;
+    stream: boolean;
+    bytes: number;
+    bodyFile: string;
+    cutBytes?: number;
+    body: unknown;
+  }): void;
+  response(call: {
+    request: number;
+    status: number;
+    usage: TokenUsage;
+    tokensFrom: 'usage' | 'counted';
+    bytes: number;
+    latencyMs: number;
+    refused?: string;
+    broken?: string;
+    probe?: ProbeRecord;
+    bodyFile: string;
+    cutBytes?: number;
+  }): void;
   /** the first call refused for the token budget. */
   overBudget(value: number, limit: number): void;
   /** a body write the disk refused: the attempt's results-fault path. */
@@ -92,7 +114,14 @@ export class ModelProxy {
     this.#options = options;
     this.#cap = options.bodyCapBytes ?? DEFAULTS.modelProxy.bodyCapBytes;
     this.#server = http.createServer((request, response) => {
-      const call: Call = { number: ++this.#calls, started: performance.now(), api: apiFor(new URL(request.url ?? '/', 'http://proxy').pathname), stream: false, responseFile: '', answered: false };
+      const call: Call = {
+        number: ++this.#calls,
+        started: performance.now(),
+        api: apiFor(new URL(request.url ?? '/', 'http://proxy').pathname),
+        stream: false,
+        responseFile: '',
+        answered: false,
+      };
       call.responseFile = path.join(options.bodyDir, `${call.number}.response.txt`);
       response.on('error', () => undefined);
       this.#handle(call, request, response).catch((error: unknown) => this.#failed(call, response, error));
@@ -119,7 +148,10 @@ export class ModelProxy {
   async close(): Promise<void> {
     this.#server.closeAllConnections();
     const ms = DEFAULTS.modelProxy.closeMs;
-    await withDeadline(new Promise<void>((resolve) => this.#server.close(() => resolve())), { what: 'the model proxy to stop listening', ms });
+    await withDeadline(new Promise<void>((resolve) => this.#server.close(() => resolve())), {
+      what: 'the model proxy to stop listening',
+      ms,
+    });
     await withDeadline(this.written(), { what: 'the model bodies to be written', ms });
   }
 
@@ -149,17 +181,39 @@ export class ModelProxy {
     const { events } = this.#options;
     const model = api.model(url, parsed);
     events.request({
-      request: call.number, api: api.name, path: url.pathname, model, stream: call.stream, bytes: requestBody.bytes, bodyFile: requestFile, ...cut(requestBody), body: parsed,
+      request: call.number,
+      api: api.name,
+      path: url.pathname,
+      model,
+      stream: call.stream,
+      bytes: requestBody.bytes,
+      bodyFile: requestFile,
+      ...cut(requestBody),
+      body: parsed,
     });
 
-    if (keyOf(request, url) !== this.agentKey) return this.#refuse(call, response, 401, 'hangbench model proxy: unknown key', 'proxy_key');
+    if (keyOf(request, url) !== this.agentKey)
+      return this.#refuse(call, response, 401, 'hangbench model proxy: unknown key', 'proxy_key');
     if (this.#tokens >= this.#options.tokenBudget) {
       if (!this.#refusedOnce) events.overBudget(this.#tokens, this.#options.tokenBudget);
       this.#refusedOnce = true;
-      return this.#refuse(call, response, 400, `hangbench: the attempt's token budget of ${this.#options.tokenBudget} is spent (${this.#tokens} used)`, 'token_budget');
+      return this.#refuse(
+        call,
+        response,
+        400,
+        `hangbench: the attempt's token budget of ${this.#options.tokenBudget} is spent (${this.#tokens} used)`,
+        'token_budget',
+      );
     }
     if (this.#options.probe) return this.#probe(call, response, this.#options.probe, url, parsed, body);
-    if (this.#options.upstream === null) return this.#refuse(call, response, 502, 'hangbench model proxy: no endpoint (not the probe model, and no --base-url)', 'upstream');
+    if (this.#options.upstream === null)
+      return this.#refuse(
+        call,
+        response,
+        502,
+        'hangbench model proxy: no endpoint (not the probe model, and no --base-url)',
+        'upstream',
+      );
 
     const answer = new BodyCapture(this.#cap, DEFAULTS.modelProxy.usageTailBytes);
     const result = await forward({
@@ -183,31 +237,82 @@ export class ModelProxy {
     const latencyMs = performance.now() - call.started;
     const broken = result.broken ? { broken: result.broken } : {};
     const bytes = answer.bytes;
-    events.response({ request: call.number, status: result.status, usage, tokensFrom: from, bytes, latencyMs, bodyFile: call.responseFile, ...cut(answer), ...broken });
+    events.response({
+      request: call.number,
+      status: result.status,
+      usage,
+      tokensFrom: from,
+      bytes,
+      latencyMs,
+      bodyFile: call.responseFile,
+      ...cut(answer),
+      ...broken,
+    });
     if (!response.destroyed) response.end();
   }
 
   /** The probe model: the next step of its policy, in the API the CLI called, with tokens counted as a model's would be. */
-  async #probe(call: Call, response: http.ServerResponse, probe: ProbeOptions, url: URL, parsed: Record<string, unknown> | null, body: string): Promise<void> {
+  async #probe(
+    call: Call,
+    response: http.ServerResponse,
+    probe: ProbeOptions,
+    url: URL,
+    parsed: Record<string, unknown> | null,
+    body: string,
+  ): Promise<void> {
     const { api } = call;
     if (api.name === 'other' || parsed === null) {
-      if (call.api.name === 'other' && (response.req.method === 'HEAD' || response.req.method === 'GET')) return this.#answer(call, response, 200, '', JSON_TYPE, NO_USAGE, { step: 'aside', tool: null, reason: `${response.req.method} ${url.pathname}: an empty answer` });
-      return this.#refuse(call, response, 404, `hangbench probe model: ${url.pathname} is not a model call it answers`, 'proxy_error');
+      if (call.api.name === 'other' && (response.req.method === 'HEAD' || response.req.method === 'GET'))
+        return this.#answer(call, response, 200, '', JSON_TYPE, NO_USAGE, {
+          step: 'aside',
+          tool: null,
+          reason: `${response.req.method} ${url.pathname}: an empty answer`,
+        });
+      return this.#refuse(
+        call,
+        response,
+        404,
+        `hangbench probe model: ${url.pathname} is not a model call it answers`,
+        'proxy_error',
+      );
     }
     const decision = decide(probe.spec, api.tools(parsed), api.exchanges(parsed), probe);
     const model = api.model(url, parsed) ?? 'probe';
-    const written = 'call' in decision.reply ? `${decision.reply.call}${JSON.stringify(decision.reply.args)}` : decision.reply.text;
+    const written =
+      'call' in decision.reply ? `${decision.reply.call}${JSON.stringify(decision.reply.args)}` : decision.reply.text;
     const usage = { promptTokens: countTokens(body), completionTokens: countTokens(written), cachedTokens: 0 };
     const text = api.reply(decision.reply, call.stream, { model, n: call.number, usage });
     this.#tokens += usage.promptTokens + usage.completionTokens;
-    return this.#answer(call, response, 200, text, call.stream ? SSE_TYPE : JSON_TYPE, usage, { step: decision.step, tool: 'call' in decision.reply ? decision.reply.call : null, reason: decision.reason });
+    return this.#answer(call, response, 200, text, call.stream ? SSE_TYPE : JSON_TYPE, usage, {
+      step: decision.step,
+      tool: 'call' in decision.reply ? decision.reply.call : null,
+      reason: decision.reason,
+    });
   }
 
-  #answer(call: Call, response: http.ServerResponse, status: number, text: string, type: string, usage: TokenUsage, probe: ProbeRecord): void {
+  #answer(
+    call: Call,
+    response: http.ServerResponse,
+    status: number,
+    text: string,
+    type: string,
+    usage: TokenUsage,
+    probe: ProbeRecord,
+  ): void {
     const answer = captured(text, this.#cap, 0);
     this.#write(call.responseFile, answer);
     call.answered = true;
-    this.#options.events.response({ request: call.number, status, usage, tokensFrom: 'counted', bytes: answer.bytes, latencyMs: performance.now() - call.started, probe, bodyFile: call.responseFile, ...cut(answer) });
+    this.#options.events.response({
+      request: call.number,
+      status,
+      usage,
+      tokensFrom: 'counted',
+      bytes: answer.bytes,
+      latencyMs: performance.now() - call.started,
+      probe,
+      bodyFile: call.responseFile,
+      ...cut(answer),
+    });
     response.writeHead(status, { 'content-type': type, 'cache-control': 'no-cache' }).end(text);
   }
 
@@ -215,7 +320,16 @@ export class ModelProxy {
     const text = call.api.error(status, message, why);
     this.#write(call.responseFile, captured(text, this.#cap, 0));
     call.answered = true;
-    this.#options.events.response({ request: call.number, status, usage: NO_USAGE, tokensFrom: 'counted', bytes: Buffer.byteLength(text), latencyMs: performance.now() - call.started, refused: message, bodyFile: call.responseFile });
+    this.#options.events.response({
+      request: call.number,
+      status,
+      usage: NO_USAGE,
+      tokensFrom: 'counted',
+      bytes: Buffer.byteLength(text),
+      latencyMs: performance.now() - call.started,
+      refused: message,
+      bodyFile: call.responseFile,
+    });
     if (response.headersSent) response.end(call.stream ? call.api.streamError(message) : undefined);
     else response.writeHead(status, { 'content-type': JSON_TYPE }).end(text);
   }
@@ -224,7 +338,8 @@ export class ModelProxy {
   #failed(call: Call, response: http.ServerResponse, error: unknown): void {
     const message = `hangbench model proxy: internal error: ${error instanceof Error ? error.message : String(error)}`;
     try {
-      if (!response.headersSent) response.writeHead(500, { 'content-type': JSON_TYPE }).end(call.api.error(500, message, 'proxy_error'));
+      if (!response.headersSent)
+        response.writeHead(500, { 'content-type': JSON_TYPE }).end(call.api.error(500, message, 'proxy_error'));
       else response.end(call.stream ? call.api.streamError(message) : undefined);
     } catch {
       response.destroy();
@@ -232,7 +347,16 @@ export class ModelProxy {
     if (call.answered) return;
     call.answered = true;
     try {
-      this.#options.events.response({ request: call.number, status: 500, usage: NO_USAGE, tokensFrom: 'counted', bytes: 0, latencyMs: performance.now() - call.started, refused: message, bodyFile: call.responseFile });
+      this.#options.events.response({
+        request: call.number,
+        status: 500,
+        usage: NO_USAGE,
+        tokensFrom: 'counted',
+        bytes: 0,
+        latencyMs: performance.now() - call.started,
+        refused: message,
+        bodyFile: call.responseFile,
+      });
     } catch {
       // the record is what failed: the answer above is all that can be done
     }
@@ -260,7 +384,9 @@ function keyOf(request: http.IncomingMessage, url: URL): string | undefined {
 function parseJson(text: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }

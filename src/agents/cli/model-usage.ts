@@ -33,13 +33,22 @@ export function payloads(body: string): unknown[] {
  * Anthropic's input from message_start and output from the last message_delta), else o200k counts of the request body
  * and of the text the model wrote.
  */
-export function usageOf(api: WireApi, requestBody: string, responseBody: string): { usage: TokenUsage; from: 'usage' | 'counted' } {
+export function usageOf(
+  api: WireApi,
+  requestBody: string,
+  responseBody: string,
+): { usage: TokenUsage; from: 'usage' | 'counted' } {
   const found = payloads(responseBody);
-  const parts = found.map((payload) => api.usage(payload)).filter((usage): usage is Partial<TokenUsage> => usage !== null);
+  const parts = found
+    .map((payload) => api.usage(payload))
+    .filter((usage): usage is Partial<TokenUsage> => usage !== null);
   if (parts.length > 0) {
     const merged = Object.assign({ promptTokens: 0, completionTokens: 0, cachedTokens: 0 }, ...parts) as TokenUsage;
     return { usage: merged, from: 'usage' };
   }
   const written = found.map((payload) => api.written(payload)).join('');
-  return { usage: { promptTokens: countTokens(requestBody), completionTokens: countTokens(written), cachedTokens: 0 }, from: 'counted' };
+  return {
+    usage: { promptTokens: countTokens(requestBody), completionTokens: countTokens(written), cachedTokens: 0 },
+    from: 'counted',
+  };
 }

@@ -30,7 +30,8 @@ export class BodyCapture {
     }
     this.#tail.push(chunk);
     this.#tailBytes += chunk.length;
-    while (this.#tail.length > 0 && this.#tailBytes - this.#tail[0]!.length >= this.#tailCap) this.#tailBytes -= this.#tail.shift()!.length;
+    while (this.#tail.length > 0 && this.#tailBytes - this.#tail[0]!.length >= this.#tailCap)
+      this.#tailBytes -= this.#tail.shift()!.length;
   }
 
   /** bytes of the body not in the written file. */
@@ -50,8 +51,13 @@ export class BodyCapture {
 }
 
 /** Writes the capped body and, when it was cut, a last line that says so; a refused write goes to `onFault`, never up. */
-export async function writeBody(file: string, capture: BodyCapture, onFault: (error: NodeJS.ErrnoException) => void): Promise<void> {
-  const note = capture.cutBytes > 0 ? `\n[hangbench: body cut: ${capture.cutBytes} of ${capture.bytes} bytes not written]\n` : '';
+export async function writeBody(
+  file: string,
+  capture: BodyCapture,
+  onFault: (error: NodeJS.ErrnoException) => void,
+): Promise<void> {
+  const note =
+    capture.cutBytes > 0 ? `\n[hangbench: body cut: ${capture.cutBytes} of ${capture.bytes} bytes not written]\n` : '';
   await writeFile(file, `${capture.head()}${note}`).catch((error: NodeJS.ErrnoException) => onFault(error));
 }
 

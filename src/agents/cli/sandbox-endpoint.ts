@@ -14,7 +14,11 @@ export interface SandboxEndpoint {
  * bridge's listener is the harness's (handed over from inside the sandbox's network namespace), so nothing of it runs
  * in the sandbox for the agent to kill or replace.
  */
-export async function openSandboxEndpoint(sandbox: Sandbox, socketPath: string, basePath: string): Promise<SandboxEndpoint> {
+export async function openSandboxEndpoint(
+  sandbox: Sandbox,
+  socketPath: string,
+  basePath: string,
+): Promise<SandboxEndpoint> {
   const bridge = await sandbox.openBridge({ socketPath }, { port: INSIDE_PORT });
   return { baseUrl: `${bridge.url}${basePath}`, close: () => bridge.close() };
 }

@@ -32,7 +32,13 @@ export class ShimWatcher {
   readonly #insideDir: string;
 
   /** `dir` on the host; `insideDir` the same folder as the sandbox sees it. */
-  constructor(options: { dir: string; insideDir: string; hostPid: (inner: number) => number | null; nextId: () => number; onStart: (command: ShimCommand) => void }) {
+  constructor(options: {
+    dir: string;
+    insideDir: string;
+    hostPid: (inner: number) => number | null;
+    nextId: () => number;
+    onStart: (command: ShimCommand) => void;
+  }) {
     this.#dir = options.dir;
     this.#insideDir = options.insideDir;
     this.#hostPid = options.hostPid;
@@ -94,7 +100,13 @@ export class ShimWatcher {
     } catch {
       // announced without its command: still a command
     }
-    const process = new ObservedProcess({ commandId: this.#nextId(), command, hostPid: hostPid ?? inner, outputFile: path.join(this.#dir, `${inner}.out`), insideOutputFile: path.join(this.#insideDir, `${inner}.out`) });
+    const process = new ObservedProcess({
+      commandId: this.#nextId(),
+      command,
+      hostPid: hostPid ?? inner,
+      outputFile: path.join(this.#dir, `${inner}.out`),
+      insideOutputFile: path.join(this.#insideDir, `${inner}.out`),
+    });
     this.#onStart({ process, innerPid: inner });
     // The answer stays in the FIFO while the harness holds it open, whenever the shim gets to read it.
     let ack: number | null = null;
@@ -132,7 +144,18 @@ export class ShimWatcher {
   }
 }
 
-const SIGNALS: Record<number, string> = { 1: 'SIGHUP', 2: 'SIGINT', 3: 'SIGQUIT', 6: 'SIGABRT', 9: 'SIGKILL', 10: 'SIGUSR1', 12: 'SIGUSR2', 13: 'SIGPIPE', 14: 'SIGALRM', 15: 'SIGTERM' };
+const SIGNALS: Record<number, string> = {
+  1: 'SIGHUP',
+  2: 'SIGINT',
+  3: 'SIGQUIT',
+  6: 'SIGABRT',
+  9: 'SIGKILL',
+  10: 'SIGUSR1',
+  12: 'SIGUSR2',
+  13: 'SIGPIPE',
+  14: 'SIGALRM',
+  15: 'SIGTERM',
+};
 
 function signalName(number: number): string {
   return SIGNALS[number] ?? `SIG${number}`;

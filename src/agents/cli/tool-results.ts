@@ -9,15 +9,23 @@ export interface ToolExchange {
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-const text = (value: unknown): string => (typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value));
+const text = (value: unknown): string =>
+  typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
 
 /** Text parts of a content field: a string, or a list of {type: text, text} blocks (chat, Messages). */
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   return list(content)
-    .map((part) => (isObject(part) && typeof part.text === 'string' ? part.text : isObject(part) && typeof part.output === 'string' ? part.output : text(part)))
+    .map((part) =>
+      isObject(part) && typeof part.text === 'string'
+        ? part.text
+        : isObject(part) && typeof part.output === 'string'
+          ? part.output
+          : text(part),
+    )
     .join('');
 }
 
@@ -42,9 +50,11 @@ export function toolExchanges(body: unknown): ToolExchange[] {
   for (const message of list(body.messages)) {
     if (!isObject(message)) continue;
     for (const toolCall of list(message.tool_calls)) {
-      if (isObject(toolCall) && isObject(toolCall.function)) call(text(toolCall.id), text(toolCall.function.name), text(toolCall.function.arguments));
+      if (isObject(toolCall) && isObject(toolCall.function))
+        call(text(toolCall.id), text(toolCall.function.name), text(toolCall.function.arguments));
     }
-    if (message.role === 'tool' && typeof message.tool_call_id === 'string') answer(message.tool_call_id, contentText(message.content));
+    if (message.role === 'tool' && typeof message.tool_call_id === 'string')
+      answer(message.tool_call_id, contentText(message.content));
     for (const block of list(message.content)) {
       if (!isObject(block)) continue;
       if (block.type === 'tool_use') call(text(block.id), text(block.name), text(block.input));
@@ -56,7 +66,8 @@ export function toolExchanges(body: unknown): ToolExchange[] {
     if (!isObject(item) || typeof item.type !== 'string') continue;
     const id = text(item.call_id ?? item.id);
     if (item.type.endsWith('_output')) answer(id, contentText(item.output));
-    else if (item.type === 'function_call' || item.type === 'custom_tool_call') call(id, text(item.name), text(item.arguments ?? item.input));
+    else if (item.type === 'function_call' || item.type === 'custom_tool_call')
+      call(id, text(item.name), text(item.arguments ?? item.input));
     else if (item.type === 'local_shell_call') call(id, 'local_shell', text(item.action));
   }
   // Gemini: calls and responses pair up by position among those of the same name (ids only in newer versions)

@@ -22,7 +22,9 @@ export interface ForwardOptions {
 }
 
 /** How a forwarded call went: answered (perhaps with its stream broken off), or failed before any answer was sent. */
-export type ForwardResult = { readonly kind: 'answered'; readonly status: number; readonly broken?: string } | { readonly kind: 'failed'; readonly status: number; readonly message: string };
+export type ForwardResult =
+  | { readonly kind: 'answered'; readonly status: number; readonly broken?: string }
+  | { readonly kind: 'failed'; readonly status: number; readonly message: string };
 
 /**
  * One call to the real endpoint: the API's own auth header with the real key, the answer streamed to the agent as it
@@ -48,7 +50,10 @@ export async function forward(options: ForwardOptions): Promise<ForwardResult> {
   let timer: NodeJS.Timeout | undefined;
   const idle = (): void => {
     clearTimeout(timer);
-    timer = setTimeout(() => abort.abort(new Error(`no byte from the endpoint for ${options.idleMs} ms`)), options.idleMs);
+    timer = setTimeout(
+      () => abort.abort(new Error(`no byte from the endpoint for ${options.idleMs} ms`)),
+      options.idleMs,
+    );
   };
   const gone = (): void => {
     if (!response.writableFinished) abort.abort(new Error('the agent closed the connection'));
@@ -58,10 +63,19 @@ export async function forward(options: ForwardOptions): Promise<ForwardResult> {
   try {
     let upstream: Response;
     try {
-      upstream = await fetch(target, { method: options.method, headers, signal: abort.signal, ...(options.method === 'GET' || options.method === 'HEAD' ? {} : { body: options.body }) });
+      upstream = await fetch(target, {
+        method: options.method,
+        headers,
+        signal: abort.signal,
+        ...(options.method === 'GET' || options.method === 'HEAD' ? {} : { body: options.body }),
+      });
     } catch (error) {
       const reason = abort.signal.aborted ? (abort.signal.reason as Error).message : (error as Error).message;
-      return { kind: 'failed', status: abort.signal.aborted ? 504 : 502, message: `hangbench model proxy: the endpoint did not answer: ${reason}` };
+      return {
+        kind: 'failed',
+        status: abort.signal.aborted ? 504 : 502,
+        message: `hangbench model proxy: the endpoint did not answer: ${reason}`,
+      };
     }
     idle();
     if (response.destroyed) {
@@ -82,7 +96,8 @@ export async function forward(options: ForwardOptions): Promise<ForwardResult> {
     } catch (error) {
       const reason = abort.signal.aborted ? (abort.signal.reason as Error).message : (error as Error).message;
       const broken = `the stream broke off after ${options.capture.bytes} bytes: ${reason}`;
-      if (!response.destroyed && type.includes('event-stream')) response.write(api.streamError(`hangbench model proxy: ${broken}`));
+      if (!response.destroyed && type.includes('event-stream'))
+        response.write(api.streamError(`hangbench model proxy: ${broken}`));
       return { kind: 'answered', status: upstream.status, broken };
     }
     return { kind: 'answered', status: upstream.status };

@@ -20,7 +20,12 @@ export class AgentProcess {
   private readonly exited: Promise<unknown>;
 
   /** `argv` (default `/bin/sh -c command`) is how to start it: a sandbox's entry comes first (src/sandbox/agent/agent-sandbox.ts). */
-  constructor(command: string, cwd: string, env: NodeJS.ProcessEnv, argv: readonly string[] = ['/bin/sh', '-c', command]) {
+  constructor(
+    command: string,
+    cwd: string,
+    env: NodeJS.ProcessEnv,
+    argv: readonly string[] = ['/bin/sh', '-c', command],
+  ) {
     this.command = command;
     const [file = '/bin/sh', ...args] = argv;
     // Its own process group, so the whole agent (a shell and what it starts) can be stopped.
@@ -95,7 +100,10 @@ export class AgentProcess {
   private fail(what: string): void {
     if (this.exitError) return;
     const stderr = this.stderr.trim();
-    this.exitError = new HangbenchError('AGENT', `exec agent "${this.command}" ${what}${stderr ? `; its stderr ends: ${stderr.slice(-500)}` : ''}`);
+    this.exitError = new HangbenchError(
+      'AGENT',
+      `exec agent "${this.command}" ${what}${stderr ? `; its stderr ends: ${stderr.slice(-500)}` : ''}`,
+    );
     if (this.waiter) {
       const { reject } = this.waiter;
       this.waiter = null;

@@ -14,7 +14,10 @@ const UsageLineSchema = z.strictObject({
 
 const MAX_INVALID_LINES = 5;
 
-type Line = { readonly kind: 'action'; readonly action: Action } | { readonly kind: 'usage' } | { readonly kind: 'invalid'; readonly message: string };
+type Line =
+  | { readonly kind: 'action'; readonly action: Action }
+  | { readonly kind: 'usage' }
+  | { readonly kind: 'invalid'; readonly message: string };
 
 export interface ExecSettings {
   readonly command: string;
@@ -60,7 +63,7 @@ class ExecSession implements AgentSession {
     const agent = await (this.process ??= this.start());
     for (const text of this.hints.splice(0)) agent.send({ type: 'hint', text });
     agent.send(observation);
-    for (let invalid = 0; invalid < MAX_INVALID_LINES; ) {
+    for (let invalid = 0; invalid < MAX_INVALID_LINES;) {
       const line = (await agent.nextLine()).trim();
       if (line === '') continue;
       const parsed = this.accept(line);
@@ -82,8 +85,13 @@ class ExecSession implements AgentSession {
   /** The agent's own process, in a sandbox of its own: only the named variables, no network but the egress proxy. */
   private async start(): Promise<AgentProcess> {
     const tags = { HANGBENCH_CASE: this.context.testCase.id, HANGBENCH_REPEAT: String(this.context.repeat) };
-    if (this.settings.unjailedEnv !== undefined) return new AgentProcess(this.settings.command, this.settings.cwd, { ...this.settings.unjailedEnv, ...tags });
-    const named = Object.fromEntries(this.settings.agentEnv.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name] as string]])));
+    if (this.settings.unjailedEnv !== undefined)
+      return new AgentProcess(this.settings.command, this.settings.cwd, { ...this.settings.unjailedEnv, ...tags });
+    const named = Object.fromEntries(
+      this.settings.agentEnv.flatMap((name) =>
+        process.env[name] === undefined ? [] : [[name, process.env[name] as string]],
+      ),
+    );
     const env = { ...named, ...tags };
     const reporter = this.context.reporter;
     this.sandbox = await startAgentSandbox({
@@ -94,7 +102,11 @@ class ExecSession implements AgentSession {
       onEgress: (record) => reporter.egress?.(record),
       capabilities: await probeHost(),
     });
-    if (!this.sandbox.jailed) reporter.note?.('agent', `exec agent process not jailed (no bubblewrap): own directory and environment only, and it can reach the network around the proxy`);
+    if (!this.sandbox.jailed)
+      reporter.note?.(
+        'agent',
+        `exec agent process not jailed (no bubblewrap): own directory and environment only, and it can reach the network around the proxy`,
+      );
     return new AgentProcess(this.settings.command, this.sandbox.cwd, this.sandbox.env, this.sandbox.argv);
   }
 
@@ -116,6 +128,9 @@ class ExecSession implements AgentSession {
     const action = ActionSchema.safeParse(value);
     if (action.success) return { kind: 'action', action: action.data };
     const types = ActionSchema.options.map((option) => option.shape.type.value).join(', ');
-    return { kind: 'invalid', message: `not a valid action: ${z.prettifyError(action.error).replace(/\n/g, ' ')}; send {"type": …} with one of ${types}` };
+    return {
+      kind: 'invalid',
+      message: `not a valid action: ${z.prettifyError(action.error).replace(/\n/g, ' ')}; send {"type": …} with one of ${types}`,
+    };
   }
 }

@@ -41,7 +41,10 @@ class ModuleSession implements AgentSession {
     const action: unknown = await session.next(observation);
     const parsed = ActionSchema.safeParse(action);
     if (!parsed.success) {
-      throw new HangbenchError('AGENT', `module agent returned ${JSON.stringify(action) ?? String(action)}, not an action: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'action'}: ${issue.message}`).join('; ')}`);
+      throw new HangbenchError(
+        'AGENT',
+        `module agent returned ${JSON.stringify(action) ?? String(action)}, not an action: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'action'}: ${issue.message}`).join('; ')}`,
+      );
     }
     return parsed.data;
   }
@@ -54,9 +57,20 @@ class ModuleSession implements AgentSession {
   private async start(): Promise<ModuleAgentSession> {
     const definition = await this.load();
     const { testCase, repeat, signal, budgets, monitor, timeScale, reporter } = this.context;
-    const session = await definition.create({ caseId: testCase.id, repeat, signal, budgets, monitor, timeScale, reporter });
+    const session = await definition.create({
+      caseId: testCase.id,
+      repeat,
+      signal,
+      budgets,
+      monitor,
+      timeScale,
+      reporter,
+    });
     if (session === null || typeof session !== 'object' || typeof session.next !== 'function') {
-      throw new HangbenchError('AGENT', `module agent's create() returned ${typeof session}, not a session with next(observation)`);
+      throw new HangbenchError(
+        'AGENT',
+        `module agent's create() returned ${typeof session}, not a session with next(observation)`,
+      );
     }
     return session;
   }

@@ -13,8 +13,15 @@ import type { ModuleAgentDefinition } from './define-agent.js';
 export async function loadAgentModule(file: string): Promise<ModuleAgentDefinition> {
   const imported = (await importModule(file)) as { default?: unknown };
   const definition = imported.default;
-  if (definition === null || typeof definition !== 'object' || typeof (definition as { create?: unknown }).create !== 'function') {
-    throw new HangbenchError('AGENT', `${file}: the default export must be an agent, export default defineAgent({ create(context) { … } }) (got ${describe(definition)})`);
+  if (
+    definition === null ||
+    typeof definition !== 'object' ||
+    typeof (definition as { create?: unknown }).create !== 'function'
+  ) {
+    throw new HangbenchError(
+      'AGENT',
+      `${file}: the default export must be an agent, export default defineAgent({ create(context) { … } }) (got ${describe(definition)})`,
+    );
   }
   return definition as ModuleAgentDefinition;
 }
@@ -30,7 +37,10 @@ async function importModule(file: string): Promise<unknown> {
 }
 
 interface TypeScriptCompiler {
-  transpileModule(source: string, options: { compilerOptions: Record<string, unknown>; fileName: string }): { outputText: string };
+  transpileModule(
+    source: string,
+    options: { compilerOptions: Record<string, unknown>; fileName: string },
+  ): { outputText: string };
   ModuleKind: { ESNext: number };
   ScriptTarget: { ES2022: number };
 }
@@ -43,7 +53,9 @@ async function importTranspiled(file: string): Promise<unknown> {
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
   });
   // Next to the source, so its relative imports and node_modules resolve as they would for the .ts file.
-  const dir = await mkdtemp(path.join(path.dirname(file), '.hangbench-agent-')).catch(() => mkdtemp(path.join(tmpdir(), 'hangbench-agent-')));
+  const dir = await mkdtemp(path.join(path.dirname(file), '.hangbench-agent-')).catch(() =>
+    mkdtemp(path.join(tmpdir(), 'hangbench-agent-')),
+  );
   const out = path.join(dir, `${path.basename(file).replace(/\.[mc]?ts$/, '')}.mjs`);
   await writeFile(out, outputText);
   try {

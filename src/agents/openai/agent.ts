@@ -31,18 +31,29 @@ export interface OpenAIAgentConfig {
 /** Replies in a row without a tool call before the agent gives up, and replies with only invalid calls. */
 const MAX_TEXT_REPLIES = 2;
 const MAX_INVALID_REPLIES = 5;
-const NUDGE = 'Reply with exactly one tool call (run, wait, poll, kill, input, read, write, edit or finish); call finish when you are done.';
+const NUDGE =
+  'Reply with exactly one tool call (run, wait, poll, kill, input, read, write, edit or finish); call finish when you are done.';
 
 /** A tool-calling loop over chat completions: tools are the actions, ticks are tool results (or user messages). */
 export function openAIAgent(config: OpenAIAgentConfig): LoopAgentFactory {
   const endpoint: Endpoint = {
-    client: new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0, timeout: config.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs }),
+    client: new OpenAI({
+      apiKey: config.apiKey,
+      baseURL: config.baseURL,
+      maxRetries: 0,
+      timeout: config.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+    }),
     label: endpointLabel(config.baseURL ?? process.env.OPENAI_BASE_URL),
     apiKey: config.apiKey,
     retry: { ...DEFAULT_RETRY, ...config.retry },
     sleep: config.sleep,
   };
-  return { name: 'openai', tickTemplate: config.prompt.tick, ...(config.prompt.tickTokens === null ? {} : { tickTokens: config.prompt.tickTokens }), create: (context) => new OpenAISession(config, endpoint, context) };
+  return {
+    name: 'openai',
+    tickTemplate: config.prompt.tick,
+    ...(config.prompt.tickTokens === null ? {} : { tickTokens: config.prompt.tickTokens }),
+    create: (context) => new OpenAISession(config, endpoint, context),
+  };
 }
 
 class OpenAISession implements AgentSession {
@@ -71,7 +82,13 @@ class OpenAISession implements AgentSession {
       // The session rendered it with this prompt's tick template and recorded exactly this text.
       this.deliverTick(observation.tick, withNotices(observation.text, observation.notices));
     } else if (observation.type === 'task') {
-      this.chat.user(this.config.prompt.task.render({ issue: observation.issue.trim(), repro: observation.repro, files: observation.files.map((file) => `- ${file}`).join('\n') }));
+      this.chat.user(
+        this.config.prompt.task.render({
+          issue: observation.issue.trim(),
+          repro: observation.repro,
+          files: observation.files.map((file) => `- ${file}`).join('\n'),
+        }),
+      );
     } else {
       this.chat.answer(withNotices(observationText(observation), observation.notices));
     }
@@ -95,11 +112,15 @@ class OpenAISession implements AgentSession {
 
   private async askModel(): Promise<Action> {
     let textReplies = 0;
-    for (let invalidReplies = 0; invalidReplies < MAX_INVALID_REPLIES; ) {
+    for (let invalidReplies = 0; invalidReplies < MAX_INVALID_REPLIES;) {
       const message = await this.call();
       if (this.chat.assistant(message) === 0) {
         textReplies += 1;
-        if (textReplies >= MAX_TEXT_REPLIES) return { type: 'finish', summary: `the model stopped calling tools: ${(message.content ?? '').slice(0, 2000)}` };
+        if (textReplies >= MAX_TEXT_REPLIES)
+          return {
+            type: 'finish',
+            summary: `the model stopped calling tools: ${(message.content ?? '').slice(0, 2000)}`,
+          };
         this.chat.user(NUDGE);
         continue;
       }
@@ -114,7 +135,11 @@ class OpenAISession implements AgentSession {
     const { messages } = this.chat;
     const budget = this.context.budgets?.tokens;
     if (budget !== undefined) this.ledger.checkBefore(messages, ACTION_TOOLS, budget);
-    const body: ChatCompletionCreateParamsNonStreaming = { model: this.config.model, messages: [...messages], tools: [...ACTION_TOOLS] };
+    const body: ChatCompletionCreateParamsNonStreaming = {
+      model: this.config.model,
+      messages: [...messages],
+      tools: [...ACTION_TOOLS],
+    };
     this.turn += 1;
     const { reporter } = this.context;
     reporter.request(this.turn, messages.length);
@@ -123,15 +148,22 @@ class OpenAISession implements AgentSession {
     const latencyMs = cached ? 0 : Math.round(performance.now() - started);
     const message = response.choices[0]?.message;
     if (!message) throw new EndpointError(`model endpoint ${this.endpoint.label} answered without a choice`, null);
-    const { estimated, ...usage } = usageOf(response, () => this.ledger.estimatePrompt(messages, ACTION_TOOLS), message);
-    if (estimated) reporter.note?.('agent', `the endpoint sent no usage; tokens of turn ${this.turn} counted with o200k`);
+    const { estimated, ...usage } = usageOf(
+      response,
+      () => this.ledger.estimatePrompt(messages, ACTION_TOOLS),
+      message,
+    );
+    if (estimated)
+      reporter.note?.('agent', `the endpoint sent no usage; tokens of turn ${this.turn} counted with o200k`);
     this.ledger.record(usage, messages.length);
     reporter.response(this.turn, usage, latencyMs);
     return message;
   }
 
   /** From the cache when --cache is on and has it (its recorded usage counts again, so budgets behave the same), else from the endpoint. */
-  private async respond(body: ChatCompletionCreateParamsNonStreaming): Promise<{ response: ChatCompletion; cached: boolean }> {
+  private async respond(
+    body: ChatCompletionCreateParamsNonStreaming,
+  ): Promise<{ response: ChatCompletion; cached: boolean }> {
     const { cache } = this.config;
     const repeat = this.context.repeat;
     const key = cache?.key(body, repeat);
@@ -140,7 +172,9 @@ class OpenAISession implements AgentSession {
       this.context.reporter.note?.('cache', `turn ${this.turn}: response from the cache (${key?.slice(0, 12)})`);
       return { response: hit, cached: true };
     }
-    const response = await complete(this.endpoint, body, this.context.signal, (note) => this.context.reporter.note?.('retry', note));
+    const response = await complete(this.endpoint, body, this.context.signal, (note) =>
+      this.context.reporter.note?.('retry', note),
+    );
     if (cache && key) await cache.put(key, body, repeat, response);
     return { response, cached: false };
   }

@@ -27,7 +27,12 @@ export class ResponseCache {
     }
   }
 
-  async put(key: string, body: ChatCompletionCreateParamsNonStreaming, repeat: number, response: ChatCompletion): Promise<void> {
+  async put(
+    key: string,
+    body: ChatCompletionCreateParamsNonStreaming,
+    repeat: number,
+    response: ChatCompletion,
+  ): Promise<void> {
     const file = this.file(key);
     await mkdir(path.dirname(file), { recursive: true });
     const temp = `${file}.${process.pid}.tmp`;

@@ -34,7 +34,11 @@ export class Conversation {
   /** Records the model's reply; returns how many tool calls it made. */
   assistant(message: ChatCompletionMessage): number {
     const calls = message.tool_calls ?? [];
-    this.messages.push({ role: 'assistant', content: message.content ?? null, ...(calls.length > 0 ? { tool_calls: calls } : {}) });
+    this.messages.push({
+      role: 'assistant',
+      content: message.content ?? null,
+      ...(calls.length > 0 ? { tool_calls: calls } : {}),
+    });
     this.queue = calls.map(parseToolCall);
     return calls.length;
   }
@@ -48,7 +52,11 @@ export class Conversation {
   nextQueued(reportArrived: boolean): Action | null {
     for (let call = this.queue.shift(); call; call = this.queue.shift()) {
       if (reportArrived) {
-        this.messages.push({ role: 'tool', tool_call_id: call.id, content: 'not run: a monitor report on the running command came first; call it again if you still want it' });
+        this.messages.push({
+          role: 'tool',
+          tool_call_id: call.id,
+          content: 'not run: a monitor report on the running command came first; call it again if you still want it',
+        });
       } else if ('error' in call) {
         this.messages.push({ role: 'tool', tool_call_id: call.id, content: `error: ${call.error}` });
       } else {

@@ -34,14 +34,19 @@ export async function complete(
       const detail = redact(serverMessage(error), endpoint.apiKey);
       if (!failure.retryable || retry >= maxRetries) {
         const tries = retry + 1;
-        const hint = failure.status === 401 || failure.status === 403 ? ' — check OPENAI_API_KEY (never shown) and --base-url' : '';
+        const hint =
+          failure.status === 401 || failure.status === 403
+            ? ' — check OPENAI_API_KEY (never shown) and --base-url'
+            : '';
         throw new EndpointError(
           `model endpoint ${endpoint.label} failed: ${failure.reason}${detail ? ` (${detail})` : ''}${hint}; ${tries} ${tries === 1 ? 'try' : 'tries'}, ${failure.retryable ? 'retries exhausted' : 'not retryable'}`,
           failure.status,
         );
       }
       const delay = retryDelayMs(endpoint.retry, retry + 1, failure);
-      onRetry(`${failure.reason}${detail ? ` (${detail})` : ''} from ${endpoint.label}; retry ${retry + 1}/${maxRetries} in ${delay}ms${failure.retryAfterMs !== null ? ' (retry-after)' : ''}`);
+      onRetry(
+        `${failure.reason}${detail ? ` (${detail})` : ''} from ${endpoint.label}; retry ${retry + 1}/${maxRetries} in ${delay}ms${failure.retryAfterMs !== null ? ' (retry-after)' : ''}`,
+      );
       await sleep(delay, signal);
     }
   }

@@ -16,11 +16,18 @@ export interface OpenAISettings {
 }
 
 /** `--agent openai` from CLI settings; the key comes from the environment only, so it never lands in options or meta.json. */
-export function openAIAgentFromSettings(settings: OpenAISettings, env: NodeJS.ProcessEnv = process.env): LoopAgentFactory {
-  if (!settings.model) throw new HangbenchError('USAGE', '--agent openai needs --model NAME (e.g. --model gpt-4o-mini)');
+export function openAIAgentFromSettings(
+  settings: OpenAISettings,
+  env: NodeJS.ProcessEnv = process.env,
+): LoopAgentFactory {
+  if (!settings.model)
+    throw new HangbenchError('USAGE', '--agent openai needs --model NAME (e.g. --model gpt-4o-mini)');
   const apiKey = env.OPENAI_API_KEY;
   if (!apiKey) {
-    throw new HangbenchError('USAGE', '--agent openai needs OPENAI_API_KEY in the environment (any non-empty value for a local server without auth)');
+    throw new HangbenchError(
+      'USAGE',
+      '--agent openai needs OPENAI_API_KEY in the environment (any non-empty value for a local server without auth)',
+    );
   }
   const cwd = settings.cwd ?? process.cwd();
   return openAIAgent({

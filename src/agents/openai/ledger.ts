@@ -35,9 +35,19 @@ export class TokenLedger {
   }
 
   /** Throws LimitExceeded when spending the estimated prompt would take the attempt over its token budget. */
-  checkBefore(messages: readonly ChatCompletionMessageParam[], tools: readonly ChatCompletionTool[], budget: number): void {
+  checkBefore(
+    messages: readonly ChatCompletionMessageParam[],
+    tools: readonly ChatCompletionTool[],
+    budget: number,
+  ): void {
     const projected = this.used + this.estimatePrompt(messages, tools);
-    if (projected > budget) throw new LimitExceeded('tokens', projected, budget, `next call estimated before sending: ${this.used} spent + its prompt`);
+    if (projected > budget)
+      throw new LimitExceeded(
+        'tokens',
+        projected,
+        budget,
+        `next call estimated before sending: ${this.used} spent + its prompt`,
+      );
   }
 }
 

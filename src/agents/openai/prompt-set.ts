@@ -41,14 +41,19 @@ export function loadPromptSet(nameOrPath: string, cwd: string): PromptSet {
   const dir = isPath ? path.resolve(cwd, nameOrPath) : path.join(BUILTIN_PROMPTS_DIR, nameOrPath);
   const configFile = path.join(dir, 'prompt.json');
   if (!existsSync(configFile)) {
-    throw new HangbenchError('CONFIG', `--prompt ${nameOrPath}: no ${configFile}; built-in prompts: ${listBuiltinPrompts().join(', ')}`);
+    throw new HangbenchError(
+      'CONFIG',
+      `--prompt ${nameOrPath}: no ${configFile}; built-in prompts: ${listBuiltinPrompts().join(', ')}`,
+    );
   }
   const parsed = PromptConfigSchema.safeParse(readJson(configFile));
-  if (!parsed.success) throw new HangbenchError('CONFIG', `${configFile}: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
+  if (!parsed.success)
+    throw new HangbenchError('CONFIG', `${configFile}: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
   const config = parsed.data;
   const load = (file: string, known: readonly string[]) => {
     const full = path.resolve(dir, file);
-    if (!existsSync(full)) throw new HangbenchError('CONFIG', `${configFile}: the template file ${full} does not exist`);
+    if (!existsSync(full))
+      throw new HangbenchError('CONFIG', `${configFile}: the template file ${full} does not exist`);
     return compileTemplate(readFileSync(full, 'utf8').trimEnd(), full, known);
   };
   return {

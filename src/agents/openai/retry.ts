@@ -22,7 +22,8 @@ export interface FailureKind {
 }
 
 export function classifyFailure(error: unknown): FailureKind {
-  if (error instanceof APIUserAbortError) return { retryable: false, status: null, reason: 'aborted', retryAfterMs: null };
+  if (error instanceof APIUserAbortError)
+    return { retryable: false, status: null, reason: 'aborted', retryAfterMs: null };
   if (error instanceof APIConnectionError) {
     const reason = error instanceof APIConnectionTimeoutError ? 'request timed out' : 'connection failed';
     return { retryable: true, status: null, reason, retryAfterMs: null };
@@ -32,8 +33,14 @@ export function classifyFailure(error: unknown): FailureKind {
     const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
     return { retryable, status, reason: `HTTP ${status}`, retryAfterMs: retryAfterMs(error.headers) };
   }
-  if (error instanceof SyntaxError) return { retryable: true, status: null, reason: `unreadable response (${error.message})`, retryAfterMs: null };
-  return { retryable: false, status: null, reason: error instanceof Error ? error.message : String(error), retryAfterMs: null };
+  if (error instanceof SyntaxError)
+    return { retryable: true, status: null, reason: `unreadable response (${error.message})`, retryAfterMs: null };
+  return {
+    retryable: false,
+    status: null,
+    reason: error instanceof Error ? error.message : String(error),
+    retryAfterMs: null,
+  };
 }
 
 /** `retry-after-ms` (OpenAI's), then `retry-after` in seconds or as an HTTP date; null when absent or unreadable. */
@@ -49,7 +56,12 @@ export function retryAfterMs(headers: Headers | undefined, now = Date.now()): nu
 }
 
 /** Delay before retry number `retry` (1-based): the server's wish (capped) or full-jitter exponential backoff. */
-export function retryDelayMs(policy: RetryPolicy, retry: number, failure: FailureKind, random: () => number = Math.random): number {
+export function retryDelayMs(
+  policy: RetryPolicy,
+  retry: number,
+  failure: FailureKind,
+  random: () => number = Math.random,
+): number {
   if (failure.retryAfterMs !== null) return Math.min(failure.retryAfterMs, policy.retryAfterCapMs);
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);

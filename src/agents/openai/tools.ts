@@ -20,7 +20,12 @@ const ACTION_TYPES = ActionSchema.options.map((option) => option.shape.type.valu
 function argumentsSchema(type: ActionType): Record<string, unknown> {
   const option = ActionSchema.options.find((candidate) => candidate.shape.type.value === type);
   if (!option) throw new Error(`no action ${type}`);
-  const { $schema: _schema, properties, required, ...rest } = z.toJSONSchema(option, { io: 'input' }) as {
+  const {
+    $schema: _schema,
+    properties,
+    required,
+    ...rest
+  } = z.toJSONSchema(option, { io: 'input' }) as {
     $schema?: string;
     properties: Record<string, unknown>;
     required?: string[];
@@ -36,11 +41,16 @@ export const ACTION_TOOLS: readonly ChatCompletionFunctionTool[] = ACTION_TYPES.
   function: { name: type, description: DESCRIPTIONS[type], parameters: argumentsSchema(type) },
 }));
 
-export type ParsedToolCall = { readonly id: string; readonly action: Action } | { readonly id: string; readonly error: string };
+export type ParsedToolCall =
+  { readonly id: string; readonly action: Action } | { readonly id: string; readonly error: string };
 
 /** A tool call becomes an action, or an error the model is shown (never a crash): unknown tool, bad JSON, wrong fields. */
 export function parseToolCall(call: ChatCompletionMessageToolCall): ParsedToolCall {
-  if (call.type !== 'function') return { id: call.id, error: `unsupported tool call type "${call.type}"; call one of the functions ${ACTION_TYPES.join(', ')}` };
+  if (call.type !== 'function')
+    return {
+      id: call.id,
+      error: `unsupported tool call type "${call.type}"; call one of the functions ${ACTION_TYPES.join(', ')}`,
+    };
   const name = call.function.name;
   if (!(ACTION_TYPES as readonly string[]).includes(name)) {
     return { id: call.id, error: `unknown tool "${name}"; the tools are ${ACTION_TYPES.join(', ')}` };
@@ -51,12 +61,19 @@ export function parseToolCall(call: ChatCompletionMessageToolCall): ParsedToolCa
   try {
     args = call.function.arguments.trim() === '' ? {} : JSON.parse(call.function.arguments);
   } catch (error) {
-    return { id: call.id, error: `the arguments of ${type} are not valid JSON (${(error as Error).message}); ${expected}` };
+    return {
+      id: call.id,
+      error: `the arguments of ${type} are not valid JSON (${(error as Error).message}); ${expected}`,
+    };
   }
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     return { id: call.id, error: `the arguments of ${type} must be a JSON object; ${expected}` };
   }
   const parsed = ActionSchema.safeParse({ ...args, type });
-  if (!parsed.success) return { id: call.id, error: `invalid arguments for ${type}: ${z.prettifyError(parsed.error).replace(/\n/g, ' ')}; ${expected}` };
+  if (!parsed.success)
+    return {
+      id: call.id,
+      error: `invalid arguments for ${type}: ${z.prettifyError(parsed.error).replace(/\n/g, ' ')}; ${expected}`,
+    };
   return { id: call.id, action: parsed.data };
 }

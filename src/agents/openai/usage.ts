@@ -3,7 +3,11 @@ import type { TokenUsage } from '../protocol.js';
 import { countTokens } from '../tokens.js';
 
 /** Tokens of one response from its `usage`; counted with o200k (and flagged) when the endpoint sends none. */
-export function usageOf(response: ChatCompletion, estimatePrompt: () => number, message: ChatCompletionMessage): TokenUsage & { readonly estimated: boolean } {
+export function usageOf(
+  response: ChatCompletion,
+  estimatePrompt: () => number,
+  message: ChatCompletionMessage,
+): TokenUsage & { readonly estimated: boolean } {
   const usage = response.usage;
   if (usage) {
     return {

@@ -3,7 +3,15 @@ import type { Action } from '../../types/actions.js';
 import { HangbenchError, LimitExceeded } from '../../types/errors.js';
 import type { AgentContext, LoopAgentFactory, AgentSession, Observation } from '../protocol.js';
 import type { Tick } from '../../types/process.js';
-import { findRecording, loadRecording, type FollowUp, type RecordedCall, type RecordedTick, type Recording, type ReplayStep } from './recording.js';
+import {
+  findRecording,
+  loadRecording,
+  type FollowUp,
+  type RecordedCall,
+  type RecordedTick,
+  type Recording,
+  type ReplayStep,
+} from './recording.js';
 
 /**
  * Re-issues the actions of an earlier run against a fresh sandbox, for deterministic re-runs.
@@ -32,12 +40,15 @@ class ReplaySession implements AgentSession {
   }
 
   async next(observation: Observation): Promise<Action> {
-    const recording = (this.recording ??= await loadRecording(await findRecording(this.from, this.context.testCase.id, this.context.repeat)));
+    const recording = (this.recording ??= await loadRecording(
+      await findRecording(this.from, this.context.testCase.id, this.context.repeat),
+    ));
     this.compare(observation);
     const step = recording.steps[this.index];
     if (!step) return this.afterLastStep(recording, observation);
     // Recorded after an exit or a result: let the command run on, as the recorded agent did. After tick k: wait for tick k.
-    if (observation.type === 'tick' && (step.afterTick === null || !this.caughtUp(step, observation.tick))) return { type: 'wait' };
+    if (observation.type === 'tick' && (step.afterTick === null || !this.caughtUp(step, observation.tick)))
+      return { type: 'wait' };
     return this.issue(step);
   }
 
@@ -51,7 +62,10 @@ class ReplaySession implements AgentSession {
     if (tick.totalOutputBytes >= recorded.totalOutputBytes) return true;
     if (tick.seq < recorded.seq * 2 + 3) return false;
     this.divergences += 1;
-    this.context.reporter.note?.('divergence', `turn ${step.turn} (${step.action.type}) answered tick ${recorded.seq} after ${recorded.totalOutputBytes} bytes of output in the recording; now ${tick.totalOutputBytes} bytes by tick ${tick.seq}, issuing it anyway`);
+    this.context.reporter.note?.(
+      'divergence',
+      `turn ${step.turn} (${step.action.type}) answered tick ${recorded.seq} after ${recorded.totalOutputBytes} bytes of output in the recording; now ${tick.totalOutputBytes} bytes by tick ${tick.seq}, issuing it anyway`,
+    );
     return true;
   }
 
@@ -71,17 +85,27 @@ class ReplaySession implements AgentSession {
     if (!step || observation.type === 'task') return;
     const now: FollowUp = observation.type === 'result' ? (observation.ok ? 'ok' : 'failed') : observation.type;
     if (now === step.followedBy) return;
-    const detail = observation.type === 'result' ? ` (${observation.message})` : now === 'tick' ? '; waiting for the exit' : '';
+    const detail =
+      observation.type === 'result' ? ` (${observation.message})` : now === 'tick' ? '; waiting for the exit' : '';
     this.divergences += 1;
-    this.context.reporter.note?.('divergence', `turn ${step.turn} (${step.action.type}) was followed by ${describe(step.followedBy)} in the recording, now by ${describe(now)}${detail}`);
+    this.context.reporter.note?.(
+      'divergence',
+      `turn ${step.turn} (${step.action.type}) was followed by ${describe(step.followedBy)} in the recording, now by ${describe(now)}${detail}`,
+    );
   }
 
   private afterLastStep(recording: Recording, observation: Observation): Promise<Action> | Action {
     for (const response of recording.trailingResponses) this.replayResponse(response);
-    if (this.context.signal.aborted) return { type: 'finish', summary: 'replay: the recorded budget stop happened again' };
-    if (recording.error !== null) throw new HangbenchError('AGENT', `replay: the recorded attempt ended in an error at this point: ${recording.error.split('\n')[0]}`);
+    if (this.context.signal.aborted)
+      return { type: 'finish', summary: 'replay: the recorded budget stop happened again' };
+    if (recording.error !== null)
+      throw new HangbenchError(
+        'AGENT',
+        `replay: the recorded attempt ended in an error at this point: ${recording.error.split('\n')[0]}`,
+      );
     const limit = recording.limit;
-    if (limit?.kind === 'tokens') throw new LimitExceeded('tokens', limit.value, limit.limit, 'replayed from the recording');
+    if (limit?.kind === 'tokens')
+      throw new LimitExceeded('tokens', limit.value, limit.limit, 'replayed from the recording');
     if (limit?.kind === 'turns' || (limit?.kind === 'wall' && observation.type === 'tick')) return { type: 'wait' };
     // The recording ran into its wall budget here; so does the replay (the runner aborts the pending call).
     return new Promise<Action>(() => undefined);
@@ -94,5 +118,11 @@ class ReplaySession implements AgentSession {
 }
 
 function describe(followUp: FollowUp): string {
-  return { ok: 'a successful result', failed: 'a failed result', tick: 'a tick', exit: 'an exit', gate: 'a failed gate' }[followUp];
+  return {
+    ok: 'a successful result',
+    failed: 'a failed result',
+    tick: 'a tick',
+    exit: 'an exit',
+    gate: 'a failed gate',
+  }[followUp];
 }

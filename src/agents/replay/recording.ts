@@ -47,10 +47,16 @@ export interface Recording {
 export async function findRecording(runDir: string, caseId: string, repeat: number): Promise<string> {
   const caseDir = path.join(runDir, caseId);
   const variants = existsSync(caseDir) ? await readdir(caseDir) : [];
-  const matches = variants.filter((variant) => existsSync(path.join(caseDir, variant, String(repeat), RUN_FILES.trace))).sort();
+  const matches = variants
+    .filter((variant) => existsSync(path.join(caseDir, variant, String(repeat), RUN_FILES.trace)))
+    .sort();
   if (matches.length === 1) return path.join(caseDir, matches[0] as string, String(repeat), RUN_FILES.trace);
-  if (matches.length === 0) throw new HangbenchError('AGENT', `replay: no recording of case ${caseId} repeat ${repeat} under ${runDir}`);
-  throw new HangbenchError('AGENT', `replay: ${caseId} repeat ${repeat} was recorded in several variants (${matches.join(', ')}); give --from a run with one`);
+  if (matches.length === 0)
+    throw new HangbenchError('AGENT', `replay: no recording of case ${caseId} repeat ${repeat} under ${runDir}`);
+  throw new HangbenchError(
+    'AGENT',
+    `replay: ${caseId} repeat ${repeat} was recorded in several variants (${matches.join(', ')}); give --from a run with one`,
+  );
 }
 
 export async function loadRecording(file: string): Promise<Recording> {
@@ -66,9 +72,11 @@ function parseRecording(events: readonly TraceEvent[], file: string): Recording 
   const outputAt = new Map<string, number>();
   for (const event of events) {
     if (event.type === 'agent.request') sent = event.messages;
-    if (event.type === 'agent.response') responses.push({ turn: event.turn, messages: sent, usage: event.usage, latencyMs: event.latencyMs });
+    if (event.type === 'agent.response')
+      responses.push({ turn: event.turn, messages: sent, usage: event.usage, latencyMs: event.latencyMs });
     if (event.type === 'tick') outputAt.set(`${event.commandId}.${event.tickSeq}`, event.totalOutputBytes);
-    if (event.type === 'decision') afterTick = { seq: event.tickSeq, totalOutputBytes: outputAt.get(`${event.commandId}.${event.tickSeq}`) ?? 0 };
+    if (event.type === 'decision')
+      afterTick = { seq: event.tickSeq, totalOutputBytes: outputAt.get(`${event.commandId}.${event.tickSeq}`) ?? 0 };
     if (event.type === 'action') {
       followUps.push('exit');
       steps.push({ turn: event.turn, action: event.action, afterTick, responses });
@@ -76,7 +84,8 @@ function parseRecording(events: readonly TraceEvent[], file: string): Recording 
       afterTick = null;
     }
     if (event.type === 'action.result') followUps[followUps.length - 1] = event.ok ? 'ok' : 'failed';
-    if (event.type === 'gate.result' && !event.passed && event.failures <= event.retries) followUps[followUps.length - 1] = 'gate';
+    if (event.type === 'gate.result' && !event.passed && event.failures <= event.retries)
+      followUps[followUps.length - 1] = 'gate';
   }
   // An action answered a tick exactly when the previous one was followed by that tick.
   steps.forEach((step, index) => {

@@ -69,29 +69,47 @@ function diagnosed(input: ClassifyInput): Verdict {
   const base = classifyStates(input, retrying);
   // the loop is seen over many ticks; a relation of this instant (the loop's helper mid-call) says less
   if (base === retrying) return base;
-  if (!looksHung(base.classification) || base.classification === 'output-flood' || base.classification === 'busy-no-output') return base;
+  if (
+    !looksHung(base.classification) ||
+    base.classification === 'output-flood' ||
+    base.classification === 'busy-no-output'
+  )
+    return base;
   if (base.classification === 'blocked-on-stdin') return base;
   const diagnosis = diagnose(input.snapshot);
   if (!diagnosis) return base;
-  return { classification: diagnosis.classification ?? base.classification, reason: `${diagnosis.sentence}; no output for ${seconds(input.sinceOutputMs)}`, pid: diagnosis.culprit };
+  return {
+    classification: diagnosis.classification ?? base.classification,
+    reason: `${diagnosis.sentence}; no output for ${seconds(input.sinceOutputMs)}`,
+    pid: diagnosis.culprit,
+  };
 }
 
 function classifyStates(input: ClassifyInput, retrying: Verdict | null): Verdict {
   const silence = `no output for ${seconds(input.sinceOutputMs)}`;
   const rate = input.newBytes / Math.max(input.intervalMs / 1000, 0.001);
   if (rate >= FLOOD_BYTES_PER_SECOND) {
-    return verdict('output-flood', `${formatBytes(input.newBytes)} of output in ${seconds(input.intervalMs)} (${formatBytes(rate)}/s)${flooder(input.snapshot)}`, topWriter(input.snapshot));
+    return verdict(
+      'output-flood',
+      `${formatBytes(input.newBytes)} of output in ${seconds(input.intervalMs)} (${formatBytes(rate)}/s)${flooder(input.snapshot)}`,
+      topWriter(input.snapshot),
+    );
   }
   if (
     rate >= REPEAT_FLOOD_BYTES_PER_SECOND &&
     input.windowLines >= REPEAT_FLOOD_MIN_LINES &&
     input.foldedLines >= input.windowLines * REPEAT_FLOOD_RATIO
   ) {
-    return verdict('output-flood', `the same lines repeat (${input.foldedLines} folded), ${formatBytes(rate)}/s${flooder(input.snapshot)}`, topWriter(input.snapshot));
+    return verdict(
+      'output-flood',
+      `the same lines repeat (${input.foldedLines} folded), ${formatBytes(rate)}/s${flooder(input.snapshot)}`,
+      topWriter(input.snapshot),
+    );
   }
   const processes = input.snapshot.processes;
   const kinds = new Map(processes.map((process) => [process.pid, waitKind(process)]));
-  const find = (kind: WaitKind): ProcessSample | undefined => leavesFirst(processes).find((p) => kinds.get(p.pid) === kind);
+  const find = (kind: WaitKind): ProcessSample | undefined =>
+    leavesFirst(processes).find((p) => kinds.get(p.pid) === kind);
   const prompt = input.partialLine ? ` at the prompt "${visibleLine(input.lastLine).slice(-80)}"` : '';
 
   // A read on the harness's stdin (or the terminal, on any fd) is certain: nobody but the agent will answer, even right after printing.
@@ -106,16 +124,27 @@ function classifyStates(input: ClassifyInput, retrying: Verdict | null): Verdict
   // A full-screen program (an editor, a raw-mode menu) idles in a poll that watches the terminal: it waits for a key.
   const poller = leavesFirst(processes).find((p) => terminalWait(p) === 'poll');
   if (poller && allIdle && quiet && input.newBytes === 0) {
-    return verdict('blocked-on-stdin', `${describeProcess(poller)} waits for a key: it polls the terminal, ${silence}`, poller);
+    return verdict(
+      'blocked-on-stdin',
+      `${describeProcess(poller)} waits for a key: it polls the terminal, ${silence}`,
+      poller,
+    );
   }
   // An idle event loop (Node readline, asyncio) whose output stopped on something that looks like a question.
   const loop = processes.find((p) => kinds.get(p.pid) === 'event-loop' && p.stdinIsHarnessPipe);
   const asks = quiet && input.partialLine && looksLikePrompt(input.lastLine);
   if (loop && allIdle && asks) {
-    return verdict('blocked-on-stdin', `${describeProcess(loop)} idles with stdin open, ${silence}, output ends${prompt}`, loop);
+    return verdict(
+      'blocked-on-stdin',
+      `${describeProcess(loop)} idles with stdin open, ${silence}, output ends${prompt}`,
+      loop,
+    );
   }
   if (input.snapshot.source === 'unavailable' && asks) {
-    return verdict('blocked-on-stdin', `${silence}, output ends${prompt}; no /proc on this host to confirm a read on stdin`);
+    return verdict(
+      'blocked-on-stdin',
+      `${silence}, output ends${prompt}; no /proc on this host to confirm a read on stdin`,
+    );
   }
   if (retrying) return retrying;
   if (input.newBytes > 0) {
@@ -128,16 +157,29 @@ function classifyStates(input: ClassifyInput, retrying: Verdict | null): Verdict
   const moving = progressNote(input.snapshot, input.rootPid);
   if (moving) return verdict('progressing', `${silence}, but ${moving}`);
   const stopped = find('stopped');
-  if (stopped) return verdict('stopped', `${describeProcess(stopped)} is stopped${waiter(processes, stopped)}`, stopped);
+  if (stopped)
+    return verdict('stopped', `${describeProcess(stopped)} is stopped${waiter(processes, stopped)}`, stopped);
   const busy = [...processes].sort((a, b) => b.cpuPercent - a.cpuPercent).find(isBusy);
   if (busy) {
     // The twins (an endless loop, a long computation) differ in nothing /proc shows: say so rather than guess.
     const twins = 'pure compute, no output, no file writes: a long run and an endless loop look alike from outside';
-    const starved = (busy.demandPercent ?? 0) >= busy.cpuPercent + 30 ? ` (running or queued for a core ${busy.demandPercent}% of the time: the machine is loaded)` : '';
-    return verdict('busy-no-output', `${describeProcess(busy)} uses ${Math.round(busy.cpuPercent)}% CPU${starved}, ${silence}; ${twins}`, busy);
+    const starved =
+      (busy.demandPercent ?? 0) >= busy.cpuPercent + 30
+        ? ` (running or queued for a core ${busy.demandPercent}% of the time: the machine is loaded)`
+        : '';
+    return verdict(
+      'busy-no-output',
+      `${describeProcess(busy)} uses ${Math.round(busy.cpuPercent)}% CPU${starved}, ${silence}; ${twins}`,
+      busy,
+    );
   }
   const writer = find('pipe-write');
-  if (writer) return verdict('blocked-on-pipe', `${describeProcess(writer)} is blocked writing to a full pipe${waiter(processes, writer)}`, writer);
+  if (writer)
+    return verdict(
+      'blocked-on-pipe',
+      `${describeProcess(writer)} is blocked writing to a full pipe${waiter(processes, writer)}`,
+      writer,
+    );
   const locked = leavesFirst(processes).find(allThreadsInFutex);
   if (locked) {
     const threads = locked.threads === 1 ? 'its only thread waits' : `all ${locked.threads} threads wait`;
@@ -146,7 +188,12 @@ function classifyStates(input: ClassifyInput, retrying: Verdict | null): Verdict
   const root = processes.find((p) => p.pid === input.rootPid);
   if (!root || kinds.get(root.pid) === 'zombie') {
     const holder = leavesFirst(processes).find((p) => kinds.get(p.pid) !== 'zombie');
-    if (holder) return verdict('zombie', `the command's root exited but ${describeProcess(holder)} still runs, holding the output open`, holder);
+    if (holder)
+      return verdict(
+        'zombie',
+        `the command's root exited but ${describeProcess(holder)} still runs, holding the output open`,
+        holder,
+      );
   }
   const rank = (p: ProcessSample): number => LEAF_RANK[kinds.get(p.pid) ?? 'other'] ?? 5;
   // sort is stable: within a rank the deepest leaf stays first
@@ -156,18 +203,33 @@ function classifyStates(input: ClassifyInput, retrying: Verdict | null): Verdict
   if (!leaf) return verdict('exited', 'only zombies are left');
   const leafKind = kinds.get(leaf.pid);
   const parentWaits = processes.some((p) => kinds.get(p.pid) === 'child-wait');
-  if (leafKind === 'pipe-read' && !processes.some((p) => ['sleep', 'event-loop', 'other'].includes(kinds.get(p.pid) ?? ''))) {
-    return verdict('blocked-on-pipe', `${describeProcess(leaf)} reads a pipe that no process of the tree is about to write`, leaf);
+  if (
+    leafKind === 'pipe-read' &&
+    !processes.some((p) => ['sleep', 'event-loop', 'other'].includes(kinds.get(p.pid) ?? ''))
+  ) {
+    return verdict(
+      'blocked-on-pipe',
+      `${describeProcess(leaf)} reads a pipe that no process of the tree is about to write`,
+      leaf,
+    );
   }
   if (parentWaits && (leafKind === 'other' || leafKind === 'disk' || leafKind === 'pipe-read')) {
-    return verdict('waiting-on-child', `${describeProcess(leaf)} is waited for${waiter(processes, leaf)}, ${silence}`, leaf);
+    return verdict(
+      'waiting-on-child',
+      `${describeProcess(leaf)} is waited for${waiter(processes, leaf)}, ${silence}`,
+      leaf,
+    );
   }
   // A shell waiting on a `sleep` is a polling loop (until …; do sleep 1; done): the loop, not this second's sleep, is the cause.
   // Only a sleep shorter than the silence so far: the shell has outlived one sleep already, so it runs them in turn.
   const short = sleepSeconds(leaf.args) * 1000 < input.sinceOutputMs;
   const sleeper = leafKind === 'sleep' && leaf.command === 'sleep' && short ? parentOf(processes, leaf) : undefined;
   if (sleeper && kinds.get(sleeper.pid) === 'child-wait') {
-    return verdict('sleeping', `${nameOf(sleeper)} polls in a loop: it waits on sleep (pid ${leaf.innerPid ?? leaf.pid}), ${silence}`, sleeper);
+    return verdict(
+      'sleeping',
+      `${nameOf(sleeper)} polls in a loop: it waits on sleep (pid ${leaf.innerPid ?? leaf.pid}), ${silence}`,
+      sleeper,
+    );
   }
   return verdict('sleeping', `${describeProcess(leaf)} is idle${waiter(processes, leaf)}, ${silence}`, leaf);
 }
@@ -186,17 +248,29 @@ function retryLoop(input: ClassifyInput): Verdict | null {
   const what = repetition.period === 1 ? 'the same line' : `the same ${repetition.period} lines`;
   const quoted = visibleLine(repetition.line).slice(0, 100);
   const printed = `${writer ? nameOf(writer) : 'it'} prints ${what} again and again (${repetition.lines} times in a row, only a count moving: "${quoted}") and nothing else changes`;
-  const lock = (input.heldLocks ?? []).find((held) => writer === undefined || held.others.includes(writer.pid)) ?? input.heldLocks?.[0];
+  const lock =
+    (input.heldLocks ?? []).find((held) => writer === undefined || held.others.includes(writer.pid)) ??
+    input.heldLocks?.[0];
   if (lock) {
     const byPid = (pid: number): ProcessSample | undefined => processes.find((p) => p.pid === pid);
     // the poller has the file open without the lock; the holder holds it and is not the one polling
     const poller = byPid(lock.others.find((pid) => pid === writer?.pid) ?? lock.others[0] ?? -1) ?? writer;
-    const holder = lock.holders.find((h) => !lock.others.includes(h.pid)) ?? lock.holders.find((h) => h.pid !== poller?.pid) ?? lock.holders[0];
+    const holder =
+      lock.holders.find((h) => !lock.others.includes(h.pid)) ??
+      lock.holders.find((h) => h.pid !== poller?.pid) ??
+      lock.holders[0];
     const holderProcess = holder ? byPid(holder.pid) : undefined;
     if (holder && holderProcess && poller) {
       const caller = ancestorsOf(processes, poller).includes(holder.pid) ? ' its own caller' : '';
-      const inherited = poller.pid !== holder.pid && lock.holders.some((h) => h.pid === poller.pid) ? ` (${nameOf(poller)} inherited that descriptor and keeps it open itself)` : '';
-      return verdict('sleeping', `${nameOf(poller)} prints ${what} again and again (${repetition.lines} times in a row, only a count moving: "${quoted}") and nothing else changes: it polls for the ${lock.lock} lock on ${lock.path}, held by${caller} ${nameOf(holderProcess)} through fd ${holder.fd}${inherited}`, holderProcess);
+      const inherited =
+        poller.pid !== holder.pid && lock.holders.some((h) => h.pid === poller.pid)
+          ? ` (${nameOf(poller)} inherited that descriptor and keeps it open itself)`
+          : '';
+      return verdict(
+        'sleeping',
+        `${nameOf(poller)} prints ${what} again and again (${repetition.lines} times in a row, only a count moving: "${quoted}") and nothing else changes: it polls for the ${lock.lock} lock on ${lock.path}, held by${caller} ${nameOf(holderProcess)} through fd ${holder.fd}${inherited}`,
+        holderProcess,
+      );
     }
   }
   return verdict('sleeping', `${printed}: a retry loop or a wait that polls, not progress`, writer);
@@ -204,7 +278,12 @@ function retryLoop(input: ClassifyInput): Verdict | null {
 
 function ancestorsOf(processes: readonly ProcessSample[], process: ProcessSample): number[] {
   const out: number[] = [];
-  for (let parent = parentOf(processes, process); parent && !out.includes(parent.pid); parent = parentOf(processes, parent)) out.push(parent.pid);
+  for (
+    let parent = parentOf(processes, process);
+    parent && !out.includes(parent.pid);
+    parent = parentOf(processes, parent)
+  )
+    out.push(parent.pid);
   return out;
 }
 
@@ -220,16 +299,21 @@ function leavesFirst(processes: readonly ProcessSample[]): ProcessSample[] {
 
 function waiter(processes: readonly ProcessSample[], child: ProcessSample): string {
   const parent = parentOf(processes, child);
-  return parent && waitKind(parent) === 'child-wait' ? `; ${parent.command} (pid ${parent.innerPid ?? parent.pid}) waits for it` : '';
+  return parent && waitKind(parent) === 'child-wait'
+    ? `; ${parent.command} (pid ${parent.innerPid ?? parent.pid}) waits for it`
+    : '';
 }
-
 
 /** The process that wrote the most since the last sample (wchar), else the busiest: who floods the output. */
 function topWriter(snapshot: TreeSnapshot): ProcessSample | undefined {
   const progress = snapshot.waits?.progress ?? [];
   const writer = [...progress].sort((a, b) => b.wchar - a.wchar)[0];
-  const byPid = (pid: number | undefined): ProcessSample | undefined => snapshot.processes.find((process) => process.pid === pid);
-  return (writer && writer.wchar > 0 ? byPid(writer.pid) : undefined) ?? [...snapshot.processes].sort((a, b) => b.cpuPercent - a.cpuPercent)[0];
+  const byPid = (pid: number | undefined): ProcessSample | undefined =>
+    snapshot.processes.find((process) => process.pid === pid);
+  return (
+    (writer && writer.wchar > 0 ? byPid(writer.pid) : undefined) ??
+    [...snapshot.processes].sort((a, b) => b.cpuPercent - a.cpuPercent)[0]
+  );
 }
 
 function flooder(snapshot: TreeSnapshot): string {

@@ -38,7 +38,8 @@ export function createOnsetMatcher(onset: Onset | null | undefined): OnsetMatche
         return `output ${JSON.stringify(needle.toString('utf8'))} on ${stream}`;
       }
       if (keep > 0) {
-        const last = chunk.length >= keep ? chunk.subarray(-keep) : Buffer.concat([carry[stream], chunk]).subarray(-keep);
+        const last =
+          chunk.length >= keep ? chunk.subarray(-keep) : Buffer.concat([carry[stream], chunk]).subarray(-keep);
         // A copy, so a huge chunk's memory is not kept alive by a few carried bytes.
         carry[stream] = Buffer.from(last);
       }

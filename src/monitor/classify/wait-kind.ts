@@ -34,7 +34,11 @@ const BUSY_RUNNING_CPU_PERCENT = 20;
 const BUSY_DEMAND_PERCENT = 50;
 
 export function isBusy(process: ProcessSample): boolean {
-  if (process.cpuPercent >= BUSY_CPU_PERCENT || (process.state === 'R' && process.cpuPercent >= BUSY_RUNNING_CPU_PERCENT)) return true;
+  if (
+    process.cpuPercent >= BUSY_CPU_PERCENT ||
+    (process.state === 'R' && process.cpuPercent >= BUSY_RUNNING_CPU_PERCENT)
+  )
+    return true;
   return process.state === 'R' && (process.demandPercent ?? 0) >= BUSY_DEMAND_PERCENT;
 }
 
@@ -57,7 +61,8 @@ export function waitKind(process: ProcessSample): WaitKind {
   // Any thread counts: a multiprocessing feeder thread blocks on the pipe while the main thread waits on a lock.
   if (PIPE_WRITE.test(wchan) || process.threadWchans.some((thread) => PIPE_WRITE.test(thread))) return 'pipe-write';
   if (/futex/.test(wchan) && process.threadWchans.every((thread) => /futex/.test(thread))) return 'futex';
-  if (CHILD_WAIT.test(wchan) || (process.syscall !== null && CHILD_WAIT_CALLS.has(process.syscall.nr))) return 'child-wait';
+  if (CHILD_WAIT.test(wchan) || (process.syscall !== null && CHILD_WAIT_CALLS.has(process.syscall.nr)))
+    return 'child-wait';
   if (PIPE_READ.test(wchan)) return 'pipe-read';
   if (SLEEP.test(wchan)) return 'sleep';
   if (EVENT_LOOP.test(wchan)) return 'event-loop';

@@ -27,7 +27,7 @@ export function foldLines(raw: string): FoldedText {
   const lines = split.map(visibleLine);
   const out: string[] = [];
   let folded = 0;
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     let run = 1;
     while (i + run < lines.length && lines[i + run] === lines[i]) run++;
     const line = lines[i]!;

@@ -28,7 +28,12 @@ export class OutputIntake {
   private readonly onOnset: (trigger: string, at: number) => void;
   private readonly log: LogCopy | null;
 
-  constructor(limits: WindowLimits, onset: OnsetMatcher, onOnset: (trigger: string, at: number) => void, log: LogCopy | null) {
+  constructor(
+    limits: WindowLimits,
+    onset: OnsetMatcher,
+    onOnset: (trigger: string, at: number) => void,
+    log: LogCopy | null,
+  ) {
     this.window = new OutputWindow(limits);
     this.onset = onset;
     this.onOnset = onOnset;
@@ -36,7 +41,8 @@ export class OutputIntake {
   }
 
   attach(stream: Readable, name: OutputStream): void {
-    const listener = (data: Buffer | string): void => this.accept(typeof data === 'string' ? Buffer.from(data) : data, name);
+    const listener = (data: Buffer | string): void =>
+      this.accept(typeof data === 'string' ? Buffer.from(data) : data, name);
     stream.on('data', listener);
     this.attached.push({ stream, listener });
   }

@@ -72,7 +72,9 @@ export class OutputWindow {
       // Nothing new, but a prompt printed earlier is still what the terminal shows last.
       text = visibleLine(lastLine);
     } else if (cutBytes === 0) {
-      ({ text, foldedLines, lines } = foldLines(Buffer.concat([this.head.subarray(0, this.headLength), this.tail.read()]).toString('utf8')));
+      ({ text, foldedLines, lines } = foldLines(
+        Buffer.concat([this.head.subarray(0, this.headLength), this.tail.read()]).toString('utf8'),
+      ));
     } else {
       const head = foldLines(decodeCut(this.head.subarray(0, this.headLength), { cutStart: false, cutEnd: true }));
       const tail = foldLines(decodeCut(this.tail.read(), { cutStart: true, cutEnd: false }));

@@ -1,7 +1,15 @@
 import type { ProcessSample } from '../../types/process.js';
 import { listProcDir, readProcFile, readProcLink } from '../../proc/index.js';
 import type { ProcHandles } from './proc-handles.js';
-import { parseIo, parseStat, parseStorageIo, parseSyscall, parseSyscallArgs, parseWchan, type StatFields } from '../../proc/index.js';
+import {
+  parseIo,
+  parseStat,
+  parseStorageIo,
+  parseSyscall,
+  parseSyscallArgs,
+  parseWchan,
+  type StatFields,
+} from '../../proc/index.js';
 import { processArgs } from './process-args.js';
 
 const MAX_ARGS_CHARS = 200;
@@ -11,7 +19,10 @@ const MAX_THREADS = 64;
 const MAX_DESCRIBED_THREADS = 16;
 
 /** What a sample shows of a process beyond its stat line: one pread per kept file, the fd list, thread wait channels. */
-export type ProcDetails = Pick<ProcessSample, 'args' | 'wchan' | 'threadWchans' | 'otherThreads' | 'readBytes' | 'writeBytes' | 'syscall' | 'fds'> & {
+export type ProcDetails = Pick<
+  ProcessSample,
+  'args' | 'wchan' | 'threadWchans' | 'otherThreads' | 'readBytes' | 'writeBytes' | 'syscall' | 'fds'
+> & {
   readonly stdinLink: string | null;
   /** pipe, socket and regular-file descriptors with their targets, for the wait-for relations (never in a trace). */
   readonly links: readonly FdLink[];
@@ -65,7 +76,14 @@ function threadsOf(pid: number, count: number): Pick<ProcDetails, 'threadWchans'
     wchans.push(parseWchan(wchan));
     if (described.length >= MAX_DESCRIBED_THREADS) continue;
     const stat = parseStat(readProcFile(`${dir}/stat`) ?? '');
-    if (stat !== null) described.push({ tid: threadIdInside(dir, Number(tid)), name: stat.command, state: stat.state, wchan: parseWchan(wchan), syscall: parseSyscall(readProcFile(`${dir}/syscall`) ?? '') });
+    if (stat !== null)
+      described.push({
+        tid: threadIdInside(dir, Number(tid)),
+        name: stat.command,
+        state: stat.state,
+        wchan: parseWchan(wchan),
+        syscall: parseSyscall(readProcFile(`${dir}/syscall`) ?? ''),
+      });
   }
   return { threadWchans: wchans, otherThreads: described };
 }
@@ -78,7 +96,11 @@ function threadIdInside(dir: string, tid: number): number {
 }
 
 /** Pipe, socket and total descriptor counts, and where fd 0 points (read in the same pass). */
-function countFds(pid: number): { readonly counts: ProcessSample['fds']; readonly stdin: string | null; readonly links: FdLink[] } {
+function countFds(pid: number): {
+  readonly counts: ProcessSample['fds'];
+  readonly stdin: string | null;
+  readonly links: FdLink[];
+} {
   const fds = listProcDir(`/proc/${pid}/fd`);
   let pipes = 0;
   let sockets = 0;

@@ -27,7 +27,10 @@ export interface TreeSample {
   /** the tree's /proc descriptors, kept open for the next sample; `releaseSample` closes them. */
   readonly handles: ProcHandles;
   /** per pid: its details and the ns it had run (schedstat) when they were read, for reuse while it has not run since. */
-  readonly details: ReadonlyMap<number, { readonly ranNs: string; readonly state: string; readonly details: ProcDetails }>;
+  readonly details: ReadonlyMap<
+    number,
+    { readonly ranNs: string; readonly state: string; readonly details: ProcDetails }
+  >;
   /** per pid: the counters the next sample's progress deltas start from. */
   readonly counters: ReadonlyMap<number, ProgressCounters>;
   /** TCP data segments sent in the command's own network namespace so far (null without one). */
@@ -120,17 +123,33 @@ export function sampleTree(
     });
   }
   handles.retain(wanted);
-  const terminalWaits = terminal === 'pty' && stdinTarget !== null ? findTerminalWaits(samples, stdinTarget) : new Map<number, TerminalWait>();
+  const terminalWaits =
+    terminal === 'pty' && stdinTarget !== null
+      ? findTerminalWaits(samples, stdinTarget)
+      : new Map<number, TerminalWait>();
   const processes = linkChildren(samples);
   const [rootPid] = pids;
   const netSegments = rootPid === undefined ? null : namespaceDataSegments(rootPid);
   const waits = {
-    relations: options.relations === false ? [] : findRelations(processes, new Map([...details].map(([pid, kept]) => [pid, kept.details])), rootPid ?? -1),
+    relations:
+      options.relations === false
+        ? []
+        : findRelations(processes, new Map([...details].map(([pid, kept]) => [pid, kept.details])), rootPid ?? -1),
     progress,
     intervalMs: previous ? takenAt - previous.takenAt : 0,
     netSegments: netSegments !== null && previous?.netSegments != null ? netSegments - previous.netSegments : null,
   };
-  return { snapshot: { source: 'proc', processes, waits }, takenAt, cpu, stdinTarget, terminalWaits, handles, details, counters, netSegments };
+  return {
+    snapshot: { source: 'proc', processes, waits },
+    takenAt,
+    cpu,
+    stdinTarget,
+    terminalWaits,
+    handles,
+    details,
+    counters,
+    netSegments,
+  };
 }
 
 /**
@@ -167,7 +186,11 @@ function agentInput(pids: readonly number[], terminal: Terminal): string | null 
  * The share of the interval the main thread ran or waited to run: near 100 for a spinning process however little CPU
  * a loaded machine gives it, near 0 for one that sleeps. Absent on the first sample of a process.
  */
-function demand(before: ProgressCounters | undefined, now: ProgressCounters, intervalMs: number): { demandPercent?: number } {
+function demand(
+  before: ProgressCounters | undefined,
+  now: ProgressCounters,
+  intervalMs: number,
+): { demandPercent?: number } {
   if (!before || before.startTicks !== now.startTicks || intervalMs <= 0 || now.runNs === 0) return {};
   const busyNs = now.runNs - before.runNs + (now.queuedNs - before.queuedNs);
   return { demandPercent: Math.round(Math.min(100, Math.max(0, busyNs / (intervalMs * 1e4)))) };

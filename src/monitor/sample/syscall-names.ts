@@ -1,16 +1,59 @@
 /** Names of the syscalls a hung process is usually blocked in, so a tick says `read(fd 0)` rather than `0(0)`. */
 
 const X64: Record<number, string> = {
-  0: 'read', 1: 'write', 7: 'poll', 17: 'pread64', 19: 'readv', 20: 'writev', 23: 'select', 34: 'pause',
-  35: 'nanosleep', 42: 'connect', 43: 'accept', 45: 'recvfrom', 47: 'recvmsg', 56: 'clone', 61: 'wait4', 72: 'fcntl',
-  73: 'flock', 202: 'futex', 230: 'clock_nanosleep', 232: 'epoll_wait', 247: 'waitid', 257: 'openat',
-  270: 'pselect6', 271: 'ppoll', 281: 'epoll_pwait', 288: 'accept4', 441: 'epoll_pwait2',
+  0: 'read',
+  1: 'write',
+  7: 'poll',
+  17: 'pread64',
+  19: 'readv',
+  20: 'writev',
+  23: 'select',
+  34: 'pause',
+  35: 'nanosleep',
+  42: 'connect',
+  43: 'accept',
+  45: 'recvfrom',
+  47: 'recvmsg',
+  56: 'clone',
+  61: 'wait4',
+  72: 'fcntl',
+  73: 'flock',
+  202: 'futex',
+  230: 'clock_nanosleep',
+  232: 'epoll_wait',
+  247: 'waitid',
+  257: 'openat',
+  270: 'pselect6',
+  271: 'ppoll',
+  281: 'epoll_pwait',
+  288: 'accept4',
+  441: 'epoll_pwait2',
 };
 
 const ARM64: Record<number, string> = {
-  22: 'epoll_pwait', 25: 'fcntl', 32: 'flock', 56: 'openat', 63: 'read', 64: 'write', 65: 'readv', 66: 'writev',
-  67: 'pread64', 72: 'pselect6', 73: 'ppoll', 95: 'waitid', 98: 'futex', 101: 'nanosleep', 115: 'clock_nanosleep',
-  202: 'accept', 203: 'connect', 207: 'recvfrom', 212: 'recvmsg', 220: 'clone', 242: 'accept4', 260: 'wait4', 441: 'epoll_pwait2',
+  22: 'epoll_pwait',
+  25: 'fcntl',
+  32: 'flock',
+  56: 'openat',
+  63: 'read',
+  64: 'write',
+  65: 'readv',
+  66: 'writev',
+  67: 'pread64',
+  72: 'pselect6',
+  73: 'ppoll',
+  95: 'waitid',
+  98: 'futex',
+  101: 'nanosleep',
+  115: 'clock_nanosleep',
+  202: 'accept',
+  203: 'connect',
+  207: 'recvfrom',
+  212: 'recvmsg',
+  220: 'clone',
+  242: 'accept4',
+  260: 'wait4',
+  441: 'epoll_pwait2',
 };
 
 const TABLE = process.arch === 'arm64' ? ARM64 : X64;
@@ -24,5 +67,7 @@ export const SYSCALL_NR: Readonly<Record<string, number>> = Object.fromEntries(
 export function describeSyscall(call: { readonly nr: number; readonly arg0: number }): string {
   const name = TABLE[call.nr];
   if (!name) return `syscall ${call.nr}`;
-  return /^(read|write|readv|writev|pread64|recvfrom|recvmsg|flock|fcntl)$/.test(name) ? `${name}(fd ${call.arg0})` : name;
+  return /^(read|write|readv|writev|pread64|recvfrom|recvmsg|flock|fcntl)$/.test(name)
+    ? `${name}(fd ${call.arg0})`
+    : name;
 }

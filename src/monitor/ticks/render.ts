@@ -5,7 +5,11 @@ import { TICK_PLACEHOLDERS, tickValues } from './tick-values.js';
 
 /** The default tick, for agents without a prompt of their own (baseline, exec, replay) and for people reading a trace. */
 export const DEFAULT_TICK_TEMPLATE: Template = compileTemplate(
-  ['[tick {{seq}} · {{elapsed}} · {{since_output}} · {{total_output}} total] {{classification}}: {{reason}}', '{{output}}', '{{processes}}'].join('\n'),
+  [
+    '[tick {{seq}} · {{elapsed}} · {{since_output}} · {{total_output}} total] {{classification}}: {{reason}}',
+    '{{output}}',
+    '{{processes}}',
+  ].join('\n'),
   'the default tick',
   TICK_PLACEHOLDERS,
 );

@@ -25,7 +25,12 @@ export class ScheduleTimer {
   private readonly lastOutputMs: () => number | null;
   private readonly onDeadline: (dueMs: number) => void;
 
-  constructor(startMs: number, schedule: ModeSchedule, lastOutputMs: () => number | null, onDeadline: (dueMs: number) => void) {
+  constructor(
+    startMs: number,
+    schedule: ModeSchedule,
+    lastOutputMs: () => number | null,
+    onDeadline: (dueMs: number) => void,
+  ) {
     this.startMs = startMs;
     this.schedule = schedule;
     this.lastOutputMs = lastOutputMs;

@@ -44,9 +44,10 @@ export class TickBuilder {
     const repetition = output.bytes > 0 ? this.repetition.feed(output.text) : null;
     // the descriptors' lock lines are read only once the output repeats: a loop that polls for a lock shows nowhere else
     const sample = this.sample;
-    const locks = sample && repetition && repetition.lines >= DEFAULTS.repeatMinLines
-      ? heldLocks(snapshot.processes, (pid) => sample.details.get(pid)?.details.links ?? [])
-      : [];
+    const locks =
+      sample && repetition && repetition.lines >= DEFAULTS.repeatMinLines
+        ? heldLocks(snapshot.processes, (pid) => sample.details.get(pid)?.details.links ?? [])
+        : [];
     const verdict = classify({
       snapshot,
       rootPid: this.child.pid,

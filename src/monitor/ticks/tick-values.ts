@@ -39,13 +39,16 @@ export function tickValues(tick: Tick): TickValues {
     output: outputBlock(tick.output),
     classification: tick.classification,
     reason: tick.reason,
-    processes: tick.snapshot.source === 'proc' ? processTree(tick.snapshot.processes) : 'processes: (no /proc on this host)',
+    processes:
+      tick.snapshot.source === 'proc' ? processTree(tick.snapshot.processes) : 'processes: (no /proc on this host)',
   };
 }
 
 function sinceOutput(tick: Tick): string {
   if (tick.totalOutputBytes === 0) return 'no output yet';
-  return tick.sinceOutputMs >= 1000 ? `no output for ${seconds(tick.sinceOutputMs)}` : `last output ${seconds(tick.sinceOutputMs)} ago`;
+  return tick.sinceOutputMs >= 1000
+    ? `no output for ${seconds(tick.sinceOutputMs)}`
+    : `last output ${seconds(tick.sinceOutputMs)} ago`;
 }
 
 /** The output block; `keepLines` keeps only that many lines of its end (the tail is what a hang shows last). */
@@ -53,7 +56,9 @@ export function outputBlock(output: TickOutput, keepLines?: number): string {
   const { text, bytes, cutBytes, foldedLines, partialLine } = output;
   if (bytes === 0) {
     // The window repeats a pending unfinished line (a prompt) even when nothing new came.
-    return partialLine && text ? `no new output; the last line is still unfinished: ${JSON.stringify(text)}` : 'no new output';
+    return partialLine && text
+      ? `no new output; the last line is still unfinished: ${JSON.stringify(text)}`
+      : 'no new output';
   }
   const notes = [formatBytes(bytes)];
   if (cutBytes > 0) notes.push(`${formatBytes(cutBytes)} cut`);
@@ -72,17 +77,27 @@ export function outputLines(output: TickOutput): number {
 }
 
 /** Parents before their children, indented, so the tree reads as one; `only` keeps those pids (in tree order). */
-export function processTree(processes: readonly ProcessSample[], only?: ReadonlySet<number>, maxArgs = MAX_ARGS): string {
+export function processTree(
+  processes: readonly ProcessSample[],
+  only?: ReadonlySet<number>,
+  maxArgs = MAX_ARGS,
+): string {
   if (processes.length === 0) return 'processes: none left';
   const depths = depthsOf(processes);
   const ordered = treeOrder(processes).filter((process) => only === undefined || only.has(process.pid));
-  const shown = ordered.slice(0, MAX_PROCESS_LINES).map((process) => '  '.repeat(depths.get(process.pid) ?? 0) + processLine(process, maxArgs));
+  const shown = ordered
+    .slice(0, MAX_PROCESS_LINES)
+    .map((process) => '  '.repeat(depths.get(process.pid) ?? 0) + processLine(process, maxArgs));
   const hidden = ordered.length - shown.length;
   return ['processes:', ...shown, ...(hidden > 0 ? [`… ${hidden} more processes`] : [])].join('\n');
 }
 
 function processLine(process: ProcessSample, maxArgs: number): string {
-  const parts = [String(process.innerPid ?? process.pid), process.command, process.state + (process.wchan ? ` ${process.wchan}` : '')];
+  const parts = [
+    String(process.innerPid ?? process.pid),
+    process.command,
+    process.state + (process.wchan ? ` ${process.wchan}` : ''),
+  ];
   if (process.syscall && process.wchan) parts.push(describeSyscall(process.syscall));
   parts.push(`cpu ${Math.round(process.cpuPercent)}%`, `rss ${(process.rssKb / 1024).toFixed(0)}MB`);
   if (process.threads > 1) parts.push(`threads ${process.threads}: ${threadsText(process)}`);

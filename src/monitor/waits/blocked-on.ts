@@ -28,17 +28,27 @@ export function blockedOn(process: ProcessSample, args: readonly number[]): Bloc
   const call = process.syscall;
   if (!call || process.state !== 'S') return null;
   const name = callName(call.nr);
-  if (READS.has(call.nr)) return { fds: [{ fd: call.arg0, direction: 'read' }], opening: null, openingFor: 'read', call: name };
-  if (WRITES.has(call.nr)) return { fds: [{ fd: call.arg0, direction: 'write' }], opening: null, openingFor: 'read', call: name };
+  if (READS.has(call.nr))
+    return { fds: [{ fd: call.arg0, direction: 'read' }], opening: null, openingFor: 'read', call: name };
+  if (WRITES.has(call.nr))
+    return { fds: [{ fd: call.arg0, direction: 'write' }], opening: null, openingFor: 'read', call: name };
   if (call.nr === nr('openat') && /wait_for_partner/.test(process.wchan)) {
     const openingFor = ((args[2] ?? 0) & 3) === 1 ? 'write' : 'read';
-    return { fds: [], opening: args[1] === undefined ? null : readMemoryString(process.pid, args[1]), openingFor, call: name };
+    return {
+      fds: [],
+      opening: args[1] === undefined ? null : readMemoryString(process.pid, args[1]),
+      openingFor,
+      call: name,
+    };
   }
   if (POLLS.has(call.nr) && args[0] !== undefined && args[1] !== undefined) {
-    const fds = readPollFds(process.pid, args[0], args[1]).flatMap((entry) => directions(entry.fd, entry.events & POLLIN, entry.events & POLLOUT));
+    const fds = readPollFds(process.pid, args[0], args[1]).flatMap((entry) =>
+      directions(entry.fd, entry.events & POLLIN, entry.events & POLLOUT),
+    );
     return { fds, opening: null, openingFor: 'read', call: name };
   }
-  if (EPOLLS.has(call.nr)) return { fds: epollTargets(process.pid, call.arg0), opening: null, openingFor: 'read', call: name };
+  if (EPOLLS.has(call.nr))
+    return { fds: epollTargets(process.pid, call.arg0), opening: null, openingFor: 'read', call: name };
   if (SELECTS.has(call.nr) && args[0] !== undefined) {
     const count = Math.min(args[0], MAX_SELECT_FDS);
     const reads = bitmap(process.pid, args[1], count).map((fd) => ({ fd, direction: 'read' as const }));

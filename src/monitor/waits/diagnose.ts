@@ -34,28 +34,58 @@ export function diagnose(snapshot: TreeSnapshot): Diagnosis | null {
   return null;
 }
 
-function explain(relation: WaitRelation, name: (pid: number) => string, refName: (ref: ProcessRef) => string): Diagnosis | null {
+function explain(
+  relation: WaitRelation,
+  name: (pid: number) => string,
+  refName: (ref: ProcessRef) => string,
+): Diagnosis | null {
   switch (relation.kind) {
     case 'child': {
-      const how = relation.child.doing === 'stopped' ? 'which is stopped (T): it runs again only on SIGCONT' : 'which waits for input nobody sends';
+      const how =
+        relation.child.doing === 'stopped'
+          ? 'which is stopped (T): it runs again only on SIGCONT'
+          : 'which waits for input nobody sends';
       const classification = relation.child.doing === 'stopped' ? 'stopped' : 'blocked-on-stdin';
-      return { sentence: `${name(relation.pid)} waits for its child ${name(relation.child.pid)}, ${how}`, culprit: relation.child.pid, classification };
+      return {
+        sentence: `${name(relation.pid)} waits for its child ${name(relation.child.pid)}, ${how}`,
+        culprit: relation.child.pid,
+        classification,
+      };
     }
     case 'lock': {
       const file = relation.path ?? `file ${relation.file}`;
       if (!relation.holder) {
-        return { sentence: `${name(relation.pid)} waits for the ${relation.lock} lock on ${file}, whose holder (pid ${relation.holderPid ?? '?'}) is gone but left it locked`, culprit: relation.pid, classification: null };
+        return {
+          sentence: `${name(relation.pid)} waits for the ${relation.lock} lock on ${file}, whose holder (pid ${relation.holderPid ?? '?'}) is gone but left it locked`,
+          culprit: relation.pid,
+          classification: null,
+        };
       }
-      return { sentence: `${name(relation.pid)} waits for the ${relation.lock} lock on ${file}, held by ${refName(relation.holder)}${holderState(relation.holder)}`, culprit: relation.holder.pid, classification: null };
+      return {
+        sentence: `${name(relation.pid)} waits for the ${relation.lock} lock on ${file}, held by ${refName(relation.holder)}${holderState(relation.holder)}`,
+        culprit: relation.holder.pid,
+        classification: null,
+      };
     }
     case 'pipe':
       return explainPipe(relation, name, refName);
     case 'futex': {
       if (relation.threads < 2) {
-        return { sentence: `${name(relation.pid)}: its only thread waits on a lock (futex) at ~0% CPU; no other thread can release it`, culprit: relation.pid, classification: 'deadlock-futex' };
+        return {
+          sentence: `${name(relation.pid)}: its only thread waits on a lock (futex) at ~0% CPU; no other thread can release it`,
+          culprit: relation.pid,
+          classification: 'deadlock-futex',
+        };
       }
-      const deadlock = relation.waiting >= 2 ? ': two or more threads each waiting on a lock is what a lock-order deadlock looks like' : '';
-      return { sentence: `${name(relation.pid)}: ${relation.waiting} of ${relation.threads} threads wait on locks (futex) at ~0% CPU${deadlock}`, culprit: relation.pid, classification: 'deadlock-futex' };
+      const deadlock =
+        relation.waiting >= 2
+          ? ': two or more threads each waiting on a lock is what a lock-order deadlock looks like'
+          : '';
+      return {
+        sentence: `${name(relation.pid)}: ${relation.waiting} of ${relation.threads} threads wait on locks (futex) at ~0% CPU${deadlock}`,
+        culprit: relation.pid,
+        classification: 'deadlock-futex',
+      };
     }
     case 'thread': {
       const { thread } = relation;
@@ -72,43 +102,86 @@ function explain(relation: WaitRelation, name: (pid: number) => string, refName:
   }
 }
 
-function explainPipe(relation: Extract<WaitRelation, { kind: 'pipe' }>, name: (pid: number) => string, refName: (ref: ProcessRef) => string): Diagnosis | null {
+function explainPipe(
+  relation: Extract<WaitRelation, { kind: 'pipe' }>,
+  name: (pid: number) => string,
+  refName: (ref: ProcessRef) => string,
+): Diagnosis | null {
   const what = relation.fifo === null ? 'a pipe' : `FIFO ${relation.fifo}`;
-  const verb = relation.inode === 0 ? 'blocked opening' : relation.direction === 'read' ? 'blocked reading' : 'blocked writing to';
+  const verb =
+    relation.inode === 0 ? 'blocked opening' : relation.direction === 'read' ? 'blocked reading' : 'blocked writing to';
   const end = relation.direction === 'read' ? 'writer' : 'reader';
   const others = relation.others;
   if (others.length === 0) {
     const other = relation.direction === 'read' ? 'writing' : 'reading';
-    const why = relation.inode === 0
-      ? `no process has it open for ${other}, so the open never returns`
-      : `it holds the ${end === 'writer' ? 'write' : 'read'} end itself, so ${relation.direction === 'read' ? 'end-of-file never comes' : 'nobody else will drain it'}`;
-    return { sentence: `${name(relation.pid)} is ${verb} ${what}: ${why}`, culprit: relation.pid, classification: 'blocked-on-pipe' };
+    const why =
+      relation.inode === 0
+        ? `no process has it open for ${other}, so the open never returns`
+        : `it holds the ${end === 'writer' ? 'write' : 'read'} end itself, so ${relation.direction === 'read' ? 'end-of-file never comes' : 'nobody else will drain it'}`;
+    return {
+      sentence: `${name(relation.pid)} is ${verb} ${what}: ${why}`,
+      culprit: relation.pid,
+      classification: 'blocked-on-pipe',
+    };
   }
   const orphans = others.filter((other) => other.orphan);
-  const listed = others.slice(0, 3).map(refName).join(', ') + (others.length > 3 ? ` and ${others.length - 3} more` : '');
+  const listed =
+    others.slice(0, 3).map(refName).join(', ') + (others.length > 3 ? ` and ${others.length - 3} more` : '');
   const only = others.length === 1 ? `only ${end} is` : `${end}s are`;
   const culprit = (orphans[0] ?? others.find((other) => other.doing !== 'child-wait') ?? others[0])?.pid ?? null;
   if (relation.direction === 'write') {
-    const waits = others.every((other) => other.doing === 'child-wait') ? ', which waits for it to exit instead of reading' : '';
-    return { sentence: `${name(relation.pid)} is ${verb} a full ${what.replace(/^a /, '')}; its ${only} ${listed}${waits}`, culprit: relation.pid, classification: 'blocked-on-pipe' };
+    const waits = others.every((other) => other.doing === 'child-wait')
+      ? ', which waits for it to exit instead of reading'
+      : '';
+    return {
+      sentence: `${name(relation.pid)} is ${verb} a full ${what.replace(/^a /, '')}; its ${only} ${listed}${waits}`,
+      culprit: relation.pid,
+      classification: 'blocked-on-pipe',
+    };
   }
-  return { sentence: `${name(relation.pid)} is ${verb} ${what} whose ${only} ${listed}`, culprit, classification: orphans.length > 0 ? 'blocked-on-pipe' : null };
+  return {
+    sentence: `${name(relation.pid)} is ${verb} ${what} whose ${only} ${listed}`,
+    culprit,
+    classification: orphans.length > 0 ? 'blocked-on-pipe' : null,
+  };
 }
 
-function explainSocket(relation: Extract<WaitRelation, { kind: 'socket' }>, name: (pid: number) => string): Diagnosis | null {
+function explainSocket(
+  relation: Extract<WaitRelation, { kind: 'socket' }>,
+  name: (pid: number) => string,
+): Diagnosis | null {
   const ends = `${relation.local} → ${relation.peer}`;
-  const queued = relation.rxQueue > 0 || relation.txQueue > 0 ? `, ${relation.rxQueue} B unread, ${relation.txQueue} B unsent` : ', nothing queued';
+  const queued =
+    relation.rxQueue > 0 || relation.txQueue > 0
+      ? `, ${relation.rxQueue} B unread, ${relation.txQueue} B unsent`
+      : ', nothing queued';
   switch (relation.state) {
     case 'SYN_SENT':
-      return { sentence: `${name(relation.pid)} is blocked connecting to ${relation.peer}: SYN sent, nobody answers`, culprit: relation.pid, classification: null };
+      return {
+        sentence: `${name(relation.pid)} is blocked connecting to ${relation.peer}: SYN sent, nobody answers`,
+        culprit: relation.pid,
+        classification: null,
+      };
     case 'LISTEN':
-      return { sentence: `${name(relation.pid)} keeps a server listening on ${relation.local}; its event loop will not end while it listens`, culprit: relation.pid, classification: null };
+      return {
+        sentence: `${name(relation.pid)} keeps a server listening on ${relation.local}; its event loop will not end while it listens`,
+        culprit: relation.pid,
+        classification: null,
+      };
     case 'ESTABLISHED': {
       const peer = relation.peerPid === null ? '' : `; the other end is ${name(relation.peerPid)}`;
-      return { sentence: `${name(relation.pid)} waits on an open connection ${ends} (${relation.state}${queued})${peer}`, culprit: relation.pid, classification: null };
+      return {
+        sentence: `${name(relation.pid)} waits on an open connection ${ends} (${relation.state}${queued})${peer}`,
+        culprit: relation.pid,
+        classification: null,
+      };
     }
     default:
-      return { sentence: `${name(relation.pid)} waits on a socket ${ends} (${relation.state}${queued})`, culprit: relation.pid, classification: null };
+      return {
+        sentence: `${name(relation.pid)} waits on a socket ${ends} (${relation.state}${queued})`,
+        culprit: relation.pid,
+        classification: null,
+      };
   }
 }
 
@@ -120,13 +193,15 @@ function refNotes(ref: ProcessRef, byPid: ReadonlyMap<number, ProcessSample>): s
   else if (own && own.sid === own.pid && own.sid !== byPid.get(own.ppid)?.sid) notes.push('own session');
   if (ref.state === 'Z') notes.push('zombie');
   const process = byPid.get(ref.pid);
-  if (notes.length === 0 && process && ref.doing !== 'running') notes.push(ref.doing === 'sleep' ? 'sleeping' : ref.doing);
+  if (notes.length === 0 && process && ref.doing !== 'running')
+    notes.push(ref.doing === 'sleep' ? 'sleeping' : ref.doing);
   return notes;
 }
 
 function holderState(holder: ProcessRef): string {
   if (holder.doing === 'stopped') return ': it will not release it until it is continued';
-  if (holder.doing === 'sleep') return '; whether it lets go soon cannot be seen from outside, only how long it has held it';
+  if (holder.doing === 'sleep')
+    return '; whether it lets go soon cannot be seen from outside, only how long it has held it';
   if (holder.doing === 'lock') return ', itself waiting for a lock';
   return '';
 }
@@ -152,7 +227,8 @@ export function progressNote(snapshot: TreeSnapshot, rootPid: number): string | 
   }
   // the namespace's segments cannot be told apart by process: a detached process that is the only one left moving keeps them uncounted
   const detachedOnly = waits.progress.length > 0 && progress.length === 0;
-  if (waits.netSegments !== null && waits.netSegments > 0 && !detachedOnly) return `${waits.netSegments} TCP data segments moved in its network in ${interval}`;
+  if (waits.netSegments !== null && waits.netSegments > 0 && !detachedOnly)
+    return `${waits.netSegments} TCP data segments moved in its network in ${interval}`;
   if (stored >= STORAGE_PROGRESS_BYTES) return `it wrote ${formatBytes(stored)} to storage in ${interval}`;
   return null;
 }
@@ -162,10 +238,17 @@ export function detachedNote(snapshot: TreeSnapshot, rootPid: number): string | 
   const waits = snapshot.waits;
   if (!waits || waits.intervalMs <= 0) return null;
   const attached = attachedPids(snapshot.processes, rootPid);
-  const moved = waits.progress.filter((delta) => !attached.has(delta.pid) && (delta.filesGrew > 0 || delta.writeBytes > 0 || delta.wchar > 0));
-  const top = [...moved].sort((a, b) => b.filesGrew + b.writeBytes + b.wchar - (a.filesGrew + a.writeBytes + a.wchar))[0];
+  const moved = waits.progress.filter(
+    (delta) => !attached.has(delta.pid) && (delta.filesGrew > 0 || delta.writeBytes > 0 || delta.wchar > 0),
+  );
+  const top = [...moved].sort(
+    (a, b) => b.filesGrew + b.writeBytes + b.wchar - (a.filesGrew + a.writeBytes + a.wchar),
+  )[0];
   if (!top) return null;
-  const what = top.filesGrew > 0 ? `grew files it has open by ${formatBytes(top.filesGrew)}` : `wrote ${formatBytes(Math.max(top.writeBytes, top.wchar))}`;
+  const what =
+    top.filesGrew > 0
+      ? `grew files it has open by ${formatBytes(top.filesGrew)}`
+      : `wrote ${formatBytes(Math.max(top.writeBytes, top.wchar))}`;
   return `${nameFor(snapshot, top.pid)}, detached, ${what} in ${seconds(waits.intervalMs)}: its own work, not the command's progress`;
 }
 

@@ -22,10 +22,15 @@ const LOCK_LINE = /^lock:\s+\d+:\s+(FLOCK|POSIX|OFDLCK)\s/m;
 const MAX_FILES = 16;
 
 export function heldLocks(processes: readonly ProcessSample[], links: (pid: number) => readonly FdLink[]): HeldLock[] {
-  const byPath = new Map<string, { lock: 'flock' | 'posix' | null; holders: Array<{ pid: number; fd: number }>; without: Set<number> }>();
+  const byPath = new Map<
+    string,
+    { lock: 'flock' | 'posix' | null; holders: Array<{ pid: number; fd: number }>; without: Set<number> }
+  >();
   for (const process of processes) {
     if (process.state === 'Z') continue;
-    for (const link of links(process.pid).filter((l) => l.target.startsWith('/') && !l.target.startsWith('/dev/')).slice(0, MAX_FILES)) {
+    for (const link of links(process.pid)
+      .filter((l) => l.target.startsWith('/') && !l.target.startsWith('/dev/'))
+      .slice(0, MAX_FILES)) {
       const info = readProcFile(`/proc/${process.pid}/fdinfo/${link.fd}`);
       if (info === null) continue;
       const entry = byPath.get(link.target) ?? { lock: null, holders: [], without: new Set<number>() };

@@ -11,7 +11,9 @@ function programOf(process: ProcessSample): string {
   const argv = process.args.split(' ').filter(Boolean);
   const program = basename(argv[0] ?? process.command) || process.command;
   if (!INTERPRETERS.test(program)) return program;
-  const script = argv.slice(1).find((arg, at, rest) => !arg.startsWith('-') && !['-c', '-m'].includes(rest[at - 1] ?? ''));
+  const script = argv
+    .slice(1)
+    .find((arg, at, rest) => !arg.startsWith('-') && !['-c', '-m'].includes(rest[at - 1] ?? ''));
   const module = argv.indexOf('-m');
   if (module > 0 && argv[module + 1]) return `${program} -m ${argv[module + 1]}`;
   return script && !argv.includes('-c') && !argv.includes('-e') ? `${program} ${basename(script)}` : program;

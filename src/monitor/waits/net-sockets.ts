@@ -11,8 +11,17 @@ export interface SocketLine {
 }
 
 const TCP_STATES: Readonly<Record<string, string>> = {
-  '01': 'ESTABLISHED', '02': 'SYN_SENT', '03': 'SYN_RECV', '04': 'FIN_WAIT1', '05': 'FIN_WAIT2', '06': 'TIME_WAIT',
-  '07': 'CLOSE', '08': 'CLOSE_WAIT', '09': 'LAST_ACK', '0A': 'LISTEN', '0B': 'CLOSING',
+  '01': 'ESTABLISHED',
+  '02': 'SYN_SENT',
+  '03': 'SYN_RECV',
+  '04': 'FIN_WAIT1',
+  '05': 'FIN_WAIT2',
+  '06': 'TIME_WAIT',
+  '07': 'CLOSE',
+  '08': 'CLOSE_WAIT',
+  '09': 'LAST_ACK',
+  '0A': 'LISTEN',
+  '0B': 'CLOSING',
 };
 
 /** Rows of /proc/net/tcp or tcp6 (whose inode is wanted, when given). */
@@ -25,7 +34,7 @@ export function parseTcp(text: string, proto: 'tcp' | 'tcp6', wanted?: ReadonlyS
     const [tx, rx] = (f[4] ?? '0:0').split(':');
     rows.push({
       proto,
-      state: TCP_STATES[f[3] ?? ''] ?? (f[3] ?? '?'),
+      state: TCP_STATES[f[3] ?? ''] ?? f[3] ?? '?',
       local: address(f[1] ?? ''),
       peer: address(f[2] ?? ''),
       txQueue: Number.parseInt(tx ?? '0', 16),
@@ -47,7 +56,9 @@ export function address(hex: string): string {
       const chunk = host.slice(word * 8, word * 8 + 8);
       return [6, 4, 2, 0].map((at) => chunk.slice(at, at + 2));
     });
-    const groups = [0, 2, 4, 6, 8, 10, 12, 14].map((at) => Number.parseInt(`${bytes[at]}${bytes[at + 1]}`, 16).toString(16));
+    const groups = [0, 2, 4, 6, 8, 10, 12, 14].map((at) =>
+      Number.parseInt(`${bytes[at]}${bytes[at + 1]}`, 16).toString(16),
+    );
     return `[${groups.join(':').replace(/(^|:)0(:0)+(:|$)/, '::')}]:${portNumber}`;
   }
   return hex;

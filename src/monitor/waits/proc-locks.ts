@@ -11,7 +11,8 @@ export interface LockLine {
   readonly file: string;
 }
 
-const LINE = /^(\d+):\s+(->\s+)?(FLOCK|POSIX|OFDLCK|DELEG|LEASE|ACCESS)\s+\S+\s+\S+\s+(-?\d+)\s+([0-9a-f]+:[0-9a-f]+:\d+)\s/;
+const LINE =
+  /^(\d+):\s+(->\s+)?(FLOCK|POSIX|OFDLCK|DELEG|LEASE|ACCESS)\s+\S+\s+\S+\s+(-?\d+)\s+([0-9a-f]+:[0-9a-f]+:\d+)\s/;
 
 export function parseLocks(text: string): LockLine[] {
   const lines: LockLine[] = [];
@@ -20,7 +21,13 @@ export function parseLocks(text: string): LockLine[] {
     if (!match) continue;
     const kind = match[3];
     if (kind !== 'FLOCK' && kind !== 'POSIX' && kind !== 'OFDLCK') continue;
-    lines.push({ id: Number(match[1]), waiting: match[2] !== undefined, lock: kind === 'FLOCK' ? 'flock' : 'posix', pid: Number(match[4]), file: match[5] ?? '' });
+    lines.push({
+      id: Number(match[1]),
+      waiting: match[2] !== undefined,
+      lock: kind === 'FLOCK' ? 'flock' : 'posix',
+      pid: Number(match[4]),
+      file: match[5] ?? '',
+    });
   }
   return lines;
 }

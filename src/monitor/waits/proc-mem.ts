@@ -32,10 +32,15 @@ export function readMemoryString(pid: number, address: number, max = 256): strin
 }
 
 /** poll's `struct pollfd {int fd; short events; short revents}` array. */
-export function readPollFds(pid: number, address: number, count: number): Array<{ readonly fd: number; readonly events: number }> {
+export function readPollFds(
+  pid: number,
+  address: number,
+  count: number,
+): Array<{ readonly fd: number; readonly events: number }> {
   const bytes = readMemory(pid, address, Math.min(count, 64) * 8);
   if (!bytes) return [];
   const fds: Array<{ fd: number; events: number }> = [];
-  for (let at = 0; at + 8 <= bytes.length; at += 8) fds.push({ fd: bytes.readInt32LE(at), events: bytes.readInt16LE(at + 4) });
+  for (let at = 0; at + 8 <= bytes.length; at += 8)
+    fds.push({ fd: bytes.readInt32LE(at), events: bytes.readInt16LE(at + 4) });
   return fds.filter((entry) => entry.fd >= 0);
 }

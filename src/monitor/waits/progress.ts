@@ -40,7 +40,11 @@ export function fileSizes(pid: number, links: readonly FdLink[]): Map<string, nu
 }
 
 /** What moved for one process between two samples; null when it is a different process (pid reused) or nothing moved. */
-export function progressDelta(pid: number, before: ProgressCounters | undefined, now: ProgressCounters): ProgressDelta | null {
+export function progressDelta(
+  pid: number,
+  before: ProgressCounters | undefined,
+  now: ProgressCounters,
+): ProgressDelta | null {
   if (!before || before.startTicks !== now.startTicks) return null;
   let filesGrew = 0;
   for (const [key, size] of now.sizes) {
@@ -56,7 +60,13 @@ export function progressDelta(pid: number, before: ProgressCounters | undefined,
     writeBytes: Math.max(0, now.writeBytes - before.writeBytes),
     filesGrew,
   };
-  const moved = delta.cpuMs > 0 || delta.rchar > 0 || delta.wchar > 0 || delta.readBytes > 0 || delta.writeBytes > 0 || filesGrew > 0;
+  const moved =
+    delta.cpuMs > 0 ||
+    delta.rchar > 0 ||
+    delta.wchar > 0 ||
+    delta.readBytes > 0 ||
+    delta.writeBytes > 0 ||
+    filesGrew > 0;
   return moved ? delta : null;
 }
 

@@ -24,7 +24,11 @@ const SOCKET_WAIT = /inet_wait_for_connect|wait_woken|sk_wait_data|inet_csk_acce
  * Wait-for relations among one command's processes: who holds the other end of the pipe a process blocks on, who
  * holds the lock it waits for, its socket's state and peer, futex-blocked threads, a parent waiting on a stuck child.
  */
-export function findRelations(processes: readonly ProcessSample[], extras: ReadonlyMap<number, ProcExtras>, rootPid: number): WaitRelation[] {
+export function findRelations(
+  processes: readonly ProcessSample[],
+  extras: ReadonlyMap<number, ProcExtras>,
+  rootPid: number,
+): WaitRelation[] {
   const byPid = new Map(processes.map((process) => [process.pid, process]));
   const ref = (process: ProcessSample): ProcessRef => ({
     pid: process.pid,
@@ -33,10 +37,11 @@ export function findRelations(processes: readonly ProcessSample[], extras: Reado
     orphan: process.pid !== rootPid && !byPid.has(process.ppid),
     doing: LOCK_WAIT.test(process.wchan) ? 'lock' : waitKind(process),
   });
-  const refs = (pids: readonly number[]): ProcessRef[] => pids.flatMap((pid) => {
-    const process = byPid.get(pid);
-    return process ? [ref(process)] : [];
-  });
+  const refs = (pids: readonly number[]): ProcessRef[] =>
+    pids.flatMap((pid) => {
+      const process = byPid.get(pid);
+      return process ? [ref(process)] : [];
+    });
   const holders = new PipeHolders(processes, extras);
   const sockets = new SocketTablesCache();
   const relations: WaitRelation[] = [];
@@ -45,15 +50,31 @@ export function findRelations(processes: readonly ProcessSample[], extras: Reado
     const kind = waitKind(process);
     const stuckThread = kind === 'other' && process.cpuPercent < 5 ? threadBlockedElsewhere(process) : undefined;
     if (stuckThread) {
-      relations.push({ kind: 'thread', pid: process.pid, thread: { tid: stuckThread.tid, name: stuckThread.name === process.command ? '' : stuckThread.name, wchan: stuckThread.wchan, syscall: stuckThread.syscall } });
+      relations.push({
+        kind: 'thread',
+        pid: process.pid,
+        thread: {
+          tid: stuckThread.tid,
+          name: stuckThread.name === process.command ? '' : stuckThread.name,
+          wchan: stuckThread.wchan,
+          syscall: stuckThread.syscall,
+        },
+      });
       continue;
     }
     if (kind === 'futex' && process.cpuPercent < 5) {
-      relations.push({ kind: 'futex', pid: process.pid, waiting: 1 + process.threadWchans.filter((w) => /futex/.test(w)).length, threads: process.threads });
+      relations.push({
+        kind: 'futex',
+        pid: process.pid,
+        waiting: 1 + process.threadWchans.filter((w) => /futex/.test(w)).length,
+        threads: process.threads,
+      });
       continue;
     }
     if (kind === 'child-wait') {
-      const stuck = process.children.map((pid) => byPid.get(pid)).find((child) => child && ['stopped', 'stdin-read'].includes(waitKind(child)));
+      const stuck = process.children
+        .map((pid) => byPid.get(pid))
+        .find((child) => child && ['stopped', 'stdin-read'].includes(waitKind(child)));
       if (stuck) relations.push({ kind: 'child', pid: process.pid, child: ref(stuck) });
       continue;
     }
@@ -64,7 +85,15 @@ export function findRelations(processes: readonly ProcessSample[], extras: Reado
     followed++;
     const links = new Map((extras.get(process.pid)?.links ?? []).map((link) => [link.fd, link.target]));
     if (blocked.opening !== null) {
-      relations.push({ kind: 'pipe', pid: process.pid, direction: blocked.openingFor, inode: 0, fifo: blocked.opening, others: refs(holders.ofPath(blocked.opening, process.pid)), selfHeld: false });
+      relations.push({
+        kind: 'pipe',
+        pid: process.pid,
+        direction: blocked.openingFor,
+        inode: 0,
+        fifo: blocked.opening,
+        others: refs(holders.ofPath(blocked.opening, process.pid)),
+        selfHeld: false,
+      });
     }
     for (const { fd, direction } of blocked.fds) {
       const target = links.get(fd);
@@ -76,20 +105,34 @@ export function findRelations(processes: readonly ProcessSample[], extras: Reado
         // A read cannot block on a pipe nobody can write: an empty list means this process (an event loop's self-pipe)
         // or someone outside the tree (the harness) holds the other end. Only the first is a finding, and only for a
         // process blocked on that pipe alone.
-        const selfHeld = others.length === 0 && kind !== 'event-loop' && holders.holdsOtherEnd(process.pid, inode, direction, links);
-        if (others.length > 0 || selfHeld) relations.push({ kind: 'pipe', pid: process.pid, direction, inode, fifo: null, others, selfHeld });
+        const selfHeld =
+          others.length === 0 && kind !== 'event-loop' && holders.holdsOtherEnd(process.pid, inode, direction, links);
+        if (others.length > 0 || selfHeld)
+          relations.push({ kind: 'pipe', pid: process.pid, direction, inode, fifo: null, others, selfHeld });
         continue;
       }
       const socket = /^socket:\[(\d+)\]$/.exec(target);
       if (socket && (SOCKET_WAIT.test(process.wchan) || kind === 'event-loop')) {
         const line = sockets.tables(process.pid).get(Number(socket[1]));
         if (!line || line.proto === 'unix') continue;
-        const peerPid = line.state === 'ESTABLISHED' ? holders.socketOwner(sockets.tables(process.pid).peerInode(line)) : null;
-        relations.push({ kind: 'socket', pid: process.pid, proto: line.proto, state: line.state, local: line.local, peer: line.peer, rxQueue: line.rxQueue, txQueue: line.txQueue, peerPid });
+        const peerPid =
+          line.state === 'ESTABLISHED' ? holders.socketOwner(sockets.tables(process.pid).peerInode(line)) : null;
+        relations.push({
+          kind: 'socket',
+          pid: process.pid,
+          proto: line.proto,
+          state: line.state,
+          local: line.local,
+          peer: line.peer,
+          rxQueue: line.rxQueue,
+          txQueue: line.txQueue,
+          peerPid,
+        });
       }
     }
   }
-  if (processes.some((process) => LOCK_WAIT.test(process.wchan))) relations.push(...lockRelations(processes, extras, byPid, ref));
+  if (processes.some((process) => LOCK_WAIT.test(process.wchan)))
+    relations.push(...lockRelations(processes, extras, byPid, ref));
   // a process polling several fds of one pipe (stdout and stderr of one child) gives one relation per pipe
   return distinct(relations);
 }
@@ -111,14 +154,27 @@ function lockRelations(
     const holderPid = held && held.pid > 0 ? held.pid : null;
     // The pid that took a flock may be gone while a child that inherited the descriptor keeps it: look for that one.
     const byHolderPid = holderPid !== null ? byPid.get(holderPid) : undefined;
-    const holder = byHolderPid ?? openers.map((o) => byPid.get(o.pid)).find((p) => p && p.pid !== waiter.pid && !LOCK_WAIT.test(p.wchan));
-    out.push({ kind: 'lock', pid: waiter.pid, lock: waiter.lock, file: waiter.file, path, holderPid, holder: holder ? ref(holder) : null });
+    const holder =
+      byHolderPid ??
+      openers.map((o) => byPid.get(o.pid)).find((p) => p && p.pid !== waiter.pid && !LOCK_WAIT.test(p.wchan));
+    out.push({
+      kind: 'lock',
+      pid: waiter.pid,
+      lock: waiter.lock,
+      file: waiter.file,
+      path,
+      holderPid,
+      holder: holder ? ref(holder) : null,
+    });
   }
   return out;
 }
 
 /** Regular files the tree has open, by /proc/locks key. */
-function openFiles(processes: readonly ProcessSample[], extras: ReadonlyMap<number, ProcExtras>): Map<string, Array<{ pid: number; path: string }>> {
+function openFiles(
+  processes: readonly ProcessSample[],
+  extras: ReadonlyMap<number, ProcExtras>,
+): Map<string, Array<{ pid: number; path: string }>> {
   const files = new Map<string, Array<{ pid: number; path: string }>>();
   for (const process of processes) {
     for (const link of extras.get(process.pid)?.links ?? []) {
@@ -163,7 +219,9 @@ class PipeHolders {
   /** The process holds the other end of `inode` itself, on a descriptor other than the one it blocks on. */
   holdsOtherEnd(pid: number, inode: number, direction: 'read' | 'write', links: ReadonlyMap<number, string>): boolean {
     const want = direction === 'read' ? 'write' : 'read';
-    return [...links].some(([fd, target]) => target === `pipe:[${inode}]` && [want, 'both'].includes(accessMode(pid, fd) ?? ''));
+    return [...links].some(
+      ([fd, target]) => target === `pipe:[${inode}]` && [want, 'both'].includes(accessMode(pid, fd) ?? ''),
+    );
   }
 
   ofPath(path: string, self: number): number[] {
@@ -203,7 +261,9 @@ function readNamespace(pid: number): string {
  * The main thread waits on a futex and another thread is asleep somewhere else (a read, an accept, a sleep): what a
  * join or a condition wait on a thread that is itself stuck looks like. A running thread may still wake it: none.
  */
-function threadBlockedElsewhere(process: ProcessSample): NonNullable<ProcessSample['otherThreads']>[number] | undefined {
+function threadBlockedElsewhere(
+  process: ProcessSample,
+): NonNullable<ProcessSample['otherThreads']>[number] | undefined {
   if (!/futex/.test(process.wchan)) return undefined;
   const others = process.otherThreads ?? [];
   if (others.some((thread) => thread.state === 'R' || thread.wchan === '')) return undefined;

@@ -17,6 +17,7 @@ export function socketsOf(pid: number): SocketTables {
   const byInode = new Map(rows.map((row) => [row.inode, row]));
   return {
     get: (inode) => byInode.get(inode),
-    peerInode: (line) => rows.find((row) => row.proto === line.proto && row.local === line.peer && row.peer === line.local)?.inode ?? null,
+    peerInode: (line) =>
+      rows.find((row) => row.proto === line.proto && row.local === line.peer && row.peer === line.local)?.inode ?? null,
   };
 }

@@ -11,7 +11,12 @@ export function outcomeOf(attempt: ReportAttempt): AttemptOutcome {
   return attempt.scores.scores.solved ? 'solved' : 'failed';
 }
 
-const BADGE: Record<AttemptOutcome, string> = { solved: '✓ solved', failed: '✗ failed', error: '! error', running: '… running' };
+const BADGE: Record<AttemptOutcome, string> = {
+  solved: '✓ solved',
+  failed: '✗ failed',
+  error: '! error',
+  running: '… running',
+};
 
 function why(attempt: ReportAttempt, outcome: AttemptOutcome): string {
   if (outcome === 'running') return '';
@@ -39,7 +44,10 @@ export function renderAttemptCard(attempt: ReportAttempt): string {
     decision,
   }));
   const transcript = timeline.transcript
-    .map((line) => `<li class="ev-${esc(line.type.replace(/\./g, '-'))}"><span class="t">${shortTime(line.t)}</span> <span class="ty">${esc(line.type)}</span> ${esc(line.text)}</li>`)
+    .map(
+      (line) =>
+        `<li class="ev-${esc(line.type.replace(/\./g, '-'))}"><span class="t">${shortTime(line.t)}</span> <span class="ty">${esc(line.type)}</span> ${esc(line.text)}</li>`,
+    )
     .join('');
   const attrs = [
     ['key', timeline.key],

@@ -24,7 +24,9 @@ export function renderRatesChart(groups: readonly GroupSummary[]): string {
   const x = (value: number): number => Math.round(left + value * (width - left - 20));
   const parts: string[] = [];
   for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
-    parts.push(`<line class="grid" x1="${x(tick)}" x2="${x(tick)}" y1="16" y2="${height}"/><text class="axis" x="${x(tick)}" y="12">${tick * 100}%</text>`);
+    parts.push(
+      `<line class="grid" x1="${x(tick)}" x2="${x(tick)}" y1="16" y2="${height}"/><text class="axis" x="${x(tick)}" y="12">${tick * 100}%</text>`,
+    );
   }
   rates.forEach(([name, label], rateIndex) => {
     const top = 24 + rateIndex * rowHeight;
@@ -85,7 +87,12 @@ export function renderTradeoffChart(groups: readonly GroupSummary[]): string {
     `<text class="axis-title" transform="translate(12 ${(size - pad) / 2}) rotate(-90)">${yTitle}</text>`,
   );
   layout.reserve(textBox([xTitle], (size + pad) / 2, size - 8, 'middle'));
-  layout.reserve({ x: 0, y: (size - pad) / 2 - (yTitle.length * CHAR_WIDTH) / 2, width: 16, height: yTitle.length * CHAR_WIDTH });
+  layout.reserve({
+    x: 0,
+    y: (size - pad) / 2 - (yTitle.length * CHAR_WIDTH) / 2,
+    width: 16,
+    height: yTitle.length * CHAR_WIDTH,
+  });
   const points: TradeoffPoint[] = [];
   groups.forEach((group, index) => {
     const hit = group.interrupted;
@@ -97,8 +104,12 @@ export function renderTradeoffChart(groups: readonly GroupSummary[]): string {
     const radius = p50 === null ? 5 : 5 + 11 * Math.sqrt(p50 / maxLatency);
     const color = variantColor(index);
     const bars = [
-      hit.low !== null && hit.high !== null ? `<line x1="${cx}" x2="${cx}" y1="${y(hit.low)}" y2="${y(hit.high)}" stroke="${color}"/>` : '',
-      kill.low !== null && kill.high !== null ? `<line x1="${x(kill.low)}" x2="${x(kill.high)}" y1="${cy}" y2="${cy}" stroke="${color}"/>` : '',
+      hit.low !== null && hit.high !== null
+        ? `<line x1="${cx}" x2="${cx}" y1="${y(hit.low)}" y2="${y(hit.high)}" stroke="${color}"/>`
+        : '',
+      kill.low !== null && kill.high !== null
+        ? `<line x1="${x(kill.low)}" x2="${x(kill.high)}" y1="${cy}" y2="${cy}" stroke="${color}"/>`
+        : '',
     ].join('');
     const title = `${group.variant}: interrupted ${hit.count}/${hit.total}, false kills ${kill.count}/${kill.total}, latency p50 ${p50 === null ? '–' : shortTime(p50)}`;
     parts.push(
@@ -121,7 +132,14 @@ export function renderTradeoffChart(groups: readonly GroupSummary[]): string {
   const listTop = size + 6;
   unplaced.forEach((point, index) => {
     const line = `${point.names.join(', ')} — at ${Math.round(((point.cx - pad) / (size - pad - 16)) * 100)}% / ${Math.round(((size - pad - point.cy) / (size - pad - 16)) * 100)}%`;
-    parts.push(textAt({ x: 4, y: listTop + index * LINE_HEIGHT, width: line.length * CHAR_WIDTH, height: LINE_HEIGHT }, [line], esc, `point-label listed${point.names.length > 1 ? ' grouped' : ''}`));
+    parts.push(
+      textAt(
+        { x: 4, y: listTop + index * LINE_HEIGHT, width: line.length * CHAR_WIDTH, height: LINE_HEIGHT },
+        [line],
+        esc,
+        `point-label listed${point.names.length > 1 ? ' grouped' : ''}`,
+      ),
+    );
   });
   const height = size + (unplaced.length > 0 ? 10 + unplaced.length * LINE_HEIGHT : 0);
   return `<svg class="tradeoff-chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="interrupted against false kills">${parts.join('')}</svg>`;

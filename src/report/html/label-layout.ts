@@ -17,7 +17,12 @@ export const LINE_HEIGHT = 13;
 export const ASCENT = 10;
 
 /** The box of a text of `lines` whose first baseline is at `baseline`, anchored at `x` (start, middle or end). */
-export function textBox(lines: readonly string[], x: number, baseline: number, anchor: 'start' | 'middle' | 'end' = 'start'): Box {
+export function textBox(
+  lines: readonly string[],
+  x: number,
+  baseline: number,
+  anchor: 'start' | 'middle' | 'end' = 'start',
+): Box {
   const width = Math.max(...lines.map((line) => line.length)) * CHAR_WIDTH;
   const left = anchor === 'start' ? x : anchor === 'end' ? x - width : x - width / 2;
   return { x: left, y: baseline - ASCENT, width, height: lines.length * LINE_HEIGHT };
@@ -28,7 +33,10 @@ function overlaps(a: Box, b: Box): boolean {
 }
 
 const inside = (box: Box, bounds: Box): boolean =>
-  box.x >= bounds.x && box.y >= bounds.y && box.x + box.width <= bounds.x + bounds.width && box.y + box.height <= bounds.y + bounds.height;
+  box.x >= bounds.x &&
+  box.y >= bounds.y &&
+  box.x + box.width <= bounds.x + bounds.width &&
+  box.y + box.height <= bounds.y + bounds.height;
 
 export class LabelLayout {
   private readonly taken: Box[] = [];
@@ -45,7 +53,9 @@ export class LabelLayout {
 
   /** The first candidate inside the bounds that covers nothing placed so far, taken; null when every one does. */
   place(candidates: readonly Box[]): Box | null {
-    const free = candidates.find((box) => inside(box, this.bounds) && !this.taken.some((other) => overlaps(box, other)));
+    const free = candidates.find(
+      (box) => inside(box, this.bounds) && !this.taken.some((other) => overlaps(box, other)),
+    );
     if (free) this.taken.push(free);
     return free ?? null;
   }
@@ -74,8 +84,16 @@ export function candidatesAround(cx: number, cy: number, r: number, width: numbe
 }
 
 /** `<text>` for a placed box: one tspan a line, each line's baseline LINE_HEIGHT below the one before. */
-export function textAt(box: Box, lines: readonly string[], escape: (text: string) => string, className: string): string {
+export function textAt(
+  box: Box,
+  lines: readonly string[],
+  escape: (text: string) => string,
+  className: string,
+): string {
   const first = box.y + ASCENT;
-  const spans = lines.map((line, index) => `<tspan x="${box.x.toFixed(1)}" y="${(first + index * LINE_HEIGHT).toFixed(1)}">${escape(line)}</tspan>`);
+  const spans = lines.map(
+    (line, index) =>
+      `<tspan x="${box.x.toFixed(1)}" y="${(first + index * LINE_HEIGHT).toFixed(1)}">${escape(line)}</tspan>`,
+  );
   return `<text class="${className}">${spans.join('')}</text>`;
 }

@@ -1,6 +1,14 @@
 import path from 'node:path';
 import { readTrace, scoreAttempt } from '../../scorers/index.js';
-import { loadRunReport, readMetaSpine, readSummaryFile, readTracedAttempts, toReportAttempt, type ReportAttempt, type RunReport } from '../run-folder.js';
+import {
+  loadRunReport,
+  readMetaSpine,
+  readSummaryFile,
+  readTracedAttempts,
+  toReportAttempt,
+  type ReportAttempt,
+  type RunReport,
+} from '../run-folder.js';
 import { summarize } from '../../summary/index.js';
 import { attemptKey } from '../../types/attempt-key.js';
 import { RUN_FILES } from '../../types/run-files.js';
@@ -24,9 +32,18 @@ export async function liveRunReport(runDir: string): Promise<RunReport> {
 /** One attempt of a run, by its `case/variant/repeat` key, read from its trace now; null when there is none. */
 export async function liveAttempt(runDir: string, key: string): Promise<ReportAttempt | null> {
   const [caseId, variant, repeat, ...rest] = key.split('/');
-  if (!caseId || !variant || !repeat || rest.length > 0 || [caseId, variant, repeat].some((part) => part === '..' || part === '.')) return null;
+  if (
+    !caseId ||
+    !variant ||
+    !repeat ||
+    rest.length > 0 ||
+    [caseId, variant, repeat].some((part) => part === '..' || part === '.')
+  )
+    return null;
   const events = await readTrace(path.join(runDir, caseId, variant, repeat, RUN_FILES.trace)).catch(() => null);
   if (!events) return null;
   const scores = scoreAttempt(events);
-  return attemptKey(scores) === key ? toReportAttempt({ dir: path.join(caseId, variant, repeat), events, scores }) : null;
+  return attemptKey(scores) === key
+    ? toReportAttempt({ dir: path.join(caseId, variant, repeat), events, scores })
+    : null;
 }

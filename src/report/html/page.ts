@@ -4,7 +4,13 @@ import { renderRatesChart, renderTradeoffChart } from './charts.js';
 import { CLIENT_SCRIPT } from './client-script.js';
 import { escapeHtml as esc, jsonForScript, shortTime } from './escape.js';
 import { STYLES } from './styles.js';
-import { renderCaseMatrix, renderClassTable, renderComparisons, renderSweep, renderVariantTable } from './summary-section.js';
+import {
+  renderCaseMatrix,
+  renderClassTable,
+  renderComparisons,
+  renderSweep,
+  renderVariantTable,
+} from './summary-section.js';
 import { renderShellTools } from './shell-tools-section.js';
 
 /** Where a live page (`hangbench view`) gets its updates: an SSE stream and a URL that renders one attempt. */
@@ -41,7 +47,9 @@ function header(report: RunReport): string {
 export function renderReportHtml(report: RunReport, live?: LiveEndpoints): string {
   const { summary, attempts } = report;
   const cards = attempts.map(renderAttemptCard).join('\n');
-  const latencyNote = summary.groups.some((group) => group.interruptLatencyMs.p50 !== null) ? 'dot size: interrupt latency p50' : 'no interrupt latency recorded';
+  const latencyNote = summary.groups.some((group) => group.interruptLatencyMs.p50 !== null)
+    ? 'dot size: interrupt latency p50'
+    : 'no interrupt latency recorded';
   const liveConfig = live ? `<script type="application/json" id="live-config">${jsonForScript(live)}</script>` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -57,7 +65,19 @@ ${renderCaseMatrix(summary)}
 ${renderShellTools(summary)}
 <details class="classes"><summary><h2>Classes</h2></summary>${renderClassTable(summary)}</details>
 <h2>Attempts</h2>
-<div class="filters">${filterSelect('case', 'case', attempts.map((a) => a.scores.caseId))}${filterSelect('variant', 'variant', attempts.map((a) => a.scores.variant))}${filterSelect('class', 'class', attempts.map((a) => a.scores.class))}${filterSelect('outcome', 'outcome', attempts.map(outcomeOf))}<span id="shown" class="muted"></span><span class="muted">ticks: green progressing, orange looks hung · click a tick for the text the agent saw · total wall ${shortTime(attempts.reduce((sum, a) => sum + a.scores.wallMs, 0))}</span></div>
+<div class="filters">${filterSelect(
+    'case',
+    'case',
+    attempts.map((a) => a.scores.caseId),
+  )}${filterSelect(
+    'variant',
+    'variant',
+    attempts.map((a) => a.scores.variant),
+  )}${filterSelect(
+    'class',
+    'class',
+    attempts.map((a) => a.scores.class),
+  )}${filterSelect('outcome', 'outcome', attempts.map(outcomeOf))}<span id="shown" class="muted"></span><span class="muted">ticks: green progressing, orange looks hung · click a tick for the text the agent saw · total wall ${shortTime(attempts.reduce((sum, a) => sum + a.scores.wallMs, 0))}</span></div>
 <div id="attempts">
 ${cards}
 </div>

@@ -1,5 +1,13 @@
 import { fraction, percentWithInterval } from '../format.js';
-import { agreesEverywhere, agreesEverywhereText, effectText, familyNote, familyTitle, hasPairs, verdictText } from '../effects.js';
+import {
+  agreesEverywhere,
+  agreesEverywhereText,
+  effectText,
+  familyNote,
+  familyTitle,
+  hasPairs,
+  verdictText,
+} from '../effects.js';
 import { caseMatrixOf, comparisonsOf, formatP as formatPText, type ReportSummary } from '../stats-view.js';
 import type { Rate } from '../../summary/index.js';
 import type { MetricComparison, RateEffect, ShiftEffect } from '../../summary/index.js';
@@ -9,9 +17,13 @@ import { renderSweepChart } from './sweep-chart.js';
 import { axisTitle, axisValue, latencyCell, rateCellText, sweepRows } from '../sweep-view.js';
 
 const formatP = (p: number | null | undefined): string => esc(formatPText(p));
-const rateCell = (rate: Rate): string => (rate.total === 0 ? '<td class="na">–</td>' : `<td title="${esc(percentWithInterval(rate))}">${fraction(rate)} <span class="muted">${esc(percentWithInterval(rate))}</span></td>`);
+const rateCell = (rate: Rate): string =>
+  rate.total === 0
+    ? '<td class="na">–</td>'
+    : `<td title="${esc(percentWithInterval(rate))}">${fraction(rate)} <span class="muted">${esc(percentWithInterval(rate))}</span></td>`;
 const ms = (value: number | null): string => (value === null ? '–' : shortTime(value));
-const num = (value: number | null): string => (value === null ? '–' : value < 10 ? value.toFixed(1) : String(Math.round(value)));
+const num = (value: number | null): string =>
+  value === null ? '–' : value < 10 ? value.toFixed(1) : String(Math.round(value));
 
 /** Per variant: every rate with its interval (each column says what it counts over), latency percentiles and costs. */
 export function renderVariantTable(summary: ReportSummary): string {
@@ -24,12 +36,20 @@ export function renderVariantTable(summary: ReportSummary): string {
 }
 
 function familyTable(family: MetricComparison): string {
-  if (agreesEverywhere(family)) return `<h3>${esc(familyTitle(family))}</h3><p class="agrees">${esc(agreesEverywhereText(family))}.</p>`;
+  if (agreesEverywhere(family))
+    return `<h3>${esc(familyTitle(family))}</h3><p class="agrees">${esc(agreesEverywhereText(family))}.</p>`;
   const rate = family.test === 'mcnemar-exact';
   const holmed = family.rows.length > 1;
   const rows = family.rows.map((row: RateEffect | ShiftEffect) => {
-    const detail = rate ? `${(row as RateEffect).aOnly} / ${(row as RateEffect).bOnly}` : (row as ShiftEffect).statistic === null ? '–' : String((row as ShiftEffect).statistic);
-    const verdict = row.better === null ? `<td class="muted">${esc(verdictText(family, row))}</td>` : `<td class="better">${esc(verdictText(family, row))}</td>`;
+    const detail = rate
+      ? `${(row as RateEffect).aOnly} / ${(row as RateEffect).bOnly}`
+      : (row as ShiftEffect).statistic === null
+        ? '–'
+        : String((row as ShiftEffect).statistic);
+    const verdict =
+      row.better === null
+        ? `<td class="muted">${esc(verdictText(family, row))}</td>`
+        : `<td class="better">${esc(verdictText(family, row))}</td>`;
     return `<tr><th class="name">${breakableName(row.a)}</th><th class="name">${breakableName(row.b)}</th><td>${row.pairs}</td><td>${detail}</td><td class="effect">${esc(effectText(family, row))}</td><td>${formatP(row.p)}</td>${holmed ? `<td>${formatP(row.pAdjusted)}</td>` : ''}${verdict}</tr>`;
   });
   const head = `<tr><th>a</th><th>b</th><th>pairs</th><th>${rate ? 'a only / b only' : 'V'}</th><th>a − b [95 % CI]</th><th>p</th>${holmed ? '<th>p (Holm)</th>' : ''}<th>better</th></tr>`;
@@ -52,7 +72,10 @@ export function renderSweep(summary: ReportSummary): string {
       `<tr><td>${esc(axisValue(sweep, point.x))}</td><td>${esc(line)}</td><th class="name">${breakableName(point.variant)}</th><td>${esc(latencyCell(point))}</td><td>${esc(rateCellText(point.interrupted))}</td><td>${esc(rateCellText(point.false_kill))}</td><td>${point.pareto ? '★' : ''}</td></tr>`,
   );
   const scale = (summary.options as { timeScale?: unknown }).timeScale;
-  const scaled = typeof scale === 'number' && scale !== 1 ? ` The axis shows each variant’s interval as named; at --time-scale ${scale} the monitor ran ${scale}× those, and latencies are as measured.` : '';
+  const scaled =
+    typeof scale === 'number' && scale !== 1
+      ? ` The axis shows each variant’s interval as named; at --time-scale ${scale} the monitor ran ${scale}× those, and latencies are as measured.`
+      : '';
   const caption = `along the ${esc(axisTitle(sweep))}, one line per ${sweep.lines.length > 1 ? 'mode' : 'setting'}: left, interrupt latency p50 with its 95 % bootstrap interval (ringed: on the Pareto front of latency p50 and false-kill rate); right, hangs interrupted and controls falsely killed with their 95 % Wilson intervals. Lines are offset a few pixels so that their bars do not cover each other.${esc(scaled)}`;
   return `<h2>Sweep</h2><figure class="sweep">${renderSweepChart(sweep)}<figcaption>${caption}</figcaption></figure><table class="sweep"><thead><tr><th>${sweep.axis === 'interval' ? 'interval' : 'hung ticks'}</th><th>line</th><th>variant</th><th>latency p50 [95 % CI]</th><th>interrupted <span class="over">hangs</span></th><th>false kills <span class="over">controls</span></th><th>Pareto</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
@@ -77,7 +100,8 @@ export function renderCaseMatrix(summary: ReportSummary): string {
 /** Per class and variant: solved, interrupted and false kills. */
 export function renderClassTable(summary: ReportSummary): string {
   const rows = summary.classes.map(
-    (row) => `<tr><th>${esc(row.class)}</th><td>${esc(row.kind)}</td><td>${esc(row.variant)}</td><td>${row.attempts}</td>${rateCell(row.solved)}${rateCell(row.interrupted)}<td>${row.falseKills}</td></tr>`,
+    (row) =>
+      `<tr><th>${esc(row.class)}</th><td>${esc(row.kind)}</td><td>${esc(row.variant)}</td><td>${row.attempts}</td>${rateCell(row.solved)}${rateCell(row.interrupted)}<td>${row.falseKills}</td></tr>`,
   );
   return `<table class="classes"><thead><tr><th>class</th><th>kind</th><th>variant</th><th>n</th><th>solved</th><th>interrupted</th><th>false kills</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }

@@ -59,7 +59,8 @@ export interface AttemptTimeline {
 
 function decisionsByTick(events: readonly TraceEvent[]): Map<string, string> {
   const decisions = new Map<string, string>();
-  for (const event of events) if (event.type === 'decision') decisions.set(`${event.commandId}:${event.tickSeq}`, event.action);
+  for (const event of events)
+    if (event.type === 'decision') decisions.set(`${event.commandId}:${event.tickSeq}`, event.action);
   return decisions;
 }
 

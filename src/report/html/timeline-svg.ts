@@ -9,20 +9,28 @@ const ROW = 24;
 const AXIS = 22;
 const STEPS = [50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 30_000, 60_000, 120_000, 300_000, 600_000];
 
-const isClassification = (value: string): value is Classification => (CLASSIFICATIONS as readonly string[]).includes(value);
+const isClassification = (value: string): value is Classification =>
+  (CLASSIFICATIONS as readonly string[]).includes(value);
 const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 function axis(span: number, x: (t: number) => number, height: number): string {
   const step = STEPS.find((candidate) => span / candidate <= 8) ?? STEPS.at(-1)!;
   const marks: string[] = [];
   for (let t = 0; t <= span; t += step) {
-    marks.push(`<line class="grid" x1="${x(t)}" x2="${x(t)}" y1="${AXIS - 4}" y2="${height}"/><text class="axis" x="${x(t)}" y="12">${shortTime(t)}</text>`);
+    marks.push(
+      `<line class="grid" x1="${x(t)}" x2="${x(t)}" y1="${AXIS - 4}" y2="${height}"/><text class="axis" x="${x(t)}" y="12">${shortTime(t)}</text>`,
+    );
   }
   return marks.join('');
 }
 
 function commandLabel(command: TimelineCommand): string {
-  const exit = command.end === null ? 'still running' : command.signal ? `ended by ${command.signal}` : `exit ${command.exitCode ?? '?'}`;
+  const exit =
+    command.end === null
+      ? 'still running'
+      : command.signal
+        ? `ended by ${command.signal}`
+        : `exit ${command.exitCode ?? '?'}`;
   return `#${command.id} ${command.command} — ${exit}${command.isRepro ? ' (repro)' : ''}${command.background ? ' (background)' : ''}`;
 }
 
@@ -34,7 +42,12 @@ function commandLabel(command: TimelineCommand): string {
 export function renderTimelineSvg(timeline: AttemptTimeline): string {
   const rows = timeline.commands.length + 2;
   const height = AXIS + rows * ROW + 6;
-  const lastEvent = Math.max(timeline.durationMs, ...timeline.ticks.map((tick) => tick.t), ...timeline.verify.map((mark) => mark.t), 1);
+  const lastEvent = Math.max(
+    timeline.durationMs,
+    ...timeline.ticks.map((tick) => tick.t),
+    ...timeline.verify.map((mark) => mark.t),
+    1,
+  );
   const x = (t: number): number => Math.round((LABEL + (t / lastEvent) * (WIDTH - LABEL - RIGHT)) * 10) / 10;
   const rowOf = new Map(timeline.commands.map((command, index) => [command.id, index]));
   const yOf = (row: number): number => AXIS + row * ROW;
@@ -51,10 +64,15 @@ export function renderTimelineSvg(timeline: AttemptTimeline): string {
   });
   const editsRow = yOf(timeline.commands.length);
   const verifyRow = yOf(timeline.commands.length + 1);
-  parts.push(`<text class="row-label" x="4" y="${editsRow + 15}">edits</text>`, `<text class="row-label" x="4" y="${verifyRow + 15}">verify</text>`);
+  parts.push(
+    `<text class="row-label" x="4" y="${editsRow + 15}">edits</text>`,
+    `<text class="row-label" x="4" y="${verifyRow + 15}">verify</text>`,
+  );
 
   for (const onset of timeline.onsets) {
-    parts.push(`<g class="onset"><line x1="${x(onset.t)}" x2="${x(onset.t)}" y1="${AXIS - 6}" y2="${height - 4}"/><title>${esc(`${onset.label} at ${shortTime(onset.t)}`)}</title></g>`);
+    parts.push(
+      `<g class="onset"><line x1="${x(onset.t)}" x2="${x(onset.t)}" y1="${AXIS - 6}" y2="${height - 4}"/><title>${esc(`${onset.label} at ${shortTime(onset.t)}`)}</title></g>`,
+    );
   }
   for (const kill of timeline.kills) {
     // a kill of a command the agent did not start is the harness ending a verify step
@@ -69,10 +87,14 @@ export function renderTimelineSvg(timeline: AttemptTimeline): string {
   }
   for (const edit of timeline.edits) {
     const cx = x(edit.t);
-    parts.push(`<g class="edit"><path d="M${cx},${editsRow + 5} l6,7 l-6,7 l-6,-7 z"/><title>${esc(`${edit.label} at ${shortTime(edit.t)}`)}</title></g>`);
+    parts.push(
+      `<g class="edit"><path d="M${cx},${editsRow + 5} l6,7 l-6,7 l-6,-7 z"/><title>${esc(`${edit.label} at ${shortTime(edit.t)}`)}</title></g>`,
+    );
   }
   for (const result of timeline.verify) {
-    parts.push(`<g class="verify ${result.ok ? 'pass' : 'fail'}"><circle cx="${x(result.t)}" cy="${verifyRow + 12}" r="6"/><title>${esc(`${result.label} at ${shortTime(result.t)}`)}</title></g>`);
+    parts.push(
+      `<g class="verify ${result.ok ? 'pass' : 'fail'}"><circle cx="${x(result.t)}" cy="${verifyRow + 12}" r="6"/><title>${esc(`${result.label} at ${shortTime(result.t)}`)}</title></g>`,
+    );
   }
   // ticks last, so they sit above the kill and onset marks they coincide with and stay clickable
   timeline.ticks.forEach((tick, index) => {

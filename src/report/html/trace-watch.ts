@@ -16,11 +16,21 @@ export interface TraceChange {
 
 /** The runs under a results folder (folders with a meta.json), or the folder itself when it is one run (named "."). */
 export async function listRuns(root: string): Promise<Array<{ readonly id: string; readonly dir: string }>> {
-  const isRun = (dir: string) => stat(path.join(dir, RUN_FILES.meta)).then(() => true, () => false);
+  const isRun = (dir: string) =>
+    stat(path.join(dir, RUN_FILES.meta)).then(
+      () => true,
+      () => false,
+    );
   if (await isRun(root)) return [{ id: '.', dir: root }];
   const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
   const folders = entries.filter((entry) => entry.isDirectory());
-  const runs = await Promise.all(folders.map(async (entry) => ({ id: entry.name, dir: path.join(root, entry.name), run: await isRun(path.join(root, entry.name)) })));
+  const runs = await Promise.all(
+    folders.map(async (entry) => ({
+      id: entry.name,
+      dir: path.join(root, entry.name),
+      run: await isRun(path.join(root, entry.name)),
+    })),
+  );
   return runs.filter((run) => run.run).map(({ id, dir }) => ({ id, dir }));
 }
 
@@ -29,7 +39,11 @@ const SETTLE_MS = 10_000;
 
 /** A run that finished a while ago (summary.json, nothing rewritten since): its traces no longer grow. */
 async function settled(runDir: string): Promise<boolean> {
-  const mtime = (file: string) => stat(path.join(runDir, file)).then((info) => info.mtimeMs, () => null);
+  const mtime = (file: string) =>
+    stat(path.join(runDir, file)).then(
+      (info) => info.mtimeMs,
+      () => null,
+    );
   const [summary, meta] = await Promise.all([mtime(RUN_FILES.summary), mtime(RUN_FILES.meta)]);
   return summary !== null && Date.now() - Math.max(summary, meta ?? 0) > SETTLE_MS;
 }
@@ -48,14 +62,23 @@ export function watchTraces(root: string, onChange: (change: TraceChange) => voi
       if (!first && (await settled(run.dir))) continue;
       for (const trace of await findTraces(run.dir).catch(() => [])) {
         const file = path.join(run.dir, trace);
-        const size = await stat(file).then((info) => info.size, () => -1);
+        const size = await stat(file).then(
+          (info) => info.size,
+          () => -1,
+        );
         if (size < 0 || sizes.get(file) === size) continue;
         sizes.set(file, size);
         if (first) continue;
         const events = await readTrace(file).catch(() => null);
         const start = events?.[0];
         if (!events || start?.type !== 'attempt.start') continue;
-        onChange({ run: run.id, key: attemptKey(start), events: events.length, running: !events.some((e) => e.type === 'attempt.end'), lastEvent: events.at(-1)?.type ?? '' });
+        onChange({
+          run: run.id,
+          key: attemptKey(start),
+          events: events.length,
+          running: !events.some((e) => e.type === 'attempt.end'),
+          lastEvent: events.at(-1)?.type ?? '',
+        });
       }
     }
     first = false;

@@ -13,15 +13,21 @@ export function transcriptLine(event: TraceEvent): TranscriptLine | undefined {
   const line = (text: string): TranscriptLine => ({ t: event.t, type: event.type, text });
   switch (event.type) {
     case 'attempt.start':
-      return line(`${event.agent} on ${event.caseId} (${event.kind}, ${event.class}) · ${event.mechanism} · budgets ${event.budgets.tokens} tokens, ${Math.round(event.budgets.wallMs)} ms wall, ${Math.round(event.budgets.interruptMs)} ms to interrupt`);
+      return line(
+        `${event.agent} on ${event.caseId} (${event.kind}, ${event.class}) · ${event.mechanism} · budgets ${event.budgets.tokens} tokens, ${Math.round(event.budgets.wallMs)} ms wall, ${Math.round(event.budgets.interruptMs)} ms to interrupt`,
+      );
     case 'action':
-      return line(`${event.action.type} ${clip(JSON.stringify(Object.fromEntries(Object.entries(event.action).filter(([name]) => name !== 'type'))))}`);
+      return line(
+        `${event.action.type} ${clip(JSON.stringify(Object.fromEntries(Object.entries(event.action).filter(([name]) => name !== 'type'))))}`,
+      );
     case 'action.result':
       return line(`${event.ok ? 'ok' : 'refused'}: ${clip(event.message)}`);
     case 'command.start':
       return line(`#${event.commandId} started: ${event.command}${event.background ? ' (background)' : ''}`);
     case 'command.exit':
-      return line(`#${event.commandId} exited ${event.exitCode ?? event.signal ?? '?'} after ${Math.round(event.durationMs)} ms${event.killed ? ' (killed)' : ''}`);
+      return line(
+        `#${event.commandId} exited ${event.exitCode ?? event.signal ?? '?'} after ${Math.round(event.durationMs)} ms${event.killed ? ' (killed)' : ''}`,
+      );
     case 'onset':
       return line(`onset in #${event.commandId}: ${event.trigger}`);
     case 'tick':
@@ -35,7 +41,9 @@ export function transcriptLine(event: TraceEvent): TranscriptLine | undefined {
     case 'verify':
       return line(`verify ${event.step} ${event.passed ? 'passed' : `failed: ${event.reason}`}`);
     case 'agent.response':
-      return line(`model turn ${event.turn}: ${event.usage.promptTokens}+${event.usage.completionTokens} tokens, ${Math.round(event.latencyMs)} ms`);
+      return line(
+        `model turn ${event.turn}: ${event.usage.promptTokens}+${event.usage.completionTokens} tokens, ${Math.round(event.latencyMs)} ms`,
+      );
     case 'agent.note':
       return line(`${event.kind}: ${clip(event.message)}`);
     case 'limit':
@@ -52,7 +60,12 @@ export function transcriptLine(event: TraceEvent): TranscriptLine | undefined {
       return undefined;
     default: {
       // events added after this renderer (gates, hints …) still show, as their fields
-      const { seq: _seq, t: _t, type, ...fields } = event as { seq: number; t: number; type: string } & Record<string, unknown>;
+      const {
+        seq: _seq,
+        t: _t,
+        type,
+        ...fields
+      } = event as { seq: number; t: number; type: string } & Record<string, unknown>;
       return { t: event.t, type, text: `${type} ${clip(JSON.stringify(fields))}` };
     }
   }

@@ -26,7 +26,9 @@ const send = (response: ServerResponse, status: number, type: string, body: stri
 
 async function indexPage(root: string): Promise<string> {
   const runs = (await listRuns(root)).sort((a, b) => (a.id < b.id ? 1 : -1));
-  const items = runs.map((run) => `<li><a href="/run/${encodeURIComponent(run.id)}/">${esc(run.id === '.' ? root : run.id)}</a></li>`).join('');
+  const items = runs
+    .map((run) => `<li><a href="/run/${encodeURIComponent(run.id)}/">${esc(run.id === '.' ? root : run.id)}</a></li>`)
+    .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>hangbench runs</title></head><body><h1>hangbench runs in ${esc(root)}</h1><ul>${items || '<li>no runs yet</li>'}</ul></body></html>`;
 }
 
@@ -37,20 +39,29 @@ async function indexPage(root: string): Promise<string> {
 export async function startViewServer(options: ViewOptions): Promise<ViewServer> {
   const { root } = options;
   const clients = new Set<ServerResponse>();
-  const stopWatching = watchTraces(root, (change: TraceChange) => {
-    for (const client of clients) client.write(`event: attempt\ndata: ${JSON.stringify(change)}\n\n`);
-  }, options.pollMs);
+  const stopWatching = watchTraces(
+    root,
+    (change: TraceChange) => {
+      for (const client of clients) client.write(`event: attempt\ndata: ${JSON.stringify(change)}\n\n`);
+    },
+    options.pollMs,
+  );
   const keepAlive = setInterval(() => {
     for (const client of clients) client.write(': keep-alive\n\n');
   }, 15_000);
 
-  const runDir = async (id: string): Promise<string | null> => (await listRuns(root)).find((run) => run.id === id)?.dir ?? null;
+  const runDir = async (id: string): Promise<string | null> =>
+    (await listRuns(root)).find((run) => run.id === id)?.dir ?? null;
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname === '/') return send(response, 200, 'text/html', await indexPage(root));
     if (url.pathname === '/events') {
-      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+      response.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+      });
       response.write(': connected\n\n');
       clients.add(response);
       request.on('close', () => clients.delete(response));
@@ -61,14 +72,27 @@ export async function startViewServer(options: ViewOptions): Promise<ViewServer>
     if (!match || dir === null) return send(response, 404, 'text/plain', `not found: ${url.pathname}\n`);
     if (match[2] === 'attempt') {
       const attempt = await liveAttempt(dir, url.searchParams.get('key') ?? '');
-      return attempt ? send(response, 200, 'text/html', renderAttemptCard(attempt)) : send(response, 404, 'text/plain', 'no such attempt\n');
+      return attempt
+        ? send(response, 200, 'text/html', renderAttemptCard(attempt))
+        : send(response, 404, 'text/plain', 'no such attempt\n');
     }
     const id = encodeURIComponent(decodeURIComponent(match[1]!));
-    return send(response, 200, 'text/html', renderReportHtml(await liveRunReport(dir), { events: `/events?run=${id}`, attempt: `/run/${id}/attempt`, run: decodeURIComponent(match[1]!) }));
+    return send(
+      response,
+      200,
+      'text/html',
+      renderReportHtml(await liveRunReport(dir), {
+        events: `/events?run=${id}`,
+        attempt: `/run/${id}/attempt`,
+        run: decodeURIComponent(match[1]!),
+      }),
+    );
   };
 
   const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => send(response, 500, 'text/plain', `${(error as Error).message}\n`));
+    handle(request, response).catch((error: unknown) =>
+      send(response, 500, 'text/plain', `${(error as Error).message}\n`),
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

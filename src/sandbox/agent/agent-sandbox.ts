@@ -59,7 +59,9 @@ function namedFiles(command: string, cwd: string, at: string): Bind[] {
 
 /** PATH entries the sandbox shows (toolchains outside the project), so `node` or `python3` resolve as on the host. */
 function sandboxPath(tools: readonly Bind[]): string {
-  const shown = (process.env.PATH ?? '').split(':').filter((dir) => tools.some((bind) => dir === bind.to || dir.startsWith(`${bind.to}/`)));
+  const shown = (process.env.PATH ?? '')
+    .split(':')
+    .filter((dir) => tools.some((bind) => dir === bind.to || dir.startsWith(`${bind.to}/`)));
   return [...shown, SAFE_PATH].join(':');
 }
 
@@ -86,7 +88,14 @@ export async function startAgentSandbox(options: AgentSandboxOptions): Promise<A
   try {
     proxy = await startEgressProxy({ allow: options.allowHosts, onRequest: options.onEgress });
     const tools = toolBinds(process.env, hiddenRoots());
-    const env = { ...options.env, PATH: sandboxPath(tools), HOME: dirs.home, TMPDIR: dirs.tmp, NO_PROXY: '', no_proxy: '' };
+    const env = {
+      ...options.env,
+      PATH: sandboxPath(tools),
+      HOME: dirs.home,
+      TMPDIR: dirs.tmp,
+      NO_PROXY: '',
+      no_proxy: '',
+    };
     const named = namedFiles(options.command, options.cwd, dirs.cwd).filter((bind) => existsSync(bind.from));
     // A bind under the agent's writable directory would be covered by it: relative files are copied in instead.
     for (const file of named.filter((bind) => bind.to.startsWith(`${dirs.cwd}/`))) {
@@ -96,12 +105,25 @@ export async function startAgentSandbox(options: AgentSandboxOptions): Promise<A
     if (!jailed) {
       bridge = await openBridge(null, { socketPath: proxy.socketPath });
       const proxied = proxyEnv(bridge.url);
-      return { argv: ['/bin/sh', '-c', options.command], cwd: dirs.cwd, env: { ...env, ...proxied }, jailed, proxyUrl: bridge.url, stop };
+      return {
+        argv: ['/bin/sh', '-c', options.command],
+        cwd: dirs.cwd,
+        env: { ...env, ...proxied },
+        jailed,
+        proxyUrl: bridge.url,
+        stop,
+      };
     }
     const own = Object.values(dirs).map((dir) => ({ from: dir, to: dir, writable: true }));
     const files = named.filter((bind) => !bind.to.startsWith(`${dirs.cwd}/`));
     await chownTree(root, sandboxOwner());
-    jail = await Jail.start({ binds: [...tools, ...files, ...own], hide: hiddenRoots(), cwd: dirs.cwd, network: true, root: sandboxOwner() !== null });
+    jail = await Jail.start({
+      binds: [...tools, ...files, ...own],
+      hide: hiddenRoots(),
+      cwd: dirs.cwd,
+      network: true,
+      root: sandboxOwner() !== null,
+    });
     bridge = await openBridge(jail.enterPrefix(), { socketPath: proxy.socketPath });
     return {
       argv: [...jail.enterPrefix(), '/bin/sh', '-c', options.command],

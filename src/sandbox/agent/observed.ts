@@ -105,7 +105,14 @@ export class ObservedProcess implements SandboxProcess {
   #lastTreeSize = 0;
 
   /** `outputFile` as the host sees it; `insideOutputFile` as the shim inside the sandbox names it (its tee's argument). */
-  constructor(options: { commandId: number; command: string; hostPid: number; outputFile: string; insideOutputFile?: string; graces?: KillGraces }) {
+  constructor(options: {
+    commandId: number;
+    command: string;
+    hostPid: number;
+    outputFile: string;
+    insideOutputFile?: string;
+    graces?: KillGraces;
+  }) {
     this.commandId = options.commandId;
     this.command = options.command;
     this.shimPid = options.hostPid;
@@ -131,7 +138,9 @@ export class ObservedProcess implements SandboxProcess {
   alive(): SeenProcess[] {
     if (!this.#done) this.#look();
     // Named as they are now: a process first seen between its fork and its exec had its parent's command line then.
-    return [...this.#seen].filter(([pid, seen]) => liveStartTime(pid) === seen.start).map(([pid, seen]) => ({ pid, command: commandLine(pid) || seen.command }));
+    return [...this.#seen]
+      .filter(([pid, seen]) => liveStartTime(pid) === seen.start)
+      .map(([pid, seen]) => ({ pid, command: commandLine(pid) || seen.command }));
   }
 
   #look(): void {

@@ -23,7 +23,13 @@ export class AttemptCgroups {
   readonly #limits: ResourceLimits;
   readonly #commands: string[] = [];
 
-  private constructor(name: string, v2: string | null, v1: { pids: string | null; memory: string | null; cpu: string | null }, limits: ResourceLimits, caps: HostCapabilities) {
+  private constructor(
+    name: string,
+    v2: string | null,
+    v1: { pids: string | null; memory: string | null; cpu: string | null },
+    limits: ResourceLimits,
+    caps: HostCapabilities,
+  ) {
     this.name = name;
     this.v2 = v2;
     this.pids = v1.pids;
@@ -36,7 +42,8 @@ export class AttemptCgroups {
 
   static create(caps: HostCapabilities, attemptId: string, limits: ResourceLimits): AttemptCgroups {
     const name = cgroupName(attemptId);
-    const under = (root: string | null | undefined): string | null => (root === null || root === undefined ? null : join(root, name));
+    const under = (root: string | null | undefined): string | null =>
+      root === null || root === undefined ? null : join(root, name);
     const v2 = caps.mechanism === 'cgroup-v2' ? under(caps.cgroupRoot) : null;
     const v1 = {
       pids: caps.processLimit === 'pids-cgroup' ? under(caps.pidsCgroupRoot) : null,
@@ -57,7 +64,9 @@ export class AttemptCgroups {
 
   /** The cgroup v1 `cgroup.procs` files every command of the attempt joins. */
   sharedProcsFiles(): string[] {
-    return [this.pids, this.memory, this.cpu].filter((dir): dir is string => dir !== null).map((dir) => join(dir, 'cgroup.procs'));
+    return [this.pids, this.memory, this.cpu]
+      .filter((dir): dir is string => dir !== null)
+      .map((dir) => join(dir, 'cgroup.procs'));
   }
 
   /** A fresh cgroup per spawn, even when a commandId comes again: a reused one could hold a leftover. */
@@ -78,7 +87,12 @@ export class AttemptCgroups {
     const pidsEvents = this.pids ?? this.#v2Pids;
     const processes = pidsEvents === null ? 0 : counter(join(pidsEvents, 'pids.events'), 'max');
     if (processes > 0) hits.push({ kind: 'processes', limit: this.#limits.processes, hits: processes });
-    const oomFile = this.memory !== null ? join(this.memory, 'memory.oom_control') : this.#v2Memory !== null ? join(this.#v2Memory, 'memory.events') : null;
+    const oomFile =
+      this.memory !== null
+        ? join(this.memory, 'memory.oom_control')
+        : this.#v2Memory !== null
+          ? join(this.#v2Memory, 'memory.events')
+          : null;
     const oomKills = oomFile === null ? 0 : counter(oomFile, 'oom_kill');
     if (oomKills > 0) hits.push({ kind: 'memory', limit: this.#limits.memoryBytes, hits: oomKills });
     return hits;
@@ -130,6 +144,8 @@ function readOr(file: string, fallback: string): string {
 
 /** The value of `name` in a flat-keyed cgroup file ("max 3\n"), 0 when absent. */
 function counter(file: string, name: string): number {
-  const line = readOr(file, '').split('\n').find((entry) => entry.startsWith(`${name} `));
+  const line = readOr(file, '')
+    .split('\n')
+    .find((entry) => entry.startsWith(`${name} `));
   return line === undefined ? 0 : Number(line.slice(name.length + 1)) || 0;
 }

@@ -1,4 +1,17 @@
-import { chmod, copyFile, cp, lstat, mkdir, mkdtemp, readdir, readlink, realpath, rm, stat, symlink } from 'node:fs/promises';
+import {
+  chmod,
+  copyFile,
+  cp,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readlink,
+  realpath,
+  rm,
+  stat,
+  symlink,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HangbenchError } from '../../types/errors.js';
@@ -71,7 +84,12 @@ export async function verifyDirs(dirs: AttemptDirs): Promise<AttemptDirs> {
     const info = await lstat(source);
     return info.isFile() || info.isDirectory() || info.isSymbolicLink();
   };
-  await cp(dirs.workspace, copy.workspace, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true, filter: regular });
+  await cp(dirs.workspace, copy.workspace, {
+    recursive: true,
+    verbatimSymlinks: true,
+    preserveTimestamps: true,
+    filter: regular,
+  });
   await mkdir(copy.home);
   await mkdir(copy.tmp);
   return copy;

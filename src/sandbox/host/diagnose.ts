@@ -32,7 +32,11 @@ const CONTAINER_FIX =
 /** What the host says before bwrap is even tried: checks that name their own fix. */
 export function preflight(root: boolean): JailDiagnosis | null {
   const path = bwrapPath();
-  if (path === null) return { cause: 'no bwrap on PATH', fix: 'install bubblewrap (`apt-get install bubblewrap`, `dnf install bubblewrap`)' };
+  if (path === null)
+    return {
+      cause: 'no bwrap on PATH',
+      fix: 'install bubblewrap (`apt-get install bubblewrap`, `dnf install bubblewrap`)',
+    };
   if (root) return null;
   try {
     if ((statSync(path).mode & 0o4000) !== 0) {
@@ -45,13 +49,23 @@ export function preflight(root: boolean): JailDiagnosis | null {
     // unreadable: let the real attempt say what fails
   }
   if (sysctl('/proc/sys/kernel/apparmor_restrict_unprivileged_userns') === '1') {
-    return { cause: 'AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns=1, Ubuntu 23.10+)', fix: APPARMOR_FIX };
+    return {
+      cause:
+        'AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns=1, Ubuntu 23.10+)',
+      fix: APPARMOR_FIX,
+    };
   }
   if (sysctl('/proc/sys/kernel/unprivileged_userns_clone') === '0') {
-    return { cause: 'the kernel forbids unprivileged user namespaces (kernel.unprivileged_userns_clone=0)', fix: '`sudo sysctl -w kernel.unprivileged_userns_clone=1`' };
+    return {
+      cause: 'the kernel forbids unprivileged user namespaces (kernel.unprivileged_userns_clone=0)',
+      fix: '`sudo sysctl -w kernel.unprivileged_userns_clone=1`',
+    };
   }
   if (sysctl('/proc/sys/user/max_user_namespaces') === '0') {
-    return { cause: 'user namespaces are disabled (user.max_user_namespaces=0)', fix: '`sudo sysctl -w user.max_user_namespaces=15000`' };
+    return {
+      cause: 'user namespaces are disabled (user.max_user_namespaces=0)',
+      fix: '`sudo sysctl -w user.max_user_namespaces=15000`',
+    };
   }
   return null;
 }
@@ -59,18 +73,29 @@ export function preflight(root: boolean): JailDiagnosis | null {
 /** Reads a failed start's message (bwrap's own first line) as a cause with its fix. */
 export function diagnose(message: string, root: boolean): JailDiagnosis {
   if (/Can't mount proc on \/newroot\/proc/.test(message)) {
-    return { cause: 'bwrap cannot mount a fresh /proc: this runs in a container whose /proc is masked (or read-only)', fix: CONTAINER_FIX };
+    return {
+      cause: 'bwrap cannot mount a fresh /proc: this runs in a container whose /proc is masked (or read-only)',
+      fix: CONTAINER_FIX,
+    };
   }
   if (/setting up uid map: Permission denied|Failed RTM_NEWADDR|loopback: Failed/.test(message)) {
-    return { cause: `bwrap cannot set up its user namespace (${firstLine(message)}): AppArmor or a seccomp profile restricts user namespaces`, fix: `${APPARMOR_FIX}; in a container: ${CONTAINER_FIX}` };
+    return {
+      cause: `bwrap cannot set up its user namespace (${firstLine(message)}): AppArmor or a seccomp profile restricts user namespaces`,
+      fix: `${APPARMOR_FIX}; in a container: ${CONTAINER_FIX}`,
+    };
   }
   if (/No permissions to create new namespace|Creating new namespace failed|Operation not permitted/.test(message)) {
     return {
       cause: `bwrap may not create namespaces here (${firstLine(message)})`,
-      fix: root ? `in a container: ${CONTAINER_FIX}` : `enable unprivileged user namespaces (\`sudo sysctl -w kernel.unprivileged_userns_clone=1 user.max_user_namespaces=15000\`); in a container: ${CONTAINER_FIX}`,
+      fix: root
+        ? `in a container: ${CONTAINER_FIX}`
+        : `enable unprivileged user namespaces (\`sudo sysctl -w kernel.unprivileged_userns_clone=1 user.max_user_namespaces=15000\`); in a container: ${CONTAINER_FIX}`,
     };
   }
-  return { cause: `bubblewrap does not work here (${firstLine(message)})`, fix: 'run `bwrap --unshare-all --die-with-parent --proc /proc --dev /dev --ro-bind / / id` to see why' };
+  return {
+    cause: `bubblewrap does not work here (${firstLine(message)})`,
+    fix: 'run `bwrap --unshare-all --die-with-parent --proc /proc --dev /dev --ro-bind / / id` to see why',
+  };
 }
 
 function firstLine(message: string): string {

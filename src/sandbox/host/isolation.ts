@@ -36,12 +36,17 @@ async function missingTool(): Promise<string | null> {
  */
 export async function probeIsolation(network: boolean, notes: string[], commandUserns = false): Promise<Isolation> {
   if (process.env.HANGBENCH_ISOLATION === 'host-user') {
-    notes.push(`isolation host-user: forced by HANGBENCH_ISOLATION=host-user (bubblewrap is not tried). Fix: unset HANGBENCH_ISOLATION. Meanwhile ${FALLBACK_GAP}`);
+    notes.push(
+      `isolation host-user: forced by HANGBENCH_ISOLATION=host-user (bubblewrap is not tried). Fix: unset HANGBENCH_ISOLATION. Meanwhile ${FALLBACK_GAP}`,
+    );
     return 'host-user';
   }
   const root = harnessIsRoot();
   const missing = await missingTool();
-  const before = missing === null || missing === 'bwrap' ? preflight(root) : { cause: `no ${missing} on PATH`, fix: 'install util-linux' };
+  const before =
+    missing === null || missing === 'bwrap'
+      ? preflight(root)
+      : { cause: `no ${missing} on PATH`, fix: 'install util-linux' };
   if (before !== null) {
     notes.push(hostUserNote(before));
     return 'host-user';
@@ -49,13 +54,22 @@ export async function probeIsolation(network: boolean, notes: string[], commandU
   const dir = await mkdtemp(join(tmpdir(), 'hangbench-probe-'));
   let jail: Jail | null = null;
   try {
-    jail = await Jail.start({ binds: [...toolBinds(process.env, hiddenRoots()), { from: dir, to: dir, writable: true }], cwd: dir, network, root, commandUserns });
+    jail = await Jail.start({
+      binds: [...toolBinds(process.env, hiddenRoots()), { from: dir, to: dir, writable: true }],
+      cwd: dir,
+      network,
+      root,
+      commandUserns,
+    });
     const [file, ...args] = jail.enterPrefix();
     const { stdout } = await run(file, [...args, 'id', '-u'], { timeout: 5_000 });
-    if (root && Number(stdout.trim()) !== SANDBOX_UID) throw new Error(`a command ran as uid ${stdout.trim()}, not ${SANDBOX_UID}`);
+    if (root && Number(stdout.trim()) !== SANDBOX_UID)
+      throw new Error(`a command ran as uid ${stdout.trim()}, not ${SANDBOX_UID}`);
     notes.push(
       `isolation bubblewrap: each attempt in its own PID, mount, IPC, UTS${network ? ', network' : ''} namespaces; system read-only, workspace, HOME and /tmp private; ` +
-        (root ? `commands run as uid ${SANDBOX_UID} with no capabilities and no new privileges` : 'commands run in a user namespace with no capabilities and no new privileges'),
+        (root
+          ? `commands run as uid ${SANDBOX_UID} with no capabilities and no new privileges`
+          : 'commands run in a user namespace with no capabilities and no new privileges'),
     );
     return 'bubblewrap';
   } catch (error) {
@@ -73,7 +87,10 @@ function hostUserNote(diagnosis: JailDiagnosis): string {
 }
 
 function reason(caps: HostCapabilities): string {
-  return caps.notes.find((note) => note.startsWith('isolation host-user: '))?.slice('isolation host-user: '.length) ?? `bubblewrap is not available. Fix: ${INSTALL_HINT}`;
+  return (
+    caps.notes.find((note) => note.startsWith('isolation host-user: '))?.slice('isolation host-user: '.length) ??
+    `bubblewrap is not available. Fix: ${INSTALL_HINT}`
+  );
 }
 
 /** The one-line warning for a run without bubblewrap (cause, fix, what the fallback lacks), or null when it has it. */
@@ -86,6 +103,9 @@ export function isolationWarning(caps: HostCapabilities): string | null {
 export function requireIsolation(caps: HostCapabilities, mode: 'auto' | 'strict'): void {
   if (mode === 'strict' && caps.isolation !== 'bubblewrap') {
     const why = reason(caps).split('. Meanwhile ')[0] ?? '';
-    throw new HangbenchError('SANDBOX', `--isolation strict: this host cannot run commands under bubblewrap (${why}); or run with --isolation auto`);
+    throw new HangbenchError(
+      'SANDBOX',
+      `--isolation strict: this host cannot run commands under bubblewrap (${why}); or run with --isolation auto`,
+    );
   }
 }

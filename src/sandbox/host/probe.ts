@@ -35,7 +35,9 @@ function findMount(controller: 'v2' | 'pids' | 'cpu' | 'memory'): CgroupMount | 
   const own = readOr('/proc/self/cgroup')
     .split('\n')
     .map((line) => line.split(':'))
-    .find(([, controllers]) => (controller === 'v2' ? controllers === '' : (controllers ?? '').split(',').includes(controller)));
+    .find(([, controllers]) =>
+      controller === 'v2' ? controllers === '' : (controllers ?? '').split(',').includes(controller),
+    );
   return { mountPoint: mount[1], ownPath: own?.[2] ?? '/' };
 }
 
@@ -44,9 +46,15 @@ function findMount(controller: 'v2' | 'pids' | 'cpu' | 'memory'): CgroupMount | 
  * Tries the harness's own cgroup first (what a delegated, rootless setup can write), then the mount root — first when
  * `controllers` are wanted and only the mount root offers them (a cgroup with processes cannot delegate v2 controllers).
  */
-async function usableCgroupRoot(mount: CgroupMount, requiredFile: string, notes: string[], controllers: readonly string[] = []): Promise<string | null> {
+async function usableCgroupRoot(
+  mount: CgroupMount,
+  requiredFile: string,
+  notes: string[],
+  controllers: readonly string[] = [],
+): Promise<string | null> {
   const own = join(mount.mountPoint, mount.ownPath);
-  const offers = (dir: string): boolean => controllers.every((name) => readOr(join(dir, 'cgroup.subtree_control')).split(/\s+/).includes(name));
+  const offers = (dir: string): boolean =>
+    controllers.every((name) => readOr(join(dir, 'cgroup.subtree_control')).split(/\s+/).includes(name));
   const preferRoot = controllers.length > 0 && !offers(own) && offers(mount.mountPoint);
   const ordered = preferRoot ? [mount.mountPoint, own] : [own, mount.mountPoint];
   const candidates = [...new Set(ordered.map((dir) => join(dir, 'hangbench')))];
@@ -85,7 +93,9 @@ function enableV2Controllers(root: string, wanted: readonly Controller[], notes:
       writeFileSync(join(root, 'cgroup.subtree_control'), `+${controller}`);
       enabled.add(controller);
     } catch (error) {
-      notes.push(`cgroup v2 ${controller} controller not enabled under ${root}: ${(error as Error).message.split('\n')[0]}`);
+      notes.push(
+        `cgroup v2 ${controller} controller not enabled under ${root}: ${(error as Error).message.split('\n')[0]}`,
+      );
     }
   }
   return enabled;
@@ -106,38 +116,81 @@ async function probeLinux(): Promise<HostCapabilities> {
   const pids = findMount('pids');
   const cpu = findMount('cpu');
   const memory = findMount('memory');
-  const v2Wanted = (['pids', 'memory', 'cpu'] as const).filter((controller) => ({ pids, memory, cpu })[controller] === null);
+  const v2Wanted = (['pids', 'memory', 'cpu'] as const).filter(
+    (controller) => ({ pids, memory, cpu })[controller] === null,
+  );
   const cgroupRoot = v2 === null ? null : await usableCgroupRoot(v2, 'cgroup.kill', notes, v2Wanted);
   const pidsCgroupRoot = pids === null ? null : await usableCgroupRoot(pids, 'pids.max', notes);
   const cpuCgroupRoot = cpu === null ? null : await usableCgroupRoot(cpu, 'cpu.shares', notes);
   const memoryCgroupRoot = memory === null ? null : await usableCgroupRoot(memory, 'memory.limit_in_bytes', notes);
   const v1 = { pids: pidsCgroupRoot, memory: memoryCgroupRoot, cpu: cpuCgroupRoot };
-  const v2Enabled = cgroupRoot === null ? new Set<Controller>() : enableV2Controllers(cgroupRoot, v2Wanted.filter((c) => v1[c] === null), notes);
-  const version = (controller: Controller): 'v1' | 'v2' | null => (v1[controller] !== null ? 'v1' : v2Enabled.has(controller) ? 'v2' : null);
+  const v2Enabled =
+    cgroupRoot === null
+      ? new Set<Controller>()
+      : enableV2Controllers(
+          cgroupRoot,
+          v2Wanted.filter((c) => v1[c] === null),
+          notes,
+        );
+  const version = (controller: Controller): 'v1' | 'v2' | null =>
+    v1[controller] !== null ? 'v1' : v2Enabled.has(controller) ? 'v2' : null;
   const cgroupLimits: CgroupLimits = { pids: version('pids'), memory: version('memory'), cpu: version('cpu') };
-  notes.push(`cgroup limits: pids ${cgroupLimits.pids ?? 'none'}, memory ${cgroupLimits.memory ?? 'none'}, cpu ${cgroupLimits.cpu ?? 'none'}`);
+  notes.push(
+    `cgroup limits: pids ${cgroupLimits.pids ?? 'none'}, memory ${cgroupLimits.memory ?? 'none'}, cpu ${cgroupLimits.cpu ?? 'none'}`,
+  );
   const isRoot = process.getuid?.() === 0;
   const processLimit = cgroupLimits.pids !== null ? 'pids-cgroup' : isRoot ? 'none' : 'rlimit';
-  if (processLimit === 'pids-cgroup') notes.push(`process limit by cgroup ${cgroupLimits.pids} pids.max (RLIMIT_NPROC does not bind root)`);
-  if (processLimit === 'none') notes.push('no pids cgroup and running as root, where RLIMIT_NPROC does not bind: no process limit');
-  if (processLimit === 'rlimit') notes.push('process limit by RLIMIT_NPROC: counts every process of this user, not only the attempt');
+  if (processLimit === 'pids-cgroup')
+    notes.push(`process limit by cgroup ${cgroupLimits.pids} pids.max (RLIMIT_NPROC does not bind root)`);
+  if (processLimit === 'none')
+    notes.push('no pids cgroup and running as root, where RLIMIT_NPROC does not bind: no process limit');
+  if (processLimit === 'rlimit')
+    notes.push('process limit by RLIMIT_NPROC: counts every process of this user, not only the attempt');
   // lo starts down in a new network namespace; fixtures may still talk to servers they start on loopback.
   const netns = await works('unshare', ['--net', '--', 'ip', 'link', 'set', 'lo', 'up']);
-  notes.push(cgroupLimits.cpu === null ? 'no cpu cgroup: nice 10 weighs per process, so a fork bomb can crowd out the harness' : `one cgroup ${cgroupLimits.cpu} cpu group per attempt: it weighs as one process against the harness, however many it forks`);
-  notes.push(cgroupLimits.memory === null ? 'no memory cgroup: memory is bounded per process (address space) only' : `memory bounded per attempt by cgroup ${cgroupLimits.memory === 'v1' ? 'v1 memory.limit_in_bytes' : 'v2 memory.max and memory.swap.max'}`);
+  notes.push(
+    cgroupLimits.cpu === null
+      ? 'no cpu cgroup: nice 10 weighs per process, so a fork bomb can crowd out the harness'
+      : `one cgroup ${cgroupLimits.cpu} cpu group per attempt: it weighs as one process against the harness, however many it forks`,
+  );
+  notes.push(
+    cgroupLimits.memory === null
+      ? 'no memory cgroup: memory is bounded per process (address space) only'
+      : `memory bounded per attempt by cgroup ${cgroupLimits.memory === 'v1' ? 'v1 memory.limit_in_bytes' : 'v2 memory.max and memory.swap.max'}`,
+  );
   notes.push('address space, file size and CPU time limited by bash ulimit in the launcher');
   const pty = await works('script', ['-qec', 'exit 0', '/dev/null']);
-  notes.push(pty ? 'terminal: pty by script(1) from util-linux' : 'no script(1) from util-linux: cases with terminal: pty cannot run');
+  notes.push(
+    pty
+      ? 'terminal: pty by script(1) from util-linux'
+      : 'no script(1) from util-linux: cases with terminal: pty cannot run',
+  );
   // bwrap makes the network namespace itself, in a user namespace where unshare(1) as non-root cannot.
   // Without cgroup.kill, a jail's commands get user namespaces of their own, which name their processes exactly: the
   // probe's jail enters the way the attempts' will.
   const isolation = await probeIsolation(true, notes, needsCommandUserns(cgroupRoot));
-  const mechanism = cgroupRoot !== null ? 'cgroup-v2' : isolation === 'bubblewrap' ? 'pid-namespace' : 'process-group+scan';
-  if (mechanism === 'pid-namespace') notes.push('no writable cgroup v2 with cgroup.kill: each command in a user namespace of its own inside the attempt\'s PID namespace, killed by namespace membership (setsid, env -i, double forks included)');
-  if (mechanism === 'process-group+scan') notes.push('no writable cgroup v2 with cgroup.kill: killing by process group + /proc scan for the attempt marker');
-  if (isolation === 'bubblewrap') notes.push(`fixtures get a network namespace with loopback only, made by bubblewrap${netns ? '' : ' (unshare --net alone is refused to this user)'}`);
-  else notes.push(netns ? 'fixtures get a network namespace with loopback only' : 'no network namespace (unshare --net + ip link): fixtures have the host network');
-  if (isolation === 'host-user') notes.push('PID namespace not used without bubblewrap: the command would run as PID 1 there, which ignores SIGINT/SIGTERM without a handler');
+  const mechanism =
+    cgroupRoot !== null ? 'cgroup-v2' : isolation === 'bubblewrap' ? 'pid-namespace' : 'process-group+scan';
+  if (mechanism === 'pid-namespace')
+    notes.push(
+      "no writable cgroup v2 with cgroup.kill: each command in a user namespace of its own inside the attempt's PID namespace, killed by namespace membership (setsid, env -i, double forks included)",
+    );
+  if (mechanism === 'process-group+scan')
+    notes.push('no writable cgroup v2 with cgroup.kill: killing by process group + /proc scan for the attempt marker');
+  if (isolation === 'bubblewrap')
+    notes.push(
+      `fixtures get a network namespace with loopback only, made by bubblewrap${netns ? '' : ' (unshare --net alone is refused to this user)'}`,
+    );
+  else
+    notes.push(
+      netns
+        ? 'fixtures get a network namespace with loopback only'
+        : 'no network namespace (unshare --net + ip link): fixtures have the host network',
+    );
+  if (isolation === 'host-user')
+    notes.push(
+      'PID namespace not used without bubblewrap: the command would run as PID 1 there, which ignores SIGINT/SIGTERM without a handler',
+    );
   return {
     platform: process.platform,
     proc: true,
@@ -183,6 +236,7 @@ let cached: Promise<HostCapabilities> | null = null;
 
 /** What isolation this host offers; probed once per process (it spawns a few short commands). */
 export function probeHost(): Promise<HostCapabilities> {
-  cached ??= process.platform === 'linux' && existsSync('/proc/self/stat') ? probeLinux() : Promise.resolve(probeElsewhere());
+  cached ??=
+    process.platform === 'linux' && existsSync('/proc/self/stat') ? probeLinux() : Promise.resolve(probeElsewhere());
   return cached;
 }

@@ -45,6 +45,13 @@ export async function startJail(
   tools ??= toolBinds(process.env, hidden);
   const own = (['workspace', 'home', 'tmp'] as const).map((dir) => ({ from: from[dir], to: at[dir], writable: true }));
   const owner = sandboxOwner();
-  const jail = await Jail.start({ binds: [...tools, ...extra, ...own], hide: [...hidden, ...hide], cwd: at.workspace, network, root: owner !== null, commandUserns });
+  const jail = await Jail.start({
+    binds: [...tools, ...extra, ...own],
+    hide: [...hidden, ...hide],
+    cwd: at.workspace,
+    network,
+    root: owner !== null,
+    commandUserns,
+  });
   return { jail, owner, namespaces: jail.commandUserns ? new AttemptNamespaces(jail.initPid, attemptId) : null };
 }

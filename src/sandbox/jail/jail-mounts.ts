@@ -94,13 +94,28 @@ function parentDirs(path: string, made: Set<string>): string[] {
 export function mountArgs(binds: readonly Bind[], hide: readonly string[]): string[] {
   const made = new Set<string>();
   // /dev/shm writable by all: python's multiprocessing locks and queues live there.
-  const args = [...systemArgs(), '--proc', '/proc', '--dev', '/dev', '--perms', '1777', '--tmpfs', '/dev/shm', '--perms', '1777', '--tmpfs', '/tmp'];
+  const args = [
+    ...systemArgs(),
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--perms',
+    '1777',
+    '--tmpfs',
+    '/dev/shm',
+    '--perms',
+    '1777',
+    '--tmpfs',
+    '/tmp',
+  ];
   const readOnly = binds.filter((bind) => !bind.writable);
   for (const bind of readOnly) args.push(...parentDirs(bind.to, made), '--ro-bind', bind.from, bind.to);
   for (const path of new Set(hide.map(realOr))) {
     const shown = systemCovers(path) || readOnly.some((bind) => within(path, bind.from));
     if (shown && existsSync(path)) args.push('--tmpfs', path);
   }
-  for (const bind of binds.filter((entry) => entry.writable)) args.push(...parentDirs(bind.to, made), '--bind', bind.from, bind.to);
+  for (const bind of binds.filter((entry) => entry.writable))
+    args.push(...parentDirs(bind.to, made), '--bind', bind.from, bind.to);
   return args;
 }

@@ -22,7 +22,10 @@ export function harnessIsRoot(): boolean {
   if (rootCache !== null) return rootCache;
   if (process.getuid?.() !== 0) return (rootCache = false);
   try {
-    const ranges = readFileSync('/proc/self/uid_map', 'utf8').trim().split('\n').map((line) => line.trim().split(/\s+/).map(Number));
+    const ranges = readFileSync('/proc/self/uid_map', 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/).map(Number));
     rootCache = ranges.some(([inside = 0, , count = 0]) => inside <= SANDBOX_UID && SANDBOX_UID < inside + count);
   } catch {
     rootCache = true;
@@ -85,37 +88,56 @@ export class Jail {
     this.commandUserns = !spec.root || spec.commandUserns === true;
     // bwrap ends with its PID 1: either killed from outside takes every process of the sandbox with it.
     holder.on('exit', (code, signal) => {
-      if (!this.#stopping) this.#lost = `the sandbox's bwrap (pid ${holder.pid}) ended from outside the harness (${signal ?? `exit ${code}`})`;
+      if (!this.#stopping)
+        this.#lost = `the sandbox's bwrap (pid ${holder.pid}) ended from outside the harness (${signal ?? `exit ${code}`})`;
     });
   }
 
   /** Why the sandbox ended under the attempt (bwrap or its PID 1 killed from outside), or null while it stands. */
   get lost(): string | null {
     // PID 1 dies first and bwrap's exit event comes later: the init's state answers at once.
-    if (this.#lost === null && !this.#stopping && !isLive(this.initPid)) this.#lost = `the sandbox's PID 1 (host pid ${this.initPid}) ended from outside the harness`;
+    if (this.#lost === null && !this.#stopping && !isLive(this.initPid))
+      this.#lost = `the sandbox's PID 1 (host pid ${this.initPid}) ended from outside the harness`;
     // bwrap's exit event may come after the exit of a command it took with it: its /proc state answers at once too.
     const holder = this.#holder.pid;
-    if (this.#lost === null && !this.#stopping && holder !== undefined && !isLive(holder)) this.#lost = `the sandbox's bwrap (pid ${holder}) ended from outside the harness`;
+    if (this.#lost === null && !this.#stopping && holder !== undefined && !isLive(holder))
+      this.#lost = `the sandbox's bwrap (pid ${holder}) ended from outside the harness`;
     return this.#lost;
   }
 
   static async start(spec: JailSpec): Promise<Jail> {
     const args = [
-      '--unshare-pid', '--unshare-ipc', '--unshare-uts', ...(spec.network ? ['--unshare-net'] : []),
+      '--unshare-pid',
+      '--unshare-ipc',
+      '--unshare-uts',
+      ...(spec.network ? ['--unshare-net'] : []),
       // As non-root, uid and gid 0 inside: the only ids a user namespace can map without a setuid helper are the harness's
       // own, and mapping them to 0 stops bwrap from nesting a second user namespace (which it does for any other uid, to
       // mount devpts), so the namespaces it creates are owned by the one user namespace that nsenter can join.
       ...(spec.root ? [] : ['--unshare-user', '--uid', '0', '--gid', '0', '--as-pid-1']),
       // The holder keeps one capability: to enter a workspace only the sandbox user may read (a 0700 mkdtemp copy).
-      '--die-with-parent', '--new-session', '--cap-drop', 'ALL', ...(spec.root ? ['--cap-add', 'CAP_DAC_READ_SEARCH'] : []),
+      '--die-with-parent',
+      '--new-session',
+      '--cap-drop',
+      'ALL',
+      ...(spec.root ? ['--cap-add', 'CAP_DAC_READ_SEARCH'] : []),
       ...mountArgs(spec.binds, spec.hide ?? []),
       ...(spec.root ? [] : ['--dir', '/run/hangbench', '--symlink', '/usr/bin/sleep', PAUSE]),
       // The sandbox's own root directory is the harness user's tmpfs as non-root: read-only, like a root jail's to uid 65534.
-      '--remount-ro', '/',
-      '--chdir', spec.cwd, '--info-fd', '3',
-      '--', ...(spec.root ? ['sh', '-c', `echo ${READY}; exec sleep infinity`] : ['bash', '-c', USERNS_INIT]),
+      '--remount-ro',
+      '/',
+      '--chdir',
+      spec.cwd,
+      '--info-fd',
+      '3',
+      '--',
+      ...(spec.root ? ['sh', '-c', `echo ${READY}; exec sleep infinity`] : ['bash', '-c', USERNS_INIT]),
     ];
-    const holder = spawn('bwrap', args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], env: { PATH: '/usr/bin:/bin' }, detached: true });
+    const holder = spawn('bwrap', args, {
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      env: { PATH: '/usr/bin:/bin' },
+      detached: true,
+    });
     holder.on('error', () => undefined);
     try {
       const [initPid] = await Promise.all([childPid(holder), ready(holder)]);
@@ -128,7 +150,14 @@ export class Jail {
 
   /** The exec prefix that runs a command inside: enter the namespaces, drop to the sandbox user, a session of its own. */
   enterPrefix(): [string, ...string[]] {
-    const namespaces = ['-p', '-m', '-i', '-u', ...(this.#network ? ['-n'] : []), ...(this.#root ? [] : ['-U', '--preserve-credentials'])];
+    const namespaces = [
+      '-p',
+      '-m',
+      '-i',
+      '-u',
+      ...(this.#network ? ['-n'] : []),
+      ...(this.#root ? [] : ['-U', '--preserve-credentials']),
+    ];
     const user = this.#root
       ? [`--reuid=${SANDBOX_UID}`, `--regid=${SANDBOX_GID}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all']
       : // The user namespace's root joins with every capability in it: the bounding set must go, or bash -c would keep them.
@@ -137,12 +166,30 @@ export class Jail {
     // --keep-caps lets setpriv, still privileged in it, empty the bounding set. Non-root: made by the jail's root, which
     // then drops. Root: made by the sandbox user after the drop (made by root it would map 65534 to the host's root), and
     // a second setpriv empties the bounding set the new namespace starts with.
-    const ownUserns = ['unshare', '--user', `--map-user=${SANDBOX_UID}`, `--map-group=${SANDBOX_GID}`, '--keep-caps', '--'];
+    const ownUserns = [
+      'unshare',
+      '--user',
+      `--map-user=${SANDBOX_UID}`,
+      `--map-group=${SANDBOX_GID}`,
+      '--keep-caps',
+      '--',
+    ];
     const enter = ['-t', String(this.initPid), ...namespaces, '-r', '-w', '--'];
     const drop = ['setpriv', ...user, '--no-new-privs', '--'];
     if (!this.#root) return ['nsenter', ...enter, ...ownUserns, ...drop, 'setsid'];
     if (!this.commandUserns) return ['nsenter', ...enter, ...drop, 'setsid'];
-    return ['nsenter', ...enter, ...drop, ...ownUserns, 'setpriv', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--', 'setsid'];
+    return [
+      'nsenter',
+      ...enter,
+      ...drop,
+      ...ownUserns,
+      'setpriv',
+      '--inh-caps=-all',
+      '--bounding-set=-all',
+      '--no-new-privs',
+      '--',
+      'setsid',
+    ];
   }
 
   /** One synchronous SIGKILL to the sandbox's PID 1 and bwrap, for an exit that cannot wait. */
@@ -157,9 +204,14 @@ export class Jail {
     this.#stopping = true;
     sendSignal(this.initPid, 'SIGKILL');
     this.#holder.kill('SIGKILL');
-    for (const stream of [this.#holder.stdout, this.#holder.stderr, this.#holder.stdio[3]]) (stream as Readable | null)?.destroy();
+    for (const stream of [this.#holder.stdout, this.#holder.stderr, this.#holder.stdio[3]])
+      (stream as Readable | null)?.destroy();
     const deadline = performance.now() + timeoutMs;
-    while ((isLive(this.initPid) || this.#holder.exitCode === null && this.#holder.signalCode === null) && performance.now() < deadline) await sleep(5);
+    while (
+      (isLive(this.initPid) || (this.#holder.exitCode === null && this.#holder.signalCode === null)) &&
+      performance.now() < deadline
+    )
+      await sleep(5);
   }
 }
 
@@ -181,7 +233,10 @@ function ready(holder: ChildProcess): Promise<void> {
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
-    const timer = setTimeout(() => reject(startError(holder, `not ready after ${START_TIMEOUT_MS}ms`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(startError(holder, `not ready after ${START_TIMEOUT_MS}ms`)),
+      START_TIMEOUT_MS,
+    );
     holder.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
     holder.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
@@ -198,5 +253,8 @@ function ready(holder: ChildProcess): Promise<void> {
 }
 
 function startError(holder: ChildProcess, why: string): HangbenchError {
-  return new HangbenchError('SANDBOX', `could not start the bubblewrap sandbox (pid ${holder.pid ?? '?'}): ${why}; run with HANGBENCH_ISOLATION=host-user to use the fallback`);
+  return new HangbenchError(
+    'SANDBOX',
+    `could not start the bubblewrap sandbox (pid ${holder.pid ?? '?'}): ${why}; run with HANGBENCH_ISOLATION=host-user to use the fallback`,
+  );
 }

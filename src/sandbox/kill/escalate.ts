@@ -58,7 +58,16 @@ export async function escalate(tree: ProcessTree, request: KillRequest): Promise
   // or the group and marker scan), never inferred from an earlier empty look: what it sees alive is not gone.
   const record = (goneMs: number | null, escalatedToKill: boolean): KillRecord => {
     const survivors = tree.pids();
-    return { by: request.by, reason: request.reason, mechanism: tree.mechanism, treeSize, steps, escalatedToKill, goneMs: survivors.length === 0 ? goneMs : null, survivors };
+    return {
+      by: request.by,
+      reason: request.reason,
+      mechanism: tree.mechanism,
+      treeSize,
+      steps,
+      escalatedToKill,
+      goneMs: survivors.length === 0 ? goneMs : null,
+      survivors,
+    };
   };
 
   if (initial.length === 0) return record(0, false);
@@ -87,7 +96,10 @@ export async function escalate(tree: ProcessTree, request: KillRequest): Promise
     if (afterTerm !== null) return record(afterTerm, false);
   }
 
-  step(tree.mechanism === 'cgroup-v2' ? 'cgroup.kill' : 'SIGKILL', request.firstSignal === 'SIGKILL' ? initial : tree.pids());
+  step(
+    tree.mechanism === 'cgroup-v2' ? 'cgroup.kill' : 'SIGKILL',
+    request.firstSignal === 'SIGKILL' ? initial : tree.pids(),
+  );
   tree.killAll();
   // Re-sent on every poll: a process forked between listing and killing is caught on the next pass.
   return record(await goneWithin(request.graces.afterKillMs, () => tree.killAll()), true);

@@ -23,7 +23,8 @@ export function jailedTree(inner: ProcessTree, root: TreeRoot): ProcessTree {
     return entered;
   };
   // Until nsenter has forked, the spawned process is all there is of the command, and counts as it.
-  const shownPids = (): number[] => (commandRoot() === null ? inner.pids() : inner.pids().filter((pid) => pid !== root.pid));
+  const shownPids = (): number[] =>
+    commandRoot() === null ? inner.pids() : inner.pids().filter((pid) => pid !== root.pid);
   return {
     mechanism: inner.mechanism,
     pids: () => inner.pids(),
@@ -36,7 +37,8 @@ export function jailedTree(inner: ProcessTree, root: TreeRoot): ProcessTree {
       // Never signal a group that has no member left in the tree: the number may belong to someone else by now.
       if (shownPids().some((pid) => readStat(pid)?.pgid === group)) sendSignal(-group, signal);
     },
-    signalEach: (pids, signal) => inner.signalEach(signal === 'SIGCONT' ? pids : pids.filter((pid) => pid !== root.pid), signal),
+    signalEach: (pids, signal) =>
+      inner.signalEach(signal === 'SIGCONT' ? pids : pids.filter((pid) => pid !== root.pid), signal),
     killAll: () => inner.killAll(),
     shownRoot: () => commandRoot() ?? root.pid,
     shownPids,

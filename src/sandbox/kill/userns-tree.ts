@@ -111,7 +111,8 @@ export class AttemptNamespaces {
     for (let hops = 0; hops < 64; hops += 1) {
       const parent = readStat(current)?.ppid;
       if (parent === undefined || parent <= 1) return false;
-      if (parent === this.#jailInit || [...this.#roots].some((root) => root.pid === parent && !root.reaped())) return true;
+      if (parent === this.#jailInit || [...this.#roots].some((root) => root.pid === parent && !root.reaped()))
+        return true;
       current = parent;
     }
     return false;

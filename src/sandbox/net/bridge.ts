@@ -33,16 +33,21 @@ const LISTENER = [
   "const server = require('node:net').createServer({ pauseOnConnect: true });",
   "server.on('error', (error) => { process.stderr.write(error.message + '\\n'); process.exit(1); });",
   "server.listen({ host: '127.0.0.1', port: Number(process.env.HANGBENCH_BRIDGE_PORT) }, () =>",
-  "  process.send({ port: server.address().port }, server, () => process.exit(0)));",
+  '  process.send({ port: server.address().port }, server, () => process.exit(0)));',
 ].join('\n');
 
 /**
  * Opens a bridge into the sandbox a command prefix enters (Jail.enterPrefix()), or, with `enter` null (no sandbox
  * network namespace: the host-user fallback), on the host's own loopback.
  */
-export async function openBridge(enter: readonly string[] | null, target: BridgeTarget, options: BridgeOptions = {}): Promise<Bridge> {
+export async function openBridge(
+  enter: readonly string[] | null,
+  target: BridgeTarget,
+  options: BridgeOptions = {},
+): Promise<Bridge> {
   const port = options.port ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new HangbenchError('SANDBOX', `bridge port must be 0..65535, got ${port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new HangbenchError('SANDBOX', `bridge port must be 0..65535, got ${port}`);
   const server = enter === null ? await listenOnHost(port) : await listenInside(enter, port);
   return forward(server, target);
 }

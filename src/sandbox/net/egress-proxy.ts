@@ -70,12 +70,17 @@ export function startEgressProxy(options: EgressProxyOptions): Promise<EgressPro
     }
     const to = upstream(host, port);
     let bytes = 0;
-    const forwarded = httpRequest({ host: to.host, port: to.port, method, path: `${target.pathname}${target.search}`, headers: request.headers }, (answer) => {
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.on('data', (chunk: Buffer) => (bytes += chunk.length));
-      answer.pipe(response);
-      answer.on('end', () => record(start, { host, port, method, status: answer.statusCode ?? 502, allowed: true, bytes }));
-    });
+    const forwarded = httpRequest(
+      { host: to.host, port: to.port, method, path: `${target.pathname}${target.search}`, headers: request.headers },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        answer.pipe(response);
+        answer.on('end', () =>
+          record(start, { host, port, method, status: answer.statusCode ?? 502, allowed: true, bytes }),
+        );
+      },
+    );
     forwarded.on('error', () => {
       if (!response.headersSent) response.writeHead(502).end(`hangbench egress proxy: ${host} unreachable\n`);
       record(start, { host, port, method, status: 502, allowed: true, bytes });

@@ -16,7 +16,9 @@ describe('adapters', () => {
     const text = 'name: broken\ndescription: x\npackage: foo\nversion: latest\nbin: foo\ncommand: foo\nsetings: {}\n';
     expect(() => parseAdapter('/a/broken.yaml', text)).toThrow(/\/a\/broken\.yaml:4:10 version: an exact version/);
     expect(() => parseAdapter('/a/broken.yaml', text)).toThrow(/setings/);
-    expect(() => parseAdapter('/a/other.yaml', 'name: broken\ndescription: x\ncommand: foo\n')).toThrow(/name is "broken" but the file is other\.yaml/);
+    expect(() => parseAdapter('/a/other.yaml', 'name: broken\ndescription: x\ncommand: foo\n')).toThrow(
+      /name is "broken" but the file is other\.yaml/,
+    );
   });
 
   it('settings: defaults filled in, unknown names and values off the choices refused; placeholders expanded', async () => {

@@ -42,7 +42,12 @@ interface Ran {
 
 type RanWithModel = Ran & { model: Awaited<ReturnType<typeof startScriptedModel>> };
 
-async function run(runId: string, caseFile: string, steps: readonly ModelStep[], extra: { mode?: string; tokens?: number; wallMs?: number } = {}): Promise<RanWithModel> {
+async function run(
+  runId: string,
+  caseFile: string,
+  steps: readonly ModelStep[],
+  extra: { mode?: string; tokens?: number; wallMs?: number } = {},
+): Promise<RanWithModel> {
   const model = await startScriptedModel(steps);
   try {
     const result = await runEval({
@@ -58,7 +63,14 @@ async function run(runId: string, caseFile: string, steps: readonly ModelStep[],
       out,
       runId,
       cwd: REPO,
-      ...(extra.tokens || extra.wallMs ? { budgets: { ...(extra.tokens ? { tokens: extra.tokens } : {}), ...(extra.wallMs ? { wallMs: extra.wallMs } : {}) } } : {}),
+      ...(extra.tokens || extra.wallMs
+        ? {
+            budgets: {
+              ...(extra.tokens ? { tokens: extra.tokens } : {}),
+              ...(extra.wallMs ? { wallMs: extra.wallMs } : {}),
+            },
+          }
+        : {}),
     });
     const scores = result.summary.attempts[0]!;
     const dir = path.join(result.runDir, scores.caseId, scores.variant, String(scores.repeat));
@@ -68,25 +80,38 @@ async function run(runId: string, caseFile: string, steps: readonly ModelStep[],
   }
 }
 
-const ofType = <K extends TraceEvent['type']>(events: readonly TraceEvent[], type: K): EventOf<K>[] => events.filter((event): event is EventOf<K> => event.type === type);
+const ofType = <K extends TraceEvent['type']>(events: readonly TraceEvent[], type: K): EventOf<K>[] =>
+  events.filter((event): event is EventOf<K> => event.type === type);
 const sessionOf = (text: string): number => Number(/session ID (\d+)/.exec(text)?.[1] ?? NaN);
 
 describe('codex in the sandbox', () => {
   beforeEach((ctx) => {
-    requireCapability(ctx, 'bubblewrap', capabilities.isolation === 'bubblewrap', 'installed agents run in the bubblewrap jail');
+    requireCapability(
+      ctx,
+      'bubblewrap',
+      capabilities.isolation === 'bubblewrap',
+      'installed agents run in the bubblewrap jail',
+    );
     requireCapability(ctx, 'installed agent CLI', codex.present, `${codex.spec} at ${codex.bin}`);
   });
 
   test('a token budget stop while codex holds its hung command ends the attempt within the kill graces', async () => {
     // the first call spends the budget; codex yields with the repro still running, and its next call is refused
-    const ran = await run('budget-stop', HANG, [
-      () => ({ call: 'exec_command', args: { cmd: 'bash serve.sh', yield_time_ms: 2500 } }),
-      () => ({ text: 'never reached' }),
-    ], { tokens: 1000 });
+    const ran = await run(
+      'budget-stop',
+      HANG,
+      [
+        () => ({ call: 'exec_command', args: { cmd: 'bash serve.sh', yield_time_ms: 2500 } }),
+        () => ({ text: 'never reached' }),
+      ],
+      { tokens: 1000 },
+    );
     const limit = ofType(ran.events, 'limit')[0];
     expect(limit).toMatchObject({ kind: 'tokens' });
     const repro = ofType(ran.events, 'command.start').find((start) => start.command === 'bash serve.sh');
-    expect(ofType(ran.events, 'kill').find((kill) => kill.commandId === repro?.commandId)).toMatchObject({ by: 'budget' });
+    expect(ofType(ran.events, 'kill').find((kill) => kill.commandId === repro?.commandId)).toMatchObject({
+      by: 'budget',
+    });
     const end = ofType(ran.events, 'attempt.end')[0]!;
     expect(end.outcome).toBe('limit');
     expect(end.t - limit!.t).toBeLessThan(2 * (afterFirstMs + afterTermMs + afterKillMs) + 1_000);
@@ -97,12 +122,18 @@ describe('codex in the sandbox', () => {
   test('hang: codex runs the repro, the shim sees it, onset and ticks are recorded, codex ends it, and its fix is verified', async () => {
     const ran = await run('hang', HANG, [
       () => ({ call: 'exec_command', args: { cmd: 'bash serve.sh', yield_time_ms: 2500 } }),
-      () => ({ call: 'exec_command', args: { cmd: "printf 'go\\n' > mode.txt && bash serve.sh", yield_time_ms: 5000 } }),
+      () => ({
+        call: 'exec_command',
+        args: { cmd: "printf 'go\\n' > mode.txt && bash serve.sh", yield_time_ms: 5000 },
+      }),
       () => ({ text: 'serve.sh no longer waits for a server.' }),
     ]);
     const { events, scores } = ran;
     const starts = ofType(events, 'command.start');
-    expect(starts.map((start) => start.command)).toEqual(['bash serve.sh', "printf 'go\\n' > mode.txt && bash serve.sh"]);
+    expect(starts.map((start) => start.command)).toEqual([
+      'bash serve.sh',
+      "printf 'go\\n' > mode.txt && bash serve.sh",
+    ]);
     const onset = ofType(events, 'onset')[0];
     expect(onset?.commandId).toBe(starts[0]!.commandId);
     const ticks = ofType(events, 'tick').filter((tick) => tick.commandId === starts[0]!.commandId);
@@ -122,17 +153,25 @@ describe('codex in the sandbox', () => {
     // Tokens are the proxy's: one model.response per call, usage from the endpoint.
     const responses = ofType(events, 'model.response');
     expect(responses).toHaveLength(ran.model.calls.length);
-    expect(responses.every((response) => response.tokensFrom === 'usage' && response.usage.promptTokens === 1000)).toBe(true);
+    expect(responses.every((response) => response.tokensFrom === 'usage' && response.usage.promptTokens === 1000)).toBe(
+      true,
+    );
     expect(ofType(events, 'attempt.end')[0]?.tokens).toBe(1020 * ran.model.calls.length);
     // The agent held the proxy's key, never the real one, and called nothing but the proxy.
     expect(ran.model.calls.every((call) => call.authorization === `Bearer ${REAL_KEY}`)).toBe(true);
-    const requests = await Promise.all(ofType(events, 'model.request').map((request) => readFile(path.join(ran.dir, request.bodyFile), 'utf8')));
+    const requests = await Promise.all(
+      ofType(events, 'model.request').map((request) => readFile(path.join(ran.dir, request.bodyFile), 'utf8')),
+    );
     expect(requests.join('\n')).not.toContain(REAL_KEY);
   });
 
   test('the agent process sees neither the real key nor any address but the proxy', async () => {
-    const probe = 'env; cat $HOME/.codex/config.toml; (exec 3<>/dev/tcp/1.1.1.1/80 && echo OUTSIDE-REACHED) 2>&1 | tail -1';
-    const ran = await run('probe', CONTROL, [() => ({ call: 'exec_command', args: { cmd: probe, yield_time_ms: 5000 } }), () => ({ text: 'looked around.' })]);
+    const probe =
+      'env; cat $HOME/.codex/config.toml; (exec 3<>/dev/tcp/1.1.1.1/80 && echo OUTSIDE-REACHED) 2>&1 | tail -1';
+    const ran = await run('probe', CONTROL, [
+      () => ({ call: 'exec_command', args: { cmd: probe, yield_time_ms: 5000 } }),
+      () => ({ text: 'looked around.' }),
+    ]);
     const seen = lastToolOutput(ran.model.calls[1]);
     expect(seen).toContain('HANGBENCH_PROXY_AUTH=hangbench-proxy-');
     expect(seen).not.toContain(REAL_KEY);
@@ -143,7 +182,10 @@ describe('codex in the sandbox', () => {
   });
 
   test('control: codex lets the slow program finish; completed, no false kill', async () => {
-    const ran = await run('control', CONTROL, [() => ({ call: 'exec_command', args: { cmd: 'bash slow.sh', yield_time_ms: 10000 } }), () => ({ text: 'it completes.' })]);
+    const ran = await run('control', CONTROL, [
+      () => ({ call: 'exec_command', args: { cmd: 'bash slow.sh', yield_time_ms: 10000 } }),
+      () => ({ text: 'it completes.' }),
+    ]);
     expect(lastToolOutput(ran.model.calls[1])).toContain('all steps done');
     expect(ran.scores.scores.completed).toBe(true);
     expect(ran.scores.scores.false_kill).toBe(false);
@@ -151,14 +193,24 @@ describe('codex in the sandbox', () => {
   });
 
   test('inband: the tick written into the command output reaches the model word for word', async () => {
-    const ran = await run('inband', HANG, [
-      () => ({ call: 'exec_command', args: { cmd: 'bash serve.sh', yield_time_ms: 2000 } }),
-      (calls) => ({ call: 'write_stdin', args: { session_id: sessionOf(lastToolOutput(calls.at(-1))), chars: '', yield_time_ms: 1500 } }),
-      () => ({ text: 'it waits for a server.' }),
-    ], { mode: 'inband' });
+    const ran = await run(
+      'inband',
+      HANG,
+      [
+        () => ({ call: 'exec_command', args: { cmd: 'bash serve.sh', yield_time_ms: 2000 } }),
+        (calls) => ({
+          call: 'write_stdin',
+          args: { session_id: sessionOf(lastToolOutput(calls.at(-1))), chars: '', yield_time_ms: 1500 },
+        }),
+        () => ({ text: 'it waits for a server.' }),
+      ],
+      { mode: 'inband' },
+    );
     const delivered = ofType(ran.events, 'tick').filter((tick) => tick.delivered === true);
     expect(delivered.length).toBeGreaterThan(0);
-    const bodies = await Promise.all(ofType(ran.events, 'model.request').map((request) => readFile(path.join(ran.dir, request.bodyFile), 'utf8')));
+    const bodies = await Promise.all(
+      ofType(ran.events, 'model.request').map((request) => readFile(path.join(ran.dir, request.bodyFile), 'utf8')),
+    );
     const seenByModel = bodies.map((body) => JSON.stringify(JSON.parse(body))).join('\n');
     const text = delivered[0]!.rendered.trim();
     expect(seenByModel).toContain(JSON.stringify(text).slice(1, -1));
@@ -167,7 +219,10 @@ describe('codex in the sandbox', () => {
   test('nothing codex leaves running survives the attempt, setsid or not', async () => {
     const marker = `sleep ${10_000 + Math.floor(Math.random() * 50_000)}`;
     const ran = await run('leftovers', CONTROL, [
-      () => ({ call: 'exec_command', args: { cmd: `setsid ${marker} > /dev/null 2>&1 < /dev/null & ${marker} & echo started`, yield_time_ms: 1000 } }),
+      () => ({
+        call: 'exec_command',
+        args: { cmd: `setsid ${marker} > /dev/null 2>&1 < /dev/null & ${marker} & echo started`, yield_time_ms: 1000 },
+      }),
       () => ({ text: 'left two sleeps behind.' }),
     ]);
     expect(lastToolOutput(ran.model.calls[1])).toContain('started');
@@ -178,11 +233,16 @@ describe('codex in the sandbox', () => {
   });
 
   test('the token budget: past it the proxy answers with an error codex sees, and the attempt records a limit', async () => {
-    const ran = await run('budget', HANG, [
-      () => ({ call: 'exec_command', args: { cmd: 'echo one', yield_time_ms: 1000 } }),
-      () => ({ call: 'exec_command', args: { cmd: 'echo two', yield_time_ms: 1000 } }),
-      () => ({ text: 'never reached' }),
-    ], { tokens: 1500 });
+    const ran = await run(
+      'budget',
+      HANG,
+      [
+        () => ({ call: 'exec_command', args: { cmd: 'echo one', yield_time_ms: 1000 } }),
+        () => ({ call: 'exec_command', args: { cmd: 'echo two', yield_time_ms: 1000 } }),
+        () => ({ text: 'never reached' }),
+      ],
+      { tokens: 1500 },
+    );
     const refused = ofType(ran.events, 'model.response').filter((response) => response.refused !== undefined);
     expect(refused.length).toBeGreaterThan(0);
     expect(refused[0]!.status).toBe(400);
@@ -194,5 +254,7 @@ describe('codex in the sandbox', () => {
 });
 
 test('the test fixtures exist', async () => {
-  expect(await readdir(path.join(REPO, 'test/fixtures/installed'))).toEqual(expect.arrayContaining(['sleep-forever.yaml', 'slow-ok.yaml']));
+  expect(await readdir(path.join(REPO, 'test/fixtures/installed'))).toEqual(
+    expect.arrayContaining(['sleep-forever.yaml', 'slow-ok.yaml']),
+  );
 });

@@ -22,7 +22,9 @@ const AGENT = [
   "fetch(process.env.HANGBENCH_BASE_URL + '/chat/completions', { method: 'POST', headers: { authorization: 'Bearer ' + process.env.HANGBENCH_PROXY_AUTH, 'content-type': 'application/json' },",
   "  body: JSON.stringify({ model: process.env.HANGBENCH_MODEL, messages: [{ role: 'user', content: issue }] }) })",
   "  .then((response) => response.json()).then((answer) => execFileSync('/bin/bash', ['-c', answer.choices[0].message.content], { stdio: 'inherit' }));",
-].join(' ').replaceAll("'", '"');
+]
+  .join(' ')
+  .replaceAll("'", '"');
 
 let out: string;
 beforeAll(async () => {
@@ -32,10 +34,18 @@ afterAll(async () => {
   if (!process.env.HB_KEEP) await rm(out, { recursive: true, force: true });
 });
 
-const ofType = <K extends TraceEvent['type']>(events: readonly TraceEvent[], type: K): EventOf<K>[] => events.filter((event): event is EventOf<K> => event.type === type);
+const ofType = <K extends TraceEvent['type']>(events: readonly TraceEvent[], type: K): EventOf<K>[] =>
+  events.filter((event): event is EventOf<K> => event.type === type);
 
 describe('the generic adapter', () => {
-  beforeEach((ctx) => requireCapability(ctx, 'bubblewrap', capabilities.isolation === 'bubblewrap', 'installed agents run in the bubblewrap jail'));
+  beforeEach((ctx) =>
+    requireCapability(
+      ctx,
+      'bubblewrap',
+      capabilities.isolation === 'bubblewrap',
+      'installed agents run in the bubblewrap jail',
+    ),
+  );
 
   test('runs --cmd with {issue_file}; its model call goes through the proxy, its bash -c is observed and completes the control', async () => {
     const model = await startScriptedModel([() => ({ text: 'bash slow.sh' })]);
@@ -55,11 +65,15 @@ describe('the generic adapter', () => {
       });
       const scores = result.summary.attempts[0]!;
       const events = await readTrace(path.join(result.runDir, scores.caseId, scores.variant, '1', 'trace.jsonl'));
-      expect(model.calls[0]?.body.messages).toEqual([{ role: 'user', content: expect.stringContaining('check that it completes') }]);
+      expect(model.calls[0]?.body.messages).toEqual([
+        { role: 'user', content: expect.stringContaining('check that it completes') },
+      ]);
       expect(ofType(events, 'model.request')[0]).toMatchObject({ api: 'chat', stream: false, model: 'scripted' });
       expect(ofType(events, 'command.start').map((start) => start.command)).toEqual(['bash slow.sh']);
       expect(scores.scores).toMatchObject({ completed: true, false_kill: false, clean: true });
-      expect(await readFile(path.join(result.runDir, scores.caseId, scores.variant, '1', 'agent.log'), 'utf8')).toContain('all steps done');
+      expect(
+        await readFile(path.join(result.runDir, scores.caseId, scores.variant, '1', 'agent.log'), 'utf8'),
+      ).toContain('all steps done');
     } finally {
       await model.close();
     }

@@ -15,39 +15,58 @@ afterEach(async () => {
   upstream = null;
 });
 
-const sseChunk = (n: number): string => `event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: `word${n} ` } })}\n\n`;
+const sseChunk = (n: number): string =>
+  `event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: `word${n} ` } })}\n\n`;
 
 /** Reads the first chunk of a streamed answer, then drops the connection. */
-function readFirstThenAbort(socketPath: string, route: string, headers: Record<string, string>, body: object): Promise<string> {
+function readFirstThenAbort(
+  socketPath: string,
+  route: string,
+  headers: Record<string, string>,
+  body: object,
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const request = http.request({ socketPath, path: route, method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (response) => {
-      response.once('data', (chunk: Buffer) => {
-        request.destroy();
-        resolve(chunk.toString());
-      });
-    });
+    const request = http.request(
+      { socketPath, path: route, method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+      (response) => {
+        response.once('data', (chunk: Buffer) => {
+          request.destroy();
+          resolve(chunk.toString());
+        });
+      },
+    );
     request.on('error', (error) => (request.destroyed ? undefined : reject(error)));
     request.end(JSON.stringify(body));
   });
 }
 
 describe('the model proxy under faults', () => {
-  it('a handler that throws (a broken event listener) answers 500 in the caller\'s API shape and records it; the next call is served', async () => {
+  it("a handler that throws (a broken event listener) answers 500 in the caller's API shape and records it; the next call is served", async () => {
     upstream = await startUpstream(() => ({ chunks: ['{"output":[]}'] }));
     let throwOnce = true;
     const responses: unknown[] = [];
-    harness = await startProxy({ upstream: upstream.url }, {
-      request: () => {
-        if (throwOnce) {
-          throwOnce = false;
-          throw new Error('listener broke');
-        }
+    harness = await startProxy(
+      { upstream: upstream.url },
+      {
+        request: () => {
+          if (throwOnce) {
+            throwOnce = false;
+            throw new Error('listener broke');
+          }
+        },
+        response: (call) => responses.push(call),
       },
-      response: (call) => responses.push(call),
-    });
-    const failed = await harness.post('/v1/messages', { model: 'm', messages: [] }, { 'x-api-key': harness.proxy.agentKey });
+    );
+    const failed = await harness.post(
+      '/v1/messages',
+      { model: 'm', messages: [] },
+      { 'x-api-key': harness.proxy.agentKey },
+    );
     expect(failed.status).toBe(500);
-    expect(JSON.parse(failed.text)).toMatchObject({ type: 'error', error: { type: 'api_error', message: expect.stringMatching(/internal error: listener broke/) } });
+    expect(JSON.parse(failed.text)).toMatchObject({
+      type: 'error',
+      error: { type: 'api_error', message: expect.stringMatching(/internal error: listener broke/) },
+    });
     expect(responses[0]).toMatchObject({ request: 1, status: 500, refused: expect.stringMatching(/listener broke/) });
     expect((await harness.post('/v1/responses', { model: 'm', input: 'x' })).status).toBe(200);
   });
@@ -69,7 +88,12 @@ describe('the model proxy under faults', () => {
     const port = (server.address() as { port: number }).port;
     try {
       harness = await startProxy({ upstream: `http://127.0.0.1:${port}/v1` });
-      const first = await readFirstThenAbort(path.join(harness.dir, 'model.sock'), '/v1/messages', { 'x-api-key': harness.proxy.agentKey }, { model: 'm', stream: true, messages: [] });
+      const first = await readFirstThenAbort(
+        path.join(harness.dir, 'model.sock'),
+        '/v1/messages',
+        { 'x-api-key': harness.proxy.agentKey },
+        { model: 'm', stream: true, messages: [] },
+      );
       expect(first).toContain('word0');
       await upstreamClosed;
       await expect.poll(() => harness!.seen.responses.length).toBe(1);
@@ -80,21 +104,41 @@ describe('the model proxy under faults', () => {
     }
   });
 
-  it('an endpoint that resets inside a stream: the agent gets an error event in its API\'s shape, and the call is recorded as broken', async () => {
-    upstream = await startUpstream(() => ({ type: 'text/event-stream', chunks: [sseChunk(0), sseChunk(1)], reset: true }));
+  it("an endpoint that resets inside a stream: the agent gets an error event in its API's shape, and the call is recorded as broken", async () => {
+    upstream = await startUpstream(() => ({
+      type: 'text/event-stream',
+      chunks: [sseChunk(0), sseChunk(1)],
+      reset: true,
+    }));
     harness = await startProxy({ upstream: upstream.url });
-    const answer = await harness.post('/v1/messages', { model: 'm', stream: true, messages: [] }, { 'x-api-key': harness.proxy.agentKey });
+    const answer = await harness.post(
+      '/v1/messages',
+      { model: 'm', stream: true, messages: [] },
+      { 'x-api-key': harness.proxy.agentKey },
+    );
     expect(answer.text).toContain('word1');
-    expect(answer.text).toMatch(/event: error\ndata: \{"type":"error","error":\{"type":"api_error","message":"hangbench model proxy: the stream broke off/);
+    expect(answer.text).toMatch(
+      /event: error\ndata: \{"type":"error","error":\{"type":"api_error","message":"hangbench model proxy: the stream broke off/,
+    );
     expect(harness.seen.responses[0]).toMatchObject({ status: 200, broken: expect.stringMatching(/broke off/) });
   });
 
-  it('an endpoint that never answers is abandoned at the idle timeout with a 504 in the caller\'s shape', async () => {
+  it("an endpoint that never answers is abandoned at the idle timeout with a 504 in the caller's shape", async () => {
     upstream = await startUpstream(() => ({ chunks: [], silent: true }));
     harness = await startProxy({ upstream: upstream.url, upstreamIdleMs: 300 });
-    const answer = await harness.post('/v1beta/models/m:generateContent', { contents: [] }, { 'x-goog-api-key': harness.proxy.agentKey });
+    const answer = await harness.post(
+      '/v1beta/models/m:generateContent',
+      { contents: [] },
+      { 'x-goog-api-key': harness.proxy.agentKey },
+    );
     expect(answer.status).toBe(504);
-    expect(JSON.parse(answer.text)).toMatchObject({ error: { code: 504, status: 'UNAVAILABLE', message: expect.stringMatching(/no byte from the endpoint for 300 ms/) } });
+    expect(JSON.parse(answer.text)).toMatchObject({
+      error: {
+        code: 504,
+        status: 'UNAVAILABLE',
+        message: expect.stringMatching(/no byte from the endpoint for 300 ms/),
+      },
+    });
   });
 
   it('bodies are written up to the cap, with a line saying what was cut; usage at the end of a long stream is still read', async () => {
@@ -102,7 +146,11 @@ describe('the model proxy under faults', () => {
     const end = `event: message_delta\ndata: ${JSON.stringify({ type: 'message_delta', delta: {}, usage: { output_tokens: 77 } })}\n\n`;
     upstream = await startUpstream(() => ({ type: 'text/event-stream', chunks: [...long, end] }));
     harness = await startProxy({ upstream: upstream.url, bodyCapBytes: 4096 });
-    const answer = await harness.post('/v1/messages', { model: 'm', stream: true, messages: [{ role: 'user', content: 'x'.repeat(10_000) }] }, { 'x-api-key': harness.proxy.agentKey });
+    const answer = await harness.post(
+      '/v1/messages',
+      { model: 'm', stream: true, messages: [{ role: 'user', content: 'x'.repeat(10_000) }] },
+      { 'x-api-key': harness.proxy.agentKey },
+    );
     expect(answer.text).toBe([...long, end].join(''));
     const [request] = harness.seen.requests;
     const [response] = harness.seen.responses;
@@ -112,7 +160,9 @@ describe('the model proxy under faults', () => {
     await harness.proxy.written();
     const written = await readFile(response!.bodyFile, 'utf8');
     expect(written.startsWith(answer.text.slice(0, 4000))).toBe(true);
-    expect(written).toMatch(new RegExp(`\\[hangbench: body cut: ${response!.cutBytes} of ${response!.bytes} bytes not written\\]\\n$`));
+    expect(written).toMatch(
+      new RegExp(`\\[hangbench: body cut: ${response!.cutBytes} of ${response!.bytes} bytes not written\\]\\n$`),
+    );
   });
 
   it('a body folder that refuses writes: the fault is reported (the results-fault path) and the call still answered', async () => {

@@ -29,7 +29,10 @@ interface Seen {
 }
 
 async function start(options: { usage?: boolean; budget?: number } = {}): Promise<Seen> {
-  model = await startScriptedModel([() => ({ text: 'first answer' }), () => ({ call: 'bash', args: { command: 'ls' } }), () => ({ text: 'third' })], { usage: options.usage ?? true });
+  model = await startScriptedModel(
+    [() => ({ text: 'first answer' }), () => ({ call: 'bash', args: { command: 'ls' } }), () => ({ text: 'third' })],
+    { usage: options.usage ?? true },
+  );
   const seen: Seen = { requests: [], responses: [], over: [] };
   proxy = await ModelProxy.start({
     socketPath: path.join(dir, 'model.sock'),
@@ -37,18 +40,30 @@ async function start(options: { usage?: boolean; budget?: number } = {}): Promis
     apiKey: 'sk-real',
     tokenBudget: options.budget ?? 1_000_000,
     bodyDir: path.join(dir, 'bodies'),
-    events: { request: (call) => seen.requests.push(call), response: (call) => seen.responses.push(call), overBudget: (value) => seen.over.push(value) },
+    events: {
+      request: (call) => seen.requests.push(call),
+      response: (call) => seen.responses.push(call),
+      overBudget: (value) => seen.over.push(value),
+    },
   });
   return seen;
 }
 
 function post(route: string, body: object, key = proxy!.agentKey): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const request = http.request({ socketPath: path.join(dir, 'model.sock'), path: route, method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }, (response) => {
-      let text = '';
-      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
-    });
+    const request = http.request(
+      {
+        socketPath: path.join(dir, 'model.sock'),
+        path: route,
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+      },
+    );
     request.on('error', reject);
     request.end(JSON.stringify(body));
   });
@@ -59,12 +74,29 @@ describe('the model proxy', () => {
     const seen = await start();
     const responses = await post('/v1/responses', { model: 'm', stream: true, input: 'hi' });
     expect(responses.text).toContain('event: response.completed');
-    const chat = await post('/v1/chat/completions', { model: 'm', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const chat = await post('/v1/chat/completions', {
+      model: 'm',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(chat.text).toContain('"tool_calls"');
     expect(chat.text).toContain('data: [DONE]');
     expect(model!.calls.map((call) => call.authorization)).toEqual(['Bearer sk-real', 'Bearer sk-real']);
-    expect(seen.requests.map((request) => [request.api, request.stream, request.model])).toEqual([['responses', true, 'm'], ['chat', true, 'm']]);
-    expect(seen.responses.map((response) => [response.status, response.tokensFrom, response.usage.promptTokens, response.usage.completionTokens])).toEqual([[200, 'usage', 1000, 20], [200, 'usage', 1000, 20]]);
+    expect(seen.requests.map((request) => [request.api, request.stream, request.model])).toEqual([
+      ['responses', true, 'm'],
+      ['chat', true, 'm'],
+    ]);
+    expect(
+      seen.responses.map((response) => [
+        response.status,
+        response.tokensFrom,
+        response.usage.promptTokens,
+        response.usage.completionTokens,
+      ]),
+    ).toEqual([
+      [200, 'usage', 1000, 20],
+      [200, 'usage', 1000, 20],
+    ]);
     expect(proxy!.tokens).toBe(2040);
     await proxy!.written();
     expect(await readFile(seen.responses[0]!.bodyFile, 'utf8')).toBe(responses.text);
@@ -79,7 +111,7 @@ describe('the model proxy', () => {
     expect(response?.usage.completionTokens).toBe(2);
   });
 
-  it('refuses a key that is not the attempt\'s, without calling the endpoint', async () => {
+  it("refuses a key that is not the attempt's, without calling the endpoint", async () => {
     const seen = await start();
     const answer = await post('/v1/responses', { model: 'm', input: 'hi' }, 'sk-real');
     expect(answer.status).toBe(401);

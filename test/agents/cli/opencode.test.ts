@@ -8,7 +8,12 @@ import { probeHost } from '../../../src/sandbox/index.js';
 import type { EventOf, TraceEvent } from '../../../src/types/events.js';
 import { requireCapability } from '../../support/capability.js';
 import { installedCli } from '../../support/installed-cli.js';
-import { lastChatToolOutput, startScriptedModel, type ModelCall, type ModelStep } from '../../support/scripted-model-server.js';
+import {
+  lastChatToolOutput,
+  startScriptedModel,
+  type ModelCall,
+  type ModelStep,
+} from '../../support/scripted-model-server.js';
 
 /** The real opencode CLI in the attempt's sandbox, driven by a scripted model through its own tools (bash, read, edit). */
 
@@ -37,14 +42,31 @@ afterAll(async () => {
 /** opencode names a session with a side call to the model; it is answered outside the script. */
 const titleCall = (call: ModelCall): { text: string } | null => {
   const first = (call.body.messages as Array<{ content?: unknown }> | undefined)?.[0]?.content;
-  return typeof first === 'string' && first.startsWith('You are a title generator') ? { text: 'hangbench attempt' } : null;
+  return typeof first === 'string' && first.startsWith('You are a title generator')
+    ? { text: 'hangbench attempt' }
+    : null;
 };
-const workdir = (calls: readonly ModelCall[]): string => /Working directory: (\S+?)(\\n|\n|<)/.exec(JSON.stringify(calls[0]?.body.messages ?? ''))?.[1] ?? '.';
+const workdir = (calls: readonly ModelCall[]): string =>
+  /Working directory: (\S+?)(\\n|\n|<)/.exec(JSON.stringify(calls[0]?.body.messages ?? ''))?.[1] ?? '.';
 
 async function run(runId: string, caseFile: string, steps: readonly ModelStep[]) {
   const model = await startScriptedModel(steps, { aside: titleCall });
   try {
-    const result = await runEval({ caseInputs: [caseFile], agent: 'cli:opencode', model: 'scripted', baseUrl: model.url, mode: 'none', intervalMs: 500, timeScale: 1, verifyFloorMs: 2000, concurrency: 1, out, runId, cwd: REPO, budgets: { wallMs: WALL_MS } });
+    const result = await runEval({
+      caseInputs: [caseFile],
+      agent: 'cli:opencode',
+      model: 'scripted',
+      baseUrl: model.url,
+      mode: 'none',
+      intervalMs: 500,
+      timeScale: 1,
+      verifyFloorMs: 2000,
+      concurrency: 1,
+      out,
+      runId,
+      cwd: REPO,
+      budgets: { wallMs: WALL_MS },
+    });
     const scores = result.summary.attempts[0]!;
     const dir = path.join(result.runDir, scores.caseId, scores.variant, String(scores.repeat));
     return { scores, events: await readTrace(path.join(dir, 'trace.jsonl')), dir, model };
@@ -53,40 +75,66 @@ async function run(runId: string, caseFile: string, steps: readonly ModelStep[])
   }
 }
 
-const ofType = <K extends TraceEvent['type']>(events: readonly TraceEvent[], type: K): EventOf<K>[] => events.filter((event): event is EventOf<K> => event.type === type);
+const ofType = <K extends TraceEvent['type']>(events: readonly TraceEvent[], type: K): EventOf<K>[] =>
+  events.filter((event): event is EventOf<K> => event.type === type);
 
 describe('opencode in the sandbox', () => {
   beforeEach((ctx) => {
-    requireCapability(ctx, 'bubblewrap', capabilities.isolation === 'bubblewrap', 'installed agents run in the bubblewrap jail');
+    requireCapability(
+      ctx,
+      'bubblewrap',
+      capabilities.isolation === 'bubblewrap',
+      'installed agents run in the bubblewrap jail',
+    );
     requireCapability(ctx, 'installed agent CLI', opencode.present, `${opencode.spec} at ${opencode.bin}`);
   });
 
-  test('hang: its bash tool ends the hung repro at the timeout the model gave; the fix made with its edit tool is verified', async () => {
-    const ran = await run('hang', HANG, [
-      () => ({ call: 'bash', args: { command: 'bash serve.sh', timeout: 2500, description: 'run the checks' } }),
-      (calls) => ({ call: 'read', args: { filePath: `${workdir(calls)}/mode.txt` } }),
-      (calls) => ({ call: 'edit', args: { filePath: `${workdir(calls)}/mode.txt`, oldString: 'wait', newString: 'go' } }),
-      () => ({ call: 'bash', args: { command: 'bash serve.sh', description: 'run the checks again' } }),
-      () => ({ text: 'serve.sh no longer waits for a server.' }),
-    ]);
-    const { events, scores } = ran;
-    const [first, second] = ofType(events, 'command.start');
-    expect(first?.command).toBe('bash serve.sh');
-    expect(ofType(events, 'onset')[0]?.commandId).toBe(first!.commandId);
-    expect(ofType(events, 'tick').filter((tick) => tick.commandId === first!.commandId).map((tick) => tick.classification)).toContain('sleeping');
-    const kill = ofType(events, 'kill').find((one) => one.commandId === first!.commandId);
-    expect(kill).toMatchObject({ by: 'agent' });
-    expect(lastChatToolOutput(ran.model.calls[1])).toMatch(/timeout|terminated|timed out/i);
-    expect(ofType(events, 'command.exit').find((exit) => exit.commandId === second?.commandId)?.exitCode).toBe(0);
-    expect(scores.scores).toMatchObject({ reproduced: true, interrupted: true, fixed: true, clean: true });
-    const bodies = await Promise.all(ofType(events, 'model.request').map((request) => readFile(path.join(ran.dir, request.bodyFile), 'utf8')));
-    expect(bodies.join('\n')).not.toContain(REAL_KEY);
-    expect(ofType(events, 'model.request').every((request) => request.api === 'chat' && request.stream)).toBe(true);
-  }, TEST_MS);
+  test(
+    'hang: its bash tool ends the hung repro at the timeout the model gave; the fix made with its edit tool is verified',
+    async () => {
+      const ran = await run('hang', HANG, [
+        () => ({ call: 'bash', args: { command: 'bash serve.sh', timeout: 2500, description: 'run the checks' } }),
+        (calls) => ({ call: 'read', args: { filePath: `${workdir(calls)}/mode.txt` } }),
+        (calls) => ({
+          call: 'edit',
+          args: { filePath: `${workdir(calls)}/mode.txt`, oldString: 'wait', newString: 'go' },
+        }),
+        () => ({ call: 'bash', args: { command: 'bash serve.sh', description: 'run the checks again' } }),
+        () => ({ text: 'serve.sh no longer waits for a server.' }),
+      ]);
+      const { events, scores } = ran;
+      const [first, second] = ofType(events, 'command.start');
+      expect(first?.command).toBe('bash serve.sh');
+      expect(ofType(events, 'onset')[0]?.commandId).toBe(first!.commandId);
+      expect(
+        ofType(events, 'tick')
+          .filter((tick) => tick.commandId === first!.commandId)
+          .map((tick) => tick.classification),
+      ).toContain('sleeping');
+      const kill = ofType(events, 'kill').find((one) => one.commandId === first!.commandId);
+      expect(kill).toMatchObject({ by: 'agent' });
+      expect(lastChatToolOutput(ran.model.calls[1])).toMatch(/timeout|terminated|timed out/i);
+      expect(ofType(events, 'command.exit').find((exit) => exit.commandId === second?.commandId)?.exitCode).toBe(0);
+      expect(scores.scores).toMatchObject({ reproduced: true, interrupted: true, fixed: true, clean: true });
+      const bodies = await Promise.all(
+        ofType(events, 'model.request').map((request) => readFile(path.join(ran.dir, request.bodyFile), 'utf8')),
+      );
+      expect(bodies.join('\n')).not.toContain(REAL_KEY);
+      expect(ofType(events, 'model.request').every((request) => request.api === 'chat' && request.stream)).toBe(true);
+    },
+    TEST_MS,
+  );
 
-  test('control: it lets the slow program finish', async () => {
-    const ran = await run('control', CONTROL, [() => ({ call: 'bash', args: { command: 'bash slow.sh', description: 'run it' } }), () => ({ text: 'it completes.' })]);
-    expect(lastChatToolOutput(ran.model.calls[1])).toContain('all steps done');
-    expect(ran.scores.scores).toMatchObject({ completed: true, false_kill: false, clean: true });
-  }, TEST_MS);
+  test(
+    'control: it lets the slow program finish',
+    async () => {
+      const ran = await run('control', CONTROL, [
+        () => ({ call: 'bash', args: { command: 'bash slow.sh', description: 'run it' } }),
+        () => ({ text: 'it completes.' }),
+      ]);
+      expect(lastChatToolOutput(ran.model.calls[1])).toContain('all steps done');
+      expect(ran.scores.scores).toMatchObject({ completed: true, false_kill: false, clean: true });
+    },
+    TEST_MS,
+  );
 });

@@ -71,12 +71,19 @@ export interface ProxyHarness {
   readonly dir: string;
   readonly proxy: ModelProxy;
   readonly seen: Seen;
-  post(route: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; type: string; text: string }>;
+  post(
+    route: string,
+    body: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; type: string; text: string }>;
   close(): Promise<void>;
 }
 
 /** The real proxy on its Unix socket in a temp folder, its events collected. */
-export async function startProxy(options: Partial<ModelProxyOptions> & { upstream: string | null }, events: Partial<ModelProxyEvents> = {}): Promise<ProxyHarness> {
+export async function startProxy(
+  options: Partial<ModelProxyOptions> & { upstream: string | null },
+  events: Partial<ModelProxyEvents> = {},
+): Promise<ProxyHarness> {
   const dir = await mkdtemp(path.join(tmpdir(), 'hangbench-proxy-'));
   const seen: Seen = { requests: [], responses: [], over: [], faults: [] };
   const socketPath = path.join(dir, 'model.sock');
@@ -94,14 +101,23 @@ export async function startProxy(options: Partial<ModelProxyOptions> & { upstrea
       ...events,
     },
   });
-  const post = (route: string, body: unknown, headers: Record<string, string> = { authorization: `Bearer ${proxy.agentKey}` }) =>
+  const post = (
+    route: string,
+    body: unknown,
+    headers: Record<string, string> = { authorization: `Bearer ${proxy.agentKey}` },
+  ) =>
     new Promise<{ status: number; type: string; text: string }>((resolve, reject) => {
-      const request = http.request({ socketPath, path: route, method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (response) => {
-        let text = '';
-        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, type: String(response.headers['content-type'] ?? ''), text }));
-        response.on('error', reject);
-      });
+      const request = http.request(
+        { socketPath, path: route, method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+        (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () =>
+            resolve({ status: response.statusCode ?? 0, type: String(response.headers['content-type'] ?? ''), text }),
+          );
+          response.on('error', reject);
+        },
+      );
       request.on('error', reject);
       request.end(typeof body === 'string' ? body : JSON.stringify(body));
     });
@@ -119,5 +135,8 @@ export async function startProxy(options: Partial<ModelProxyOptions> & { upstrea
 
 /** The JSON of each `data:` line of an SSE text. */
 export function sseData(text: string): unknown[] {
-  return text.split('\n').filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]').map((line) => JSON.parse(line.slice(6)) as unknown);
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]')
+    .map((line) => JSON.parse(line.slice(6)) as unknown);
 }

@@ -1,6 +1,11 @@
 import { asArray, asNumber, asRecord, pairExchanges, sse, type Refusal, type WireApi } from './types.js';
 
-const STATUS: Record<Refusal, string> = { token_budget: 'FAILED_PRECONDITION', proxy_key: 'UNAUTHENTICATED', upstream: 'UNAVAILABLE', proxy_error: 'INTERNAL' };
+const STATUS: Record<Refusal, string> = {
+  token_budget: 'FAILED_PRECONDITION',
+  proxy_key: 'UNAUTHENTICATED',
+  upstream: 'UNAVAILABLE',
+  proxy_error: 'INTERNAL',
+};
 const CALL = /\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
 
 /** A functionResponse's text: its `output` (Gemini CLI's shape) or `content`, else the whole response as JSON. */
@@ -32,12 +37,21 @@ export const geminiApi: WireApi = {
   },
   written(payload) {
     const parts = asArray(asRecord(asRecord(asArray(asRecord(payload)?.candidates)[0])?.content)?.parts).map(asRecord);
-    return parts.map((part) => (typeof part?.text === 'string' ? part.text : part?.functionCall ? JSON.stringify(part.functionCall) : '')).join('');
+    return parts
+      .map((part) =>
+        typeof part?.text === 'string' ? part.text : part?.functionCall ? JSON.stringify(part.functionCall) : '',
+      )
+      .join('');
   },
   upstreamAuth: (key) => ({ 'x-goog-api-key': key }),
   error: (status, message, why) => JSON.stringify({ error: { code: status, message, status: STATUS[why] } }),
   streamError: (message) => sse({ error: { code: 502, message, status: 'UNAVAILABLE' } }),
-  tools: (body) => asArray(body.tools).flatMap((tool) => asArray(asRecord(tool)?.functionDeclarations).map((declaration) => asRecord(declaration)?.name)).filter((name): name is string => typeof name === 'string'),
+  tools: (body) =>
+    asArray(body.tools)
+      .flatMap((tool) =>
+        asArray(asRecord(tool)?.functionDeclarations).map((declaration) => asRecord(declaration)?.name),
+      )
+      .filter((name): name is string => typeof name === 'string'),
   exchanges(body) {
     const calls: Array<{ id: string | null; name: string; args: unknown }> = [];
     const results: Array<{ id: string | null; text: string }> = [];
@@ -45,16 +59,37 @@ export const geminiApi: WireApi = {
       for (const part of asArray(content?.parts).map(asRecord)) {
         const call = asRecord(part?.functionCall);
         const response = asRecord(part?.functionResponse);
-        if (call) calls.push({ id: typeof call.id === 'string' ? call.id : null, name: String(call.name ?? ''), args: call.args ?? {} });
-        if (response) results.push({ id: typeof response.id === 'string' ? response.id : null, text: responseText(response.response) });
+        if (call)
+          calls.push({
+            id: typeof call.id === 'string' ? call.id : null,
+            name: String(call.name ?? ''),
+            args: call.args ?? {},
+          });
+        if (response)
+          results.push({
+            id: typeof response.id === 'string' ? response.id : null,
+            text: responseText(response.response),
+          });
       }
     }
     return pairExchanges(calls, results);
   },
   reply(reply, stream, { model, n, usage }) {
-    const part = 'call' in reply ? { functionCall: { id: `probe_${n}`, name: reply.call, args: reply.args } } : { text: reply.text };
-    const usageMetadata = { promptTokenCount: usage.promptTokens, candidatesTokenCount: usage.completionTokens, totalTokenCount: usage.promptTokens + usage.completionTokens };
-    const answer = { candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }], usageMetadata, modelVersion: model, responseId: `probe-${n}` };
+    const part =
+      'call' in reply
+        ? { functionCall: { id: `probe_${n}`, name: reply.call, args: reply.args } }
+        : { text: reply.text };
+    const usageMetadata = {
+      promptTokenCount: usage.promptTokens,
+      candidatesTokenCount: usage.completionTokens,
+      totalTokenCount: usage.promptTokens + usage.completionTokens,
+    };
+    const answer = {
+      candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
+      usageMetadata,
+      modelVersion: model,
+      responseId: `probe-${n}`,
+    };
     return stream ? sse(answer) : JSON.stringify(answer);
   },
 };

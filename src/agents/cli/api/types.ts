@@ -16,7 +16,8 @@ export interface ToolExchange {
 }
 
 /** What the model says in one answer: a text, or one call of a tool the CLI offered. */
-export type ModelReply = { readonly text: string } | { readonly call: string; readonly args: Readonly<Record<string, unknown>> };
+export type ModelReply =
+  { readonly text: string } | { readonly call: string; readonly args: Readonly<Record<string, unknown>> };
 
 /** What an answer the proxy writes itself reports as its usage. */
 export interface ReplyMeta {
@@ -65,7 +66,15 @@ export function sse(data: unknown, event?: string): string {
 export function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
-    return content.map((part: unknown) => (typeof part === 'string' ? part : typeof (part as { text?: unknown })?.text === 'string' ? (part as { text: string }).text : JSON.stringify(part))).join('');
+    return content
+      .map((part: unknown) =>
+        typeof part === 'string'
+          ? part
+          : typeof (part as { text?: unknown })?.text === 'string'
+            ? (part as { text: string }).text
+            : JSON.stringify(part),
+      )
+      .join('');
   }
   return JSON.stringify(content ?? '');
 }
@@ -79,14 +88,22 @@ export function parseArgs(text: unknown): unknown {
   }
 }
 
-export const asRecord = (value: unknown): Record<string, unknown> | null => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null);
+export const asRecord = (value: unknown): Record<string, unknown> | null =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 export const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-export const asNumber = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+export const asNumber = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
 /** Results matched to their calls by id (or, without ids, in order), in the order the calls were made. */
-export function pairExchanges(calls: ReadonlyArray<Omit<ToolExchange, 'result'>>, results: ReadonlyArray<{ id: string | null; text: string }>): ToolExchange[] {
+export function pairExchanges(
+  calls: ReadonlyArray<Omit<ToolExchange, 'result'>>,
+  results: ReadonlyArray<{ id: string | null; text: string }>,
+): ToolExchange[] {
   const byId = new Map(results.filter((result) => result.id !== null).map((result) => [result.id, result.text]));
   const unnamed = results.filter((result) => result.id === null);
   let next = 0;
-  return calls.map((call) => ({ ...call, result: call.id !== null && byId.has(call.id) ? byId.get(call.id)! : (unnamed[next++]?.text ?? null) }));
+  return calls.map((call) => ({
+    ...call,
+    result: call.id !== null && byId.has(call.id) ? byId.get(call.id)! : (unnamed[next++]?.text ?? null),
+  }));
 }

@@ -22,8 +22,14 @@ export interface ProbeDecision {
  * came back, so its earlier steps are replayed from it (run → poll while the command still runs and the wait lasts →
  * interrupt → finish) and the next step is the answer. A call that does not offer the run tool gets the aside text.
  */
-export function decide(spec: ProbeSpec, offered: readonly string[], exchanges: readonly ToolExchange[], context: ProbeContext): ProbeDecision {
-  if (!offered.includes(spec.run.tool)) return { step: 'aside', reply: { text: spec.aside }, reason: `the call offers no ${spec.run.tool} tool` };
+export function decide(
+  spec: ProbeSpec,
+  offered: readonly string[],
+  exchanges: readonly ToolExchange[],
+  context: ProbeContext,
+): ProbeDecision {
+  if (!offered.includes(spec.run.tool))
+    return { step: 'aside', reply: { text: spec.aside }, reason: `the call offers no ${spec.run.tool} tool` };
   const pollMs = spec.poll ? Math.max(250, Math.min(spec.poll.every, context.waitMs)) : 0;
   const maxPolls = spec.poll ? Math.ceil(context.waitMs / pollMs) : 0;
   const running = spec.running ? new RegExp(spec.running) : null;
@@ -42,7 +48,9 @@ export function decide(spec: ProbeSpec, offered: readonly string[], exchanges: r
         reason = `${what} came back still running: poll ${polls} of ${maxPolls} (${pollMs} ms each, ${context.waitMs} ms in all)`;
       } else if (match || spec.interrupt.kind === 'kill') {
         step = 'interrupt';
-        reason = match ? `${what} came back still running${spec.poll ? ` after ${polls} poll(s)` : ''}: interrupt (${spec.interrupt.kind})` : `${what} came back without "running": ${spec.interrupt.kind} what is left of it`;
+        reason = match
+          ? `${what} came back still running${spec.poll ? ` after ${polls} poll(s)` : ''}: interrupt (${spec.interrupt.kind})`
+          : `${what} came back without "running": ${spec.interrupt.kind} what is left of it`;
       } else {
         step = 'finish';
         reason = `${what} came back without "running": nothing to send keys to, finish`;
@@ -52,8 +60,18 @@ export function decide(spec: ProbeSpec, offered: readonly string[], exchanges: r
       reason = 'the interrupt came back: finish';
     }
   }
-  const vars: Record<string, string | number> = { repro: context.repro, repro_pattern: reproPattern(context.repro), repro_kill: reproKill(context.repro), wait_ms: context.waitMs, wait_s: Math.ceil(context.waitMs / 1000), poll_ms: pollMs, poll_s: Math.ceil(pollMs / 1000), ...(session === null ? {} : { session: /^\d+$/.test(session) ? Number(session) : session }) };
-  const call = step === 'run' ? spec.run : step === 'poll' ? spec.poll : step === 'interrupt' ? spec.interrupt : undefined;
+  const vars: Record<string, string | number> = {
+    repro: context.repro,
+    repro_pattern: reproPattern(context.repro),
+    repro_kill: reproKill(context.repro),
+    wait_ms: context.waitMs,
+    wait_s: Math.ceil(context.waitMs / 1000),
+    poll_ms: pollMs,
+    poll_s: Math.ceil(pollMs / 1000),
+    ...(session === null ? {} : { session: /^\d+$/.test(session) ? Number(session) : session }),
+  };
+  const call =
+    step === 'run' ? spec.run : step === 'poll' ? spec.poll : step === 'interrupt' ? spec.interrupt : undefined;
   if (!call) return { step, reply: { text: spec.finish }, reason };
   return { step, reply: { call: call.tool, args: expandArgs(call.args, vars) as Record<string, unknown> }, reason };
 }
@@ -63,10 +81,13 @@ export function expandArgs(value: unknown, vars: Readonly<Record<string, string 
   if (typeof value === 'string') {
     const whole = /^\{([a-z_]+)\}$/.exec(value);
     if (whole && vars[whole[1]!] !== undefined) return vars[whole[1]!];
-    return value.replace(/\{([a-z_]+)\}/g, (text, name: string) => (vars[name] === undefined ? text : String(vars[name])));
+    return value.replace(/\{([a-z_]+)\}/g, (text, name: string) =>
+      vars[name] === undefined ? text : String(vars[name]),
+    );
   }
   if (Array.isArray(value)) return value.map((item) => expandArgs(item, vars));
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, expandArgs(item, vars)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, expandArgs(item, vars)]));
   return value;
 }
 
@@ -88,7 +109,7 @@ export function reproPattern(repro: string): string {
 export function reproKill(repro: string): string {
   return [
     'hb_up=" "; hb_p=$$',
-    "while [ \"${hb_p:-0}\" -gt 1 ]; do hb_up=\"$hb_up$hb_p \"; hb_p=$(awk '/^PPid:/ {print $2}' /proc/$hb_p/status 2>/dev/null); done",
+    'while [ "${hb_p:-0}" -gt 1 ]; do hb_up="$hb_up$hb_p "; hb_p=$(awk \'/^PPid:/ {print $2}\' /proc/$hb_p/status 2>/dev/null); done',
     'hb_n=0',
     `for hb_p in $(pgrep -f ${reproPattern(repro)}); do case $hb_up in *" $hb_p "*) ;; *) kill -TERM "$hb_p" 2>/dev/null && hb_n=$((hb_n+1)) ;; esac; done`,
     'echo "ended $hb_n process(es)"; [ "$hb_n" -gt 0 ]',
