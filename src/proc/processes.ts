@@ -18,11 +18,28 @@ export function allPids(): number[] {
   return pids;
 }
 
+/** The environment variables that mark a process as an attempt's (and as one of its commands'). */
+export const MARKER_VARS = { attempt: 'HANGBENCH_ATTEMPT', command: 'HANGBENCH_COMMAND' } as const;
+
+/** The marker variables a command's environment gets: the harness finds, counts and kills its processes by them. */
+export function markerEnv(attemptId: string, commandId: number): Record<string, string> {
+  return { [MARKER_VARS.attempt]: attemptId, [MARKER_VARS.command]: String(commandId) };
+}
+
 /** The marker entries every process of an attempt (or of one of its commands) carries in its environment. */
 export function markerEntries(attemptId: string, commandId?: number): string[] {
-  const entries = [`HANGBENCH_ATTEMPT=${attemptId}`];
-  if (commandId !== undefined) entries.push(`HANGBENCH_COMMAND=${commandId}`);
+  const entries = [`${MARKER_VARS.attempt}=${attemptId}`];
+  if (commandId !== undefined) entries.push(`${MARKER_VARS.command}=${commandId}`);
   return entries;
+}
+
+/** The command a process's environment marks it as within this attempt, or null: no marker of it, or the process is gone. */
+export function markedCommand(pid: number, attemptId: string): number | null {
+  const environ = readProcFile(`/proc/${pid}/environ`, 'utf8')?.split('\0');
+  if (environ === undefined || !environ.includes(`${MARKER_VARS.attempt}=${attemptId}`)) return null;
+  const prefix = `${MARKER_VARS.command}=`;
+  const entry = environ.find((item) => item.startsWith(prefix));
+  return entry === undefined ? null : Number(entry.slice(prefix.length));
 }
 
 /** The process's environment carries every marker entry (exact `NAME=value`, never a prefix); false once it is gone. */

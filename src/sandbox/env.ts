@@ -1,3 +1,5 @@
+import { markerEnv } from '../proc/index.js';
+
 /** Names copied from the harness environment; everything else is dropped. */
 const ENV_ALLOWLIST: readonly (string | RegExp)[] = [
   'PATH',
@@ -54,8 +56,7 @@ export function scrubEnvironment(input: SandboxEnvInput): Record<string, string>
     HOME: input.home,
     TMPDIR: input.tmp,
     HANGBENCH_TIME_SCALE: String(input.timeScale),
-    HANGBENCH_ATTEMPT: input.attemptId,
-    HANGBENCH_COMMAND: String(input.commandId),
+    ...markerEnv(input.attemptId, input.commandId),
   });
   for (const name of Object.keys(env)) {
     if (isSecretName(name)) delete env[name];

@@ -1,5 +1,5 @@
 import { closeSync, openSync } from 'node:fs';
-import { allPids, childrenOf, isLive, readProcFile, readProcLink, readStat } from '../../proc/index.js';
+import { allPids, childrenOf, isLive, markedCommand, readProcLink, readStat } from '../../proc/index.js';
 import { sendSignal, signalEach } from './signals.js';
 import type { ProcessTree, TreeRoot } from './tree.js';
 
@@ -16,7 +16,7 @@ import type { ProcessTree, TreeRoot } from './tree.js';
 export class AttemptNamespaces {
   readonly #jailInit: number;
   readonly #jailUserns: string | null;
-  readonly #attemptMarker: string;
+  readonly #attemptId: string;
   readonly #own = userns(process.pid);
   /** each learnt namespace and the command it is. */
   readonly #owners = new Map<string, number>();
@@ -28,7 +28,7 @@ export class AttemptNamespaces {
   constructor(jailInit: number, attemptId: string) {
     this.#jailInit = jailInit;
     this.#jailUserns = userns(jailInit);
-    this.#attemptMarker = `HANGBENCH_ATTEMPT=${attemptId}`;
+    this.#attemptId = attemptId;
   }
 
   /** The tree of command `commandId`, whose spawned process (nsenter) is `root`. */
@@ -68,7 +68,7 @@ export class AttemptNamespaces {
         if (owner !== undefined) return owner === commandId && isLive(pid);
         if (!this.#descends(pid) || !isLive(pid)) return false;
         // A namespace not learnt yet: a process that carries a command's marker names it; one without is an escaper.
-        const marked = this.#commandOf(pid);
+        const marked = markedCommand(pid, this.#attemptId);
         if (marked === commandId) learn(pid, found);
         return marked === null || marked === commandId;
       });
@@ -89,15 +89,6 @@ export class AttemptNamespaces {
       shownRoot: () => root.pid,
       shownPids: pids,
     };
-  }
-
-  /** The command a process's environment marks it as (HANGBENCH_COMMAND of this attempt), or null without a marker. */
-  #commandOf(pid: number): number | null {
-    const environ = readProcFile(`/proc/${pid}/environ`, 'utf8')?.split('\0');
-    if (environ === undefined) return null;
-    if (!environ.includes(this.#attemptMarker)) return null;
-    const entry = environ.find((item) => item.startsWith('HANGBENCH_COMMAND='));
-    return entry === undefined ? null : Number(entry.slice('HANGBENCH_COMMAND='.length));
   }
 
   /** Lets the kernel free the commands' namespaces: after the jail is gone. */
