@@ -1,14 +1,33 @@
 import type { ExitInfo } from '../types/process.js';
 import { foldLines } from './output/fold-lines.js';
 import { LogCopy } from './output/log-copy.js';
-import { createOnsetMatcher } from './classify/onset.js';
+import { createOnsetMatcher, type OnsetMatcher } from './classify/onset.js';
 import { OutputIntake } from './output/output-intake.js';
 import { DEFAULT_WINDOW } from './output/output-window.js';
-import { scheduleFor } from '../modes/index.js';
+import { scheduleFor, type ModeSchedule } from '../modes/index.js';
 import { monotonicStart, ScheduleTimer } from './ticks/schedule.js';
 import { TickBuilder } from './ticks/tick-builder.js';
 import type { Monitor, MonitorEvent, MonitorOptions } from './types.js';
 import { createWaiters } from './ticks/waiters.js';
+
+type Listener = (event: MonitorEvent) => void;
+type ExitEvent = Extract<MonitorEvent, { type: 'exit' }>;
+
+/** One command's monitor as its timers, its exit and its handle share it: the output, the listeners, the state. */
+interface Watch {
+  readonly child: MonitorOptions['process'];
+  readonly startedAt: number;
+  readonly onset: OnsetMatcher;
+  readonly intake: OutputIntake;
+  readonly ticks: TickBuilder;
+  readonly waiters: ReturnType<typeof createWaiters>;
+  readonly log: LogCopy | null;
+  readonly listeners: Listener[];
+  readonly emit: Listener;
+  state: 'running' | 'exited' | 'stopped';
+  /** set once the exit has been told (after the log is closed). */
+  exitEvent: ExitEvent | null;
+}
 
 /**
  * Watches one command: drains its output, reports the onset, and follows its mode — a tick at every deadline of the
@@ -19,15 +38,50 @@ export function createMonitor(options: MonitorOptions): Monitor {
   const child = options.process;
   // Every time here is on the monotonic performance.now() clock; startedAt may come as Date.now() (see monotonicStart).
   const startedAt = monotonicStart(child.startedAt);
-  const listeners: Array<(event: MonitorEvent) => void> = [];
+  const listeners: Listener[] = [];
   const waiters = createWaiters();
   const onset = createOnsetMatcher(options.onset);
   const log = options.logFile ? new LogCopy(options.logFile, options.logCapBytes) : null;
-  let state: 'running' | 'exited' | 'stopped' = 'running';
-  let exitEvent: Extract<MonitorEvent, { type: 'exit' }> | null = null;
+  const emit = fanOut(listeners);
+  const reportOnset = (trigger: string, elapsedMs: number): void => emit({ type: 'onset', elapsedMs, trigger });
+  const intake = new OutputIntake(
+    options.window ?? DEFAULT_WINDOW,
+    onset,
+    (trigger, at) => reportOnset(trigger, at - startedAt),
+    log,
+  );
+  intake.attach(child.stdout, 'stdout');
+  intake.attach(child.stderr, 'stderr');
+  const ticks = new TickBuilder(child, startedAt, intake);
+  const watch: Watch = {
+    child,
+    startedAt,
+    onset,
+    intake,
+    ticks,
+    waiters,
+    log,
+    listeners,
+    emit,
+    state: 'running',
+    exitEvent: null,
+  };
 
+  const onsetTimer = startTimedOnset(watch, reportOnset);
+  const ticker = startSchedule(watch, scheduleFor(options.mode));
+  const stopTimers = (): void => {
+    ticker?.stop();
+    if (onsetTimer) clearTimeout(onsetTimer);
+  };
+  const finish = (exit: ExitInfo): void => finishWatch(watch, stopTimers, exit);
+  child.exited.then(finish, () => finish({ exitCode: null, signal: null, durationMs: performance.now() - startedAt }));
+  return handleOf(watch, stopTimers);
+}
+
+/** Emits to every listener in order; a listener that throws is warned about once and the others still hear. */
+function fanOut(listeners: readonly Listener[]): Listener {
   let warned = false;
-  const emit = (event: MonitorEvent): void => {
+  return (event) => {
     for (const listener of listeners) {
       try {
         listener(event);
@@ -39,84 +93,97 @@ export function createMonitor(options: MonitorOptions): Monitor {
       }
     }
   };
-  const reportOnset = (trigger: string, elapsedMs: number): void => emit({ type: 'onset', elapsedMs, trigger });
-  const intake = new OutputIntake(
-    options.window ?? DEFAULT_WINDOW,
-    onset,
-    (trigger, at) => reportOnset(trigger, at - startedAt),
-    log,
-  );
-  intake.attach(child.stdout, 'stdout');
-  intake.attach(child.stderr, 'stderr');
-  const ticks = new TickBuilder(child, startedAt, intake);
+}
 
-  const flushOutput = (): void => {
-    const bytes = intake.takeUnreported();
-    if (bytes > 0) emit({ type: 'output', bytes, totalBytes: intake.totalBytes });
-  };
+function flushOutput(watch: Watch): void {
+  const bytes = watch.intake.takeUnreported();
+  if (bytes > 0) watch.emit({ type: 'output', bytes, totalBytes: watch.intake.totalBytes });
+}
 
-  const onsetTimer =
-    onset.timedAtMs === null
-      ? null
-      : setTimeout(
-          () => {
-            const trigger = state === 'running' ? onset.fireTimed() : null;
-            // A timed onset is ground truth at its nominal time, not whenever the timer ran.
-            if (trigger !== null) reportOnset(trigger, onset.timedAtMs ?? 0);
-          },
-          Math.max(0, startedAt + onset.timedAtMs - performance.now()),
-        );
+function lastOutputMs(watch: Watch): number | null {
+  return watch.intake.lastOutputAt === null ? null : watch.intake.lastOutputAt - watch.startedAt;
+}
 
-  const schedule = scheduleFor(options.mode);
-  const lastOutputMs = (): number | null => (intake.lastOutputAt === null ? null : intake.lastOutputAt - startedAt);
+/** The timer of a timed onset, reported at its nominal time if the command still runs then; null for no timed onset. */
+function startTimedOnset(
+  watch: Watch,
+  reportOnset: (trigger: string, elapsedMs: number) => void,
+): NodeJS.Timeout | null {
+  const { onset, startedAt } = watch;
+  return onset.timedAtMs === null
+    ? null
+    : setTimeout(
+        () => {
+          const trigger = watch.state === 'running' ? onset.fireTimed() : null;
+          // A timed onset is ground truth at its nominal time, not whenever the timer ran.
+          if (trigger !== null) reportOnset(trigger, onset.timedAtMs ?? 0);
+        },
+        Math.max(0, startedAt + onset.timedAtMs - performance.now()),
+      );
+}
+
+/** The started timer of the mode's schedule; null for a mode that pushes nothing (poll, wait-pid). */
+function startSchedule(watch: Watch, schedule: ModeSchedule | null): ScheduleTimer | null {
   const ticker =
     schedule === null
       ? null
-      : new ScheduleTimer(startedAt, schedule, lastOutputMs, (dueMs) => {
-          if (state !== 'running') return;
-          if (schedule.action === 'timeout') {
-            emit({ type: 'timeout', elapsedMs: performance.now() - startedAt, afterMs: dueMs });
-            return;
-          }
-          const tick = { ...ticks.next(), dueMs };
-          flushOutput();
-          emit({ type: 'tick', tick });
-          waiters.settle({ type: 'tick', tick });
-        });
+      : new ScheduleTimer(
+          watch.startedAt,
+          schedule,
+          () => lastOutputMs(watch),
+          (dueMs) => onDeadline(watch, schedule, dueMs),
+        );
   ticker?.start();
+  return ticker;
+}
 
-  const finish = (exit: ExitInfo): void => {
-    if (state !== 'running') return;
-    state = 'exited';
-    ticker?.stop();
-    if (onsetTimer) clearTimeout(onsetTimer);
-    flushOutput();
-    const event = { type: 'exit', exit, tail: intake.tail(), totalBytes: intake.totalBytes } as const;
-    // The log is complete on disk by the time anyone hears of the exit.
-    void (log ? log.close() : Promise.resolve()).then(() => {
-      exitEvent = event;
-      emit(event);
-      waiters.settle(event);
-    });
-  };
-  child.exited.then(finish, () => finish({ exitCode: null, signal: null, durationMs: performance.now() - startedAt }));
+/** A deadline of a running command: the `timeout` event in that mode, else a tick, to listeners and then to waiters. */
+function onDeadline(watch: Watch, schedule: ModeSchedule, dueMs: number): void {
+  if (watch.state !== 'running') return;
+  if (schedule.action === 'timeout') {
+    watch.emit({ type: 'timeout', elapsedMs: performance.now() - watch.startedAt, afterMs: dueMs });
+    return;
+  }
+  const tick = { ...watch.ticks.next(), dueMs };
+  flushOutput(watch);
+  watch.emit({ type: 'tick', tick });
+  watch.waiters.settle({ type: 'tick', tick });
+}
 
+/** On the command's exit while running: stops the timers, flushes the output, tells the exit once the log is closed. */
+function finishWatch(watch: Watch, stopTimers: () => void, exit: ExitInfo): void {
+  if (watch.state !== 'running') return;
+  watch.state = 'exited';
+  stopTimers();
+  flushOutput(watch);
+  const event = { type: 'exit', exit, tail: watch.intake.tail(), totalBytes: watch.intake.totalBytes } as const;
+  // The log is complete on disk by the time anyone hears of the exit.
+  void (watch.log ? watch.log.close() : Promise.resolve()).then(() => {
+    watch.exitEvent = event;
+    watch.emit(event);
+    watch.waiters.settle(event);
+  });
+}
+
+/** The Monitor the session holds: reads of the watch, a status on demand, and `stop`, which ends it without an exit. */
+function handleOf(watch: Watch, stopTimers: () => void): Monitor {
+  const { child, intake, onset, ticks, waiters, log, listeners } = watch;
   return {
     on(listener) {
       listeners.push(listener);
     },
     nextTickOrExit(signal) {
-      if (exitEvent) return Promise.resolve(exitEvent);
-      if (state === 'stopped') return Promise.reject(new Error('monitor stopped before the command exited'));
+      if (watch.exitEvent) return Promise.resolve(watch.exitEvent);
+      if (watch.state === 'stopped') return Promise.reject(new Error('monitor stopped before the command exited'));
       return waiters.next(signal);
     },
     status() {
       const tick = ticks.next();
-      flushOutput();
+      flushOutput(watch);
       return tick;
     },
     get lastOutputMs() {
-      return lastOutputMs();
+      return lastOutputMs(watch);
     },
     tail(maxBytes) {
       const raw = intake.tail(maxBytes);
@@ -129,13 +196,12 @@ export function createMonitor(options: MonitorOptions): Monitor {
       return onset.fired;
     },
     get exited() {
-      return exitEvent !== null;
+      return watch.exitEvent !== null;
     },
     stop() {
-      if (state !== 'running') return;
-      state = 'stopped';
-      ticker?.stop();
-      if (onsetTimer) clearTimeout(onsetTimer);
+      if (watch.state !== 'running') return;
+      watch.state = 'stopped';
+      stopTimers();
       intake.detach();
       void log?.close();
       waiters.fail(new Error('monitor stopped before the command exited'));

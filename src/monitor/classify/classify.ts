@@ -85,9 +85,48 @@ function diagnosed(input: ClassifyInput): Verdict {
   };
 }
 
+/**
+ * The verdict from the output rate and the processes' states alone, in a fixed precedence: a flood, a wait for input,
+ * the retry loop, new output, nothing left; then a stuck process (stopped, busy, blocked, deadlocked, orphaned) before
+ * an idle leaf.
+ */
 function classifyStates(input: ClassifyInput, retrying: Verdict | null): Verdict {
   const silence = `no output for ${seconds(input.sinceOutputMs)}`;
   const rate = input.newBytes / Math.max(input.intervalMs / 1000, 0.001);
+  const flood = floodVerdict(input, rate);
+  if (flood) return flood;
+  const processes = input.snapshot.processes;
+  const tree: TreeStates = { input, processes, kinds: new Map(processes.map((p) => [p.pid, waitKind(p)])), silence };
+  const asked = stdinVerdict(tree);
+  if (asked) return asked;
+  if (retrying) return retrying;
+  if (input.newBytes > 0) {
+    return verdict('progressing', `${formatBytes(input.newBytes)} of new output in ${seconds(input.intervalMs)}`);
+  }
+  if (input.snapshot.source === 'unavailable') {
+    return verdict('sleeping', `${silence}; no /proc on this host, so nothing is known about the processes`);
+  }
+  if (processes.length === 0) return verdict('exited', 'no process of the tree is left');
+  const moving = progressNote(input.snapshot, input.rootPid);
+  if (moving) return verdict('progressing', `${silence}, but ${moving}`);
+  return stuckVerdict(tree) ?? idleVerdict(tree);
+}
+
+/** One tick's processes with the wait kind of each, and the silence so far in words. */
+interface TreeStates {
+  readonly input: ClassifyInput;
+  readonly processes: readonly ProcessSample[];
+  readonly kinds: ReadonlyMap<number, WaitKind>;
+  readonly silence: string;
+}
+
+/** The first process in a wait of this kind, leaves first. */
+function findKind(tree: TreeStates, kind: WaitKind): ProcessSample | undefined {
+  return leavesFirst(tree.processes).find((p) => tree.kinds.get(p.pid) === kind);
+}
+
+/** An output flood: more bytes than anyone reads, or a slower stream of nearly all repeated lines; null otherwise. */
+function floodVerdict(input: ClassifyInput, rate: number): Verdict | null {
   if (rate >= FLOOD_BYTES_PER_SECOND) {
     return verdict(
       'output-flood',
@@ -106,15 +145,20 @@ function classifyStates(input: ClassifyInput, retrying: Verdict | null): Verdict
       topWriter(input.snapshot),
     );
   }
-  const processes = input.snapshot.processes;
-  const kinds = new Map(processes.map((process) => [process.pid, waitKind(process)]));
-  const find = (kind: WaitKind): ProcessSample | undefined =>
-    leavesFirst(processes).find((p) => kinds.get(p.pid) === kind);
+  return null;
+}
+
+/**
+ * Blocked on stdin: a process reads stdin or the terminal, polls the terminal for a key, or idles in an event loop
+ * after output that looks like a question (or, without /proc, the output alone looks like one); null otherwise.
+ */
+function stdinVerdict(tree: TreeStates): Verdict | null {
+  const { input, processes, kinds, silence } = tree;
   const prompt = input.partialLine ? ` at the prompt "${visibleLine(input.lastLine).slice(-80)}"` : '';
 
   // A read on the harness's stdin (or the terminal, on any fd) is certain: nobody but the agent will answer, even right after printing.
   const terminalWait = (p: ProcessSample): TerminalWait | undefined => input.terminalWaits?.get(p.pid);
-  const reader = find('stdin-read') ?? leavesFirst(processes).find((p) => terminalWait(p) === 'read');
+  const reader = findKind(tree, 'stdin-read') ?? leavesFirst(processes).find((p) => terminalWait(p) === 'read');
   if (reader && (input.newBytes === 0 || input.partialLine)) {
     const what = terminalWait(reader) === 'read' ? 'the terminal' : 'stdin';
     return verdict('blocked-on-stdin', `${describeProcess(reader)} is reading ${what}${prompt}`, reader);
@@ -146,34 +190,21 @@ function classifyStates(input: ClassifyInput, retrying: Verdict | null): Verdict
       `${silence}, output ends${prompt}; no /proc on this host to confirm a read on stdin`,
     );
   }
-  if (retrying) return retrying;
-  if (input.newBytes > 0) {
-    return verdict('progressing', `${formatBytes(input.newBytes)} of new output in ${seconds(input.intervalMs)}`);
-  }
-  if (input.snapshot.source === 'unavailable') {
-    return verdict('sleeping', `${silence}; no /proc on this host, so nothing is known about the processes`);
-  }
-  if (processes.length === 0) return verdict('exited', 'no process of the tree is left');
-  const moving = progressNote(input.snapshot, input.rootPid);
-  if (moving) return verdict('progressing', `${silence}, but ${moving}`);
-  const stopped = find('stopped');
+  return null;
+}
+
+/**
+ * A process that holds the rest up: stopped, busy without output, writing to a full pipe, all threads on a futex, or
+ * still running after the root exited (holding the output open); null when none is.
+ */
+function stuckVerdict(tree: TreeStates): Verdict | null {
+  const { input, processes, kinds, silence } = tree;
+  const stopped = findKind(tree, 'stopped');
   if (stopped)
     return verdict('stopped', `${describeProcess(stopped)} is stopped${waiter(processes, stopped)}`, stopped);
   const busy = [...processes].sort((a, b) => b.cpuPercent - a.cpuPercent).find(isBusy);
-  if (busy) {
-    // The twins (an endless loop, a long computation) differ in nothing /proc shows: say so rather than guess.
-    const twins = 'pure compute, no output, no file writes: a long run and an endless loop look alike from outside';
-    const starved =
-      (busy.demandPercent ?? 0) >= busy.cpuPercent + 30
-        ? ` (running or queued for a core ${busy.demandPercent}% of the time: the machine is loaded)`
-        : '';
-    return verdict(
-      'busy-no-output',
-      `${describeProcess(busy)} uses ${Math.round(busy.cpuPercent)}% CPU${starved}, ${silence}; ${twins}`,
-      busy,
-    );
-  }
-  const writer = find('pipe-write');
+  if (busy) return busyVerdict(busy, silence);
+  const writer = findKind(tree, 'pipe-write');
   if (writer)
     return verdict(
       'blocked-on-pipe',
@@ -195,6 +226,29 @@ function classifyStates(input: ClassifyInput, retrying: Verdict | null): Verdict
         holder,
       );
   }
+  return null;
+}
+
+function busyVerdict(busy: ProcessSample, silence: string): Verdict {
+  // The twins (an endless loop, a long computation) differ in nothing /proc shows: say so rather than guess.
+  const twins = 'pure compute, no output, no file writes: a long run and an endless loop look alike from outside';
+  const starved =
+    (busy.demandPercent ?? 0) >= busy.cpuPercent + 30
+      ? ` (running or queued for a core ${busy.demandPercent}% of the time: the machine is loaded)`
+      : '';
+  return verdict(
+    'busy-no-output',
+    `${describeProcess(busy)} uses ${Math.round(busy.cpuPercent)}% CPU${starved}, ${silence}; ${twins}`,
+    busy,
+  );
+}
+
+/**
+ * The verdict on the most telling idle leaf (a specific wait before an event loop or a sleep): a pipe nobody will
+ * write, a child waited for, a shell polling with sleep, or plain idle; exited when only zombies are left.
+ */
+function idleVerdict(tree: TreeStates): Verdict {
+  const { input, processes, kinds, silence } = tree;
   const rank = (p: ProcessSample): number => LEAF_RANK[kinds.get(p.pid) ?? 'other'] ?? 5;
   // sort is stable: within a rank the deepest leaf stays first
   const [leaf] = leavesDeepestFirst(processes)

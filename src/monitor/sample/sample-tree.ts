@@ -58,69 +58,21 @@ export function sampleTree(
   const uptime = parseUptime(readProcFile('/proc/uptime') ?? '0');
   const stdinTarget = previous?.stdinTarget ?? (previous && terminal === 'pipe' ? null : agentInput(pids, terminal));
   const handles = previous?.handles ?? new ProcHandles();
+  const sampling: Sampling = { previous, takenAt, uptime, handles, stdinTarget, pidCount: pids.length };
   const cpu = new Map<number, { ticks: number; startTicks: number }>();
-  const details = new Map<number, { ranNs: string; state: string; details: ProcDetails }>();
+  const details = new Map<number, Kept>();
   const samples: ProcessSample[] = [];
   const counters = new Map<number, ProgressCounters>();
   const progress: ProgressDelta[] = [];
   const wanted = new Set(pids);
   for (const pid of wanted) {
-    // A kept descriptor of a process that is gone answers null once and is dropped; the second read opens the pid anew.
-    const statText = handles.read(pid, 'stat') ?? handles.read(pid, 'stat');
-    const stat = statText === null ? null : parseStat(statText);
-    if (!stat) continue;
-    cpu.set(pid, { ticks: stat.cpuTicks, startTicks: stat.startTicks });
-    const before = previous?.cpu.get(pid);
-    // A pid first seen now (or reused) gets its lifetime average, which is exact for one born this interval.
-    const cpuPercent =
-      previous && before && before.startTicks === stat.startTicks
-        ? percent(stat.cpuTicks - before.ticks, (takenAt - previous.takenAt) / 1000)
-        : percent(stat.cpuTicks, uptime - stat.startTicks / CLOCK_TICKS);
-    // schedstat: ns the main thread ran, and ns it waited runnable on a run queue (what outside load takes away).
-    const [ranText = '', queuedText = ''] = (handles.read(pid, 'schedstat') ?? '').split(' ');
-    const ranNs = stat.threads === 1 ? ranText : '';
-    const kept = before && before.startTicks === stat.startTicks ? previous?.details.get(pid) : undefined;
-    const current = unchanged(kept, ranNs, stat) ? kept.details : readDetails(pid, stat, pids.length, handles);
-    details.set(pid, { ranNs, state: stat.state, details: current });
-    const keptCounters = previous?.counters.get(pid);
-    const now: ProgressCounters = {
-      startTicks: stat.startTicks,
-      runNs: Number(ranText) || 0,
-      queuedNs: Number(queuedText) || 0,
-      cpuTicks: stat.cpuTicks,
-      rchar: current.readBytes,
-      wchar: current.writeBytes,
-      readBytes: current.storage.read,
-      writeBytes: current.storage.write,
-      // A process that has not run since cannot have written: its files keep the sizes they had.
-      sizes: current === kept?.details && keptCounters ? keptCounters.sizes : fileSizes(pid, current.links),
-    };
-    counters.set(pid, now);
-    const moved = progressDelta(pid, keptCounters, now);
-    if (moved) progress.push(moved);
-    const { stdinLink, args, wchan, threadWchans, otherThreads, readBytes, writeBytes, syscall, fds } = current;
-    samples.push({
-      pid,
-      ppid: stat.ppid,
-      pgid: stat.pgid,
-      sid: stat.sid,
-      command: stat.command,
-      state: stat.state,
-      threads: stat.threads,
-      cpuPercent,
-      ...demand(keptCounters, now, previous ? takenAt - previous.takenAt : 0),
-      rssKb: stat.rssPages * pageSizeKb(),
-      args,
-      wchan,
-      threadWchans,
-      ...(otherThreads === undefined ? {} : { otherThreads }),
-      readBytes,
-      writeBytes,
-      syscall,
-      fds,
-      stdinIsHarnessPipe: stdinTarget !== null && stdinLink === stdinTarget,
-      children: [],
-    });
+    const sampled = samplePid(pid, sampling);
+    if (!sampled) continue;
+    cpu.set(pid, sampled.cpu);
+    details.set(pid, sampled.kept);
+    counters.set(pid, sampled.counters);
+    if (sampled.moved) progress.push(sampled.moved);
+    samples.push(sampled.sample);
   }
   handles.retain(wanted);
   const terminalWaits =
@@ -149,6 +101,108 @@ export function sampleTree(
     details,
     counters,
     netSegments,
+  };
+}
+
+/** What sampling each pid of one tree shares: the previous sample, this one's clock, the kept descriptors, the stdin. */
+interface Sampling {
+  readonly previous: TreeSample | null | undefined;
+  readonly takenAt: number;
+  /** seconds since boot, from /proc/uptime. */
+  readonly uptime: number;
+  readonly handles: ProcHandles;
+  readonly stdinTarget: string | null;
+  readonly pidCount: number;
+}
+
+/** One pid's sample, and what the next sample keeps of it. */
+interface PidSample {
+  readonly cpu: { ticks: number; startTicks: number };
+  readonly kept: Kept;
+  readonly counters: ProgressCounters;
+  readonly moved: ProgressDelta | null;
+  readonly sample: ProcessSample;
+}
+
+/**
+ * Reads one pid: its stat line every time, its details only if it ran since they were read (else the kept ones), and
+ * its CPU % over the interval (the lifetime average for a pid first seen now); null when the pid is gone.
+ */
+function samplePid(pid: number, sampling: Sampling): PidSample | null {
+  const { previous, takenAt, handles } = sampling;
+  // A kept descriptor of a process that is gone answers null once and is dropped; the second read opens the pid anew.
+  const statText = handles.read(pid, 'stat') ?? handles.read(pid, 'stat');
+  const stat = statText === null ? null : parseStat(statText);
+  if (!stat) return null;
+  const before = previous?.cpu.get(pid);
+  // A pid first seen now (or reused) gets its lifetime average, which is exact for one born this interval.
+  const cpuPercent =
+    previous && before && before.startTicks === stat.startTicks
+      ? percent(stat.cpuTicks - before.ticks, (takenAt - previous.takenAt) / 1000)
+      : percent(stat.cpuTicks, sampling.uptime - stat.startTicks / CLOCK_TICKS);
+  // schedstat: ns the main thread ran, and ns it waited runnable on a run queue (what outside load takes away).
+  const [ranText = '', queuedText = ''] = (handles.read(pid, 'schedstat') ?? '').split(' ');
+  const ranNs = stat.threads === 1 ? ranText : '';
+  const kept = before && before.startTicks === stat.startTicks ? previous?.details.get(pid) : undefined;
+  const current = unchanged(kept, ranNs, stat) ? kept.details : readDetails(pid, stat, sampling.pidCount, handles);
+  const keptCounters = previous?.counters.get(pid);
+  const now: ProgressCounters = {
+    startTicks: stat.startTicks,
+    runNs: Number(ranText) || 0,
+    queuedNs: Number(queuedText) || 0,
+    cpuTicks: stat.cpuTicks,
+    rchar: current.readBytes,
+    wchar: current.writeBytes,
+    readBytes: current.storage.read,
+    writeBytes: current.storage.write,
+    // A process that has not run since cannot have written: its files keep the sizes they had.
+    sizes: current === kept?.details && keptCounters ? keptCounters.sizes : fileSizes(pid, current.links),
+  };
+  const intervalMs = previous ? takenAt - previous.takenAt : 0;
+  return {
+    cpu: { ticks: stat.cpuTicks, startTicks: stat.startTicks },
+    kept: { ranNs, state: stat.state, details: current },
+    counters: now,
+    moved: progressDelta(pid, keptCounters, now),
+    sample: processSample(
+      pid,
+      stat,
+      current,
+      { cpuPercent, ...demand(keptCounters, now, intervalMs) },
+      sampling.stdinTarget !== null && current.stdinLink === sampling.stdinTarget,
+    ),
+  };
+}
+
+/** A pid's ProcessSample from its stat line and details, with the CPU figures this interval measured of it. */
+function processSample(
+  pid: number,
+  stat: StatFields,
+  current: ProcDetails,
+  cpu: { readonly cpuPercent: number; readonly demandPercent?: number },
+  stdinIsHarnessPipe: boolean,
+): ProcessSample {
+  const { args, wchan, threadWchans, otherThreads, readBytes, writeBytes, syscall, fds } = current;
+  return {
+    pid,
+    ppid: stat.ppid,
+    pgid: stat.pgid,
+    sid: stat.sid,
+    command: stat.command,
+    state: stat.state,
+    threads: stat.threads,
+    ...cpu,
+    rssKb: stat.rssPages * pageSizeKb(),
+    args,
+    wchan,
+    threadWchans,
+    ...(otherThreads === undefined ? {} : { otherThreads }),
+    readBytes,
+    writeBytes,
+    syscall,
+    fds,
+    stdinIsHarnessPipe,
+    children: [],
   };
 }
 

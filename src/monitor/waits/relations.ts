@@ -2,8 +2,8 @@ import { statSync } from 'node:fs';
 import type { ProcessRef, ProcessSample, WaitRelation } from '../../types/process.js';
 import type { FdLink } from '../sample/proc-details.js';
 import { readProcFile } from '../../proc/index.js';
-import { waitKind } from '../classify/wait-kind.js';
-import { accessMode, blockedOn } from './blocked-on.js';
+import { waitKind, type WaitKind } from '../classify/wait-kind.js';
+import { accessMode, blockedOn, type BlockedOn } from './blocked-on.js';
 import { lockFileKey, parseLocks, type LockLine } from './proc-locks.js';
 import { socketsOf, type SocketTables } from './socket-tables.js';
 import { distinct } from '../../types/distinct.js';
@@ -42,24 +42,14 @@ export function findRelations(
       const process = byPid.get(pid);
       return process ? [ref(process)] : [];
     });
-  const holders = new PipeHolders(processes, extras);
-  const sockets = new SocketTablesCache();
+  const lookup: TreeLookup = { holders: new PipeHolders(processes, extras), sockets: new SocketTablesCache(), refs };
   const relations: WaitRelation[] = [];
   let followed = 0;
   for (const process of processes) {
     const kind = waitKind(process);
     const stuckThread = kind === 'other' && process.cpuPercent < 5 ? threadBlockedElsewhere(process) : undefined;
     if (stuckThread) {
-      relations.push({
-        kind: 'thread',
-        pid: process.pid,
-        thread: {
-          tid: stuckThread.tid,
-          name: stuckThread.name === process.command ? '' : stuckThread.name,
-          wchan: stuckThread.wchan,
-          syscall: stuckThread.syscall,
-        },
-      });
+      relations.push(threadRelation(process, stuckThread));
       continue;
     }
     if (kind === 'futex' && process.cpuPercent < 5) {
@@ -83,58 +73,114 @@ export function findRelations(
     const blocked = blockedOn(process, extras.get(process.pid)?.syscallArgs ?? []);
     if (!blocked) continue;
     followed++;
-    const links = new Map((extras.get(process.pid)?.links ?? []).map((link) => [link.fd, link.target]));
-    if (blocked.opening !== null) {
-      relations.push({
-        kind: 'pipe',
-        pid: process.pid,
-        direction: blocked.openingFor,
-        inode: 0,
-        fifo: blocked.opening,
-        others: refs(holders.ofPath(blocked.opening, process.pid)),
-        selfHeld: false,
-      });
-    }
-    for (const { fd, direction } of blocked.fds) {
-      const target = links.get(fd);
-      if (target === undefined) continue;
-      const pipe = /^pipe:\[(\d+)\]$/.exec(target);
-      if (pipe) {
-        const inode = Number(pipe[1]);
-        const others = refs(holders.otherEnd(inode, direction, process.pid));
-        // A read cannot block on a pipe nobody can write: an empty list means this process (an event loop's self-pipe)
-        // or someone outside the tree (the harness) holds the other end. Only the first is a finding, and only for a
-        // process blocked on that pipe alone.
-        const selfHeld =
-          others.length === 0 && kind !== 'event-loop' && holders.holdsOtherEnd(process.pid, inode, direction, links);
-        if (others.length > 0 || selfHeld)
-          relations.push({ kind: 'pipe', pid: process.pid, direction, inode, fifo: null, others, selfHeld });
-        continue;
-      }
-      const socket = /^socket:\[(\d+)\]$/.exec(target);
-      if (socket && (SOCKET_WAIT.test(process.wchan) || kind === 'event-loop')) {
-        const line = sockets.tables(process.pid).get(Number(socket[1]));
-        if (!line || line.proto === 'unix') continue;
-        const peerPid =
-          line.state === 'ESTABLISHED' ? holders.socketOwner(sockets.tables(process.pid).peerInode(line)) : null;
-        relations.push({
-          kind: 'socket',
-          pid: process.pid,
-          proto: line.proto,
-          state: line.state,
-          local: line.local,
-          peer: line.peer,
-          rxQueue: line.rxQueue,
-          txQueue: line.txQueue,
-          peerPid,
-        });
-      }
-    }
+    relations.push(...blockedRelations(process, kind, blocked, extras.get(process.pid)?.links ?? [], lookup));
   }
   if (processes.some((process) => LOCK_WAIT.test(process.wchan)))
     relations.push(...lockRelations(processes, extras, byPid, ref));
   // a process polling several fds of one pipe (stdout and stderr of one child) gives one relation per pipe
   return distinct(relations);
+}
+
+/** What following a blocked process looks up: who holds which descriptor, the socket tables, the tree's processes. */
+interface TreeLookup {
+  readonly holders: PipeHolders;
+  readonly sockets: SocketTablesCache;
+  readonly refs: (pids: readonly number[]) => ProcessRef[];
+}
+
+type OtherThread = NonNullable<ProcessSample['otherThreads']>[number];
+
+function threadRelation(process: ProcessSample, stuckThread: OtherThread): WaitRelation {
+  return {
+    kind: 'thread',
+    pid: process.pid,
+    thread: {
+      tid: stuckThread.tid,
+      name: stuckThread.name === process.command ? '' : stuckThread.name,
+      wchan: stuckThread.wchan,
+      syscall: stuckThread.syscall,
+    },
+  };
+}
+
+/** The relations of a process blocked in a syscall: the FIFO it is opening, then each pipe or socket it waits on. */
+function blockedRelations(
+  process: ProcessSample,
+  kind: WaitKind,
+  blocked: BlockedOn,
+  fdLinks: readonly FdLink[],
+  lookup: TreeLookup,
+): WaitRelation[] {
+  const relations: WaitRelation[] = [];
+  const links = new Map(fdLinks.map((link) => [link.fd, link.target]));
+  if (blocked.opening !== null) {
+    relations.push({
+      kind: 'pipe',
+      pid: process.pid,
+      direction: blocked.openingFor,
+      inode: 0,
+      fifo: blocked.opening,
+      others: lookup.refs(lookup.holders.ofPath(blocked.opening, process.pid)),
+      selfHeld: false,
+    });
+  }
+  for (const { fd, direction } of blocked.fds) {
+    const target = links.get(fd);
+    if (target === undefined) continue;
+    const pipe = /^pipe:\[(\d+)\]$/.exec(target);
+    if (pipe) {
+      const relation = pipeRelation(process, kind, Number(pipe[1]), direction, links, lookup);
+      if (relation) relations.push(relation);
+      continue;
+    }
+    const socket = /^socket:\[(\d+)\]$/.exec(target);
+    if (socket && (SOCKET_WAIT.test(process.wchan) || kind === 'event-loop')) {
+      const relation = socketRelation(process, Number(socket[1]), lookup);
+      if (relation) relations.push(relation);
+    }
+  }
+  return relations;
+}
+
+/** Who holds the other end of the pipe a process blocks on, or the process itself on another fd; null when neither. */
+function pipeRelation(
+  process: ProcessSample,
+  kind: WaitKind,
+  inode: number,
+  direction: 'read' | 'write',
+  links: ReadonlyMap<number, string>,
+  lookup: TreeLookup,
+): WaitRelation | null {
+  const others = lookup.refs(lookup.holders.otherEnd(inode, direction, process.pid));
+  // A read cannot block on a pipe nobody can write: an empty list means this process (an event loop's self-pipe)
+  // or someone outside the tree (the harness) holds the other end. Only the first is a finding, and only for a
+  // process blocked on that pipe alone.
+  const selfHeld =
+    others.length === 0 && kind !== 'event-loop' && lookup.holders.holdsOtherEnd(process.pid, inode, direction, links);
+  return others.length > 0 || selfHeld
+    ? { kind: 'pipe', pid: process.pid, direction, inode, fifo: null, others, selfHeld }
+    : null;
+}
+
+/** The TCP socket a process waits on: state, queues, peer (and its pid if in the tree); null for none or a unix one. */
+function socketRelation(process: ProcessSample, inode: number, lookup: TreeLookup): WaitRelation | null {
+  const line = lookup.sockets.tables(process.pid).get(inode);
+  if (!line || line.proto === 'unix') return null;
+  const peerPid =
+    line.state === 'ESTABLISHED'
+      ? lookup.holders.socketOwner(lookup.sockets.tables(process.pid).peerInode(line))
+      : null;
+  return {
+    kind: 'socket',
+    pid: process.pid,
+    proto: line.proto,
+    state: line.state,
+    local: line.local,
+    peer: line.peer,
+    rxQueue: line.rxQueue,
+    txQueue: line.txQueue,
+    peerPid,
+  };
 }
 
 function lockRelations(
@@ -261,9 +307,7 @@ function readNamespace(pid: number): string {
  * The main thread waits on a futex and another thread is asleep somewhere else (a read, an accept, a sleep): what a
  * join or a condition wait on a thread that is itself stuck looks like. A running thread may still wake it: none.
  */
-function threadBlockedElsewhere(
-  process: ProcessSample,
-): NonNullable<ProcessSample['otherThreads']>[number] | undefined {
+function threadBlockedElsewhere(process: ProcessSample): OtherThread | undefined {
   if (!/futex/.test(process.wchan)) return undefined;
   const others = process.otherThreads ?? [];
   if (others.some((thread) => thread.state === 'R' || thread.wchan === '')) return undefined;
