@@ -36,6 +36,7 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
     trace,
     testCase: attempt.testCase,
     mode: plan.start.monitor,
+    ...(attempt.variant.stdin === undefined ? {} : { stdin: attempt.variant.stdin }),
     renderTick: (tick) => renderTick(tick, tickTemplate, tickBudget),
     onset: plan.onset,
     logDir: plan.dir,

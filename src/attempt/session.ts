@@ -21,6 +21,7 @@ import { ObservedCommands, type TreeMoment } from './observed-commands.js';
 import { deliverTicks } from './tick-delivery.js';
 import type { TraceWriter } from '../trace/writer.js';
 import { COMMAND_IDS } from '../types/command-ids.js';
+import { wiredTerminal, type StdinWiring } from '../types/terminal.js';
 
 export interface SessionDeps {
   readonly sandbox: Sandbox;
@@ -28,6 +29,8 @@ export interface SessionDeps {
   readonly testCase: Case;
   /** the variant's monitor mode, durations already scaled. */
   readonly mode: MonitorMode;
+  /** the variant's `--stdin` wiring of the agent's commands; absent: the case's terminal. */
+  readonly stdin?: StdinWiring;
   /** the agent's tick template applied to a tick: what it is shown, recorded as is. */
   readonly renderTick: TickRenderer;
   /** the case onset with durations scaled; null for controls. */
@@ -149,7 +152,12 @@ export class AttemptSession {
       );
     }
     const id = this.nextCommandId++;
-    const process = this.deps.sandbox.spawn(command, { commandId: id, terminal: this.deps.testCase.terminal });
+    const wired = wiredTerminal(this.deps.stdin, this.deps.testCase.terminal);
+    const process = this.deps.sandbox.spawn(command, {
+      commandId: id,
+      terminal: wired.terminal,
+      stdinNull: wired.stdinNull,
+    });
     process.stdin.on('error', () => undefined);
     const isRepro = command.includes(this.deps.testCase.repro.trim());
     this.deps.trace.write({ type: 'command.start', commandId: id, command, pid: process.pid, background, isRepro });

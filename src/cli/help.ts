@@ -47,6 +47,8 @@ ${MODE_NAMES.map((name) => `${' '.repeat(26)}${name.padEnd(11)}${modeHelp(name)}
   --hung-ticks LIST     baseline: kill after K consecutive "hung" ticks (default: ${DEFAULTS.hungTicks})
   --prompt LIST         openai: prompt folders (see below)
   --hints on|off|on,off deliver the cases' hints or not (default: on)
+  --stdin LIST          the agent's commands' stdin: pipe (an open pipe), null (/dev/null), tty (a pty);
+                        default as each case declares; the report tables each case by wiring
   --config FILE         variants, cases, repeats and budgets from a YAML file (schema/config.schema.json;
                         docs/variants.md); it and the variant flags above do not mix
 

@@ -27,6 +27,7 @@ export { mergeRuns } from './merge.js';
 export { readSummaryFile } from './run-folder.js';
 export { renderSequential } from './sequential-text.js';
 export { renderShellToolsTable } from './shell-tools-table.js';
+export { renderStdinWiringTable } from './stdin-wiring-view.js';
 export type { ReportSummary } from './stats-view.js';
 export { newTable, tableToString } from './table-style.js';
 export { REPORT_FILES, rederiveRun, writeRunReports } from './write-reports.js';

@@ -16,6 +16,7 @@ import {
 } from './effects.js';
 import { axisTitle, axisValue, latencyCell, rateCellText, sweepRows } from './sweep-view.js';
 import { SHELL_TOOL_HEADS, SHELL_TOOL_NOTE, shellToolCells, shellToolRows } from './shell-tools-view.js';
+import { STDIN_WIRING_NOTE, wiringTable } from './stdin-wiring-view.js';
 
 /** GitHub rejects a step summary over 1 MiB; the list of failed attempts is cut well before that. */
 const MAX_LISTED = 200;
@@ -159,28 +160,40 @@ export function renderMarkdown(summary: ReportSummary): string {
       '',
       table(SHELL_TOOL_HEADS, shell.map(shellToolCells)),
     );
-  const mixed = caseMatrixOf(summary).filter((entry) => Object.values(entry.cells).some((c) => c.solved !== c.total));
-  if (mixed.length > 0 && summary.groups.length > 1) {
-    const variants = summary.groups.map((group) => group.variant);
-    parts.push(
-      '',
-      '<details><summary>Cases not solved by every variant</summary>',
-      '',
-      table(
-        ['case', ...variants],
-        mixed.map((entry) => [
-          entry.caseId,
-          ...variants.map((v) => (entry.cells[v] ? `${entry.cells[v].solved}/${entry.cells[v].total}` : '–')),
-        ]),
-      ),
-      '',
-      '</details>',
-    );
-  }
+  parts.push(...stdinWiringSection(summary), ...unsolvedCasesSection(summary));
   const failed = summary.attempts.filter((attempt) => !attempt.scores.solved);
   if (failed.length > 0) {
     parts.push('', `### Not solved (${failed.length})`, '', ...failed.slice(0, MAX_LISTED).map(failureLine));
     if (failed.length > MAX_LISTED) parts.push(`- … and ${failed.length - MAX_LISTED} more (see report.html)`);
   }
   return `${parts.join('\n')}\n`;
+}
+
+/** The cases some variant did not solve, as a folded case × variant table; [] for one variant or none mixed. */
+function unsolvedCasesSection(summary: ReportSummary): string[] {
+  const mixed = caseMatrixOf(summary).filter((entry) => Object.values(entry.cells).some((c) => c.solved !== c.total));
+  if (mixed.length === 0 || summary.groups.length <= 1) return [];
+  const variants = summary.groups.map((group) => group.variant);
+  return [
+    '',
+    '<details><summary>Cases not solved by every variant</summary>',
+    '',
+    table(
+      ['case', ...variants],
+      mixed.map((entry) => [
+        entry.caseId,
+        ...variants.map((v) => (entry.cells[v] ? `${entry.cells[v].solved}/${entry.cells[v].total}` : '–')),
+      ]),
+    ),
+    '',
+    '</details>',
+  ];
+}
+
+/** Each case under each `--stdin` wiring; [] when the run tried fewer than two. */
+function stdinWiringSection(summary: ReportSummary): string[] {
+  const rows = summary.stdinWiring ?? [];
+  if (rows.length === 0) return [];
+  const { heads, cells } = wiringTable(rows);
+  return ['', '### stdin wiring', '', `_${STDIN_WIRING_NOTE}_`, '', table(heads, cells)];
 }

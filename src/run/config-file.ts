@@ -4,6 +4,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { DEFAULTS } from '../defaults.js';
 import { DurationSchema } from '../types/duration.js';
+import { StdinWiringSchema } from '../types/terminal.js';
 import { formatCaseProblem, HangbenchError, type CaseProblem } from '../types/errors.js';
 import { makeMode, MODE_FIELDS, MODE_NAMES, modeTakes, type MonitorMode } from '../modes/index.js';
 import { AGENT_NAMES, type AgentName, type AgentSpec, type VariantSpec } from '../types/variant.js';
@@ -49,6 +50,8 @@ const ConfigVariantSchema = z
     max: DurationSchema.optional(),
     budgets: BudgetsSchema.optional(),
     hints: z.boolean().optional(),
+    /** the agent's commands' stdin: pipe, null (/dev/null) or tty; default as each case declares. */
+    stdin: StdinWiringSchema.optional(),
   })
   .superRefine((variant, ctx) => {
     for (const field of AGENT_CONFIG_KEYS) {
@@ -109,7 +112,7 @@ const CONFIG_KEYS: Record<string, readonly string[]> = {
   budgets: Object.keys(BudgetsSchema.shape),
 };
 
-/** Reads `hangbench.config.yaml`; every problem is a USAGE error naming file:line:column and the field. */
+/** Reads `hangbench.config.yaml`; every problem is a CONFIG error naming file:line:column and the field. */
 export async function loadConfigFile(file: string, cwd: string): Promise<LoadedConfig> {
   const full = path.resolve(cwd, file);
   const text = await readFile(full, 'utf8').catch((error: NodeJS.ErrnoException) => {
@@ -160,11 +163,12 @@ function toVariantSpec(variant: ConfigVariant, shared: Budgets | undefined, base
     ...(budgets.interrupt === undefined ? {} : { interruptMs: budgets.interrupt }),
   };
   return {
-    name: variant.name ?? variantName(agent, monitor, hints),
+    name: variant.name ?? variantName(agent, monitor, hints, variant.stdin),
     agent,
     monitor,
     ...(Object.keys(overrides).length > 0 ? { budgets: overrides } : {}),
     ...(hints ? {} : { hints: false }),
+    ...(variant.stdin === undefined ? {} : { stdin: variant.stdin }),
   };
 }
 

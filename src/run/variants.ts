@@ -13,6 +13,7 @@ import {
 import { AGENTS, agentLabel, refuseModuleWord, type AgentDefinition } from '../agents/registry.js';
 import { DEFAULTS } from '../defaults.js';
 import { distinct } from '../types/distinct.js';
+import { STDIN_WIRINGS, type StdinWiring } from '../types/terminal.js';
 
 export type { OneOrMany, VariantAxes } from '../types/variant.js';
 
@@ -25,6 +26,9 @@ export function expandVariants(input: VariantAxes): VariantSpec[] {
   const modes = checked(listOf(input.mode) ?? [DEFAULTS.mode], MODE_NAMES, 'mode');
   const periods = listOf(input.intervalMs) ?? [DEFAULTS.intervalMs];
   const hintSettings = listOf(input.hints) ?? [DEFAULTS.hints];
+  const wirings: readonly (StdinWiring | undefined)[] = input.stdin
+    ? checked(listOf(input.stdin) ?? [], STDIN_WIRINGS, 'stdin')
+    : [undefined];
   const monitors = distinct(
     modes.flatMap((mode) =>
       (modeTakes(mode).includes('interval') ? periods : [DEFAULTS.intervalMs]).map((periodMs) =>
@@ -44,15 +48,23 @@ export function expandVariants(input: VariantAxes): VariantSpec[] {
       return cliSpecsOf(adapters, input);
     }),
   );
+  if (input.stdin !== undefined && agentList.some((agent) => agent.agent === 'cli'))
+    throw new HangbenchError(
+      'USAGE',
+      '--stdin wires the commands the harness runs; an installed agent CLI wires its own',
+    );
   const variants = agentList.flatMap((agent) =>
     monitors.flatMap((monitor) =>
-      hintSettings.map((hints): VariantSpec => ({
-        name: variantName(agent, monitor, hints),
-        agent,
-        monitor,
-        ...(input.budgets ? { budgets: input.budgets } : {}),
-        ...(hints ? {} : { hints: false }),
-      })),
+      hintSettings.flatMap((hints) =>
+        wirings.map((stdin): VariantSpec => ({
+          name: variantName(agent, monitor, hints, stdin),
+          agent,
+          monitor,
+          ...(input.budgets ? { budgets: input.budgets } : {}),
+          ...(hints ? {} : { hints: false }),
+          ...(stdin === undefined ? {} : { stdin }),
+        })),
+      ),
     ),
   );
   return assertUniqueNames(variants);
@@ -112,9 +124,17 @@ function cliSpecsOf(adapters: readonly string[], input: VariantAxes): AgentSpec[
   );
 }
 
-/** `baseline-k2·interval-10s`, `openai-diagnostic·no-output-5s`, `oracle·poll·hints-off`: built from the spec alone, so stable across runs. */
-export function variantName(agent: AgentSpec, monitor: MonitorMode, hints = true): string {
-  return [agentLabel(agent), modeLabel(monitor), ...(hints ? [] : ['hints-off'])].join('·');
+/**
+ * `baseline-k2·interval-10s`, `openai-diagnostic·no-output-5s`, `oracle·poll·hints-off`, `baseline-k2·interval-10s·stdin-null`:
+ * built from the spec alone, so stable across runs.
+ */
+export function variantName(agent: AgentSpec, monitor: MonitorMode, hints = true, stdin?: StdinWiring): string {
+  return [
+    agentLabel(agent),
+    modeLabel(monitor),
+    ...(hints ? [] : ['hints-off']),
+    ...(stdin === undefined ? [] : [`stdin-${stdin}`]),
+  ].join('·');
 }
 
 function checked<T extends string>(values: readonly string[], known: readonly T[], flag: string): T[] {

@@ -8,7 +8,8 @@ import type { Terminal } from '../types/terminal.js';
  * outside them), lowers its limits, brings up loopback in a fresh network namespace, and then execs
  * `nice … bash -c "$HANGBENCH_CMD"` in the same process, so the spawned pid stays the root of the tree — or, for a
  * pty, `nice … script …`, which runs the command on a pseudo-terminal (see pty.ts).
- * $1 v2 cgroup.procs, $2 the v1 cgroup.procs files (pids, memory, cpu) joined by ':', $3 ulimit flags, $4 'lo' or '' — each '' to skip; $5 'pipe' or 'pty';
+ * $1 v2 cgroup.procs, $2 the v1 cgroup.procs files (pids, memory, cpu) joined by ':', $3 ulimit flags, $4 'lo' or ''
+ * — each '' to skip; $5 'pipe', 'pty' or 'null' (a pipe command whose stdin is /dev/null);
  * the rest is the exec prefix. In a jail the cgroups are joined here, as root and before nsenter forks into the sandbox,
  * so the command and everything it forks are members from their first instruction.
  */
@@ -22,6 +23,7 @@ const LAUNCHER = [
   '[ -z "$4" ] || ip link set lo up || { echo "hangbench: cannot bring up loopback" >&2; exit 125; }',
   'terminal=$5; shift 5',
   `[ "$terminal" != pty ] || HANGBENCH_CMD=$cmd exec "$@" script -qec '${SCRIPT_COMMAND}' /dev/null`,
+  '[ "$terminal" != null ] || exec </dev/null',
   'exec "$@" bash -c "$cmd"',
 ].join('\n');
 
@@ -64,6 +66,8 @@ export interface LaunchPlan {
   readonly isolateNetwork: boolean;
   readonly nice: number;
   readonly terminal: Terminal;
+  /** a pipe command's stdin comes from /dev/null. */
+  readonly stdinNull?: boolean;
   /** Jail.enterPrefix() when the command runs in a bubblewrap sandbox (which has its own loopback-only network). */
   readonly jail: readonly string[] | null;
 }
@@ -78,7 +82,7 @@ export function launcherArgv(plan: LaunchPlan): [string, ...string[]] {
     plan.v1Procs.join(':'),
     plan.ulimits,
     ownNetns ? 'lo' : '',
-    plan.terminal,
+    plan.terminal === 'pipe' && plan.stdinNull === true ? 'null' : plan.terminal,
     ...prefix,
   ];
   // unshare without --fork execs into the namespace: same pid, no PID namespace, nothing forked before the join.

@@ -171,6 +171,7 @@ class AttemptSandbox implements Sandbox {
       isolateNetwork: this.#setup.isolateNetwork,
       nice: limits.nice,
       terminal,
+      stdinNull: options.stdinNull === true,
       jail: jail?.jail.enterPrefix() ?? null,
     });
     const spawned = startCommand({

@@ -63,6 +63,8 @@ export interface SpawnOptions {
   readonly commandId: number;
   /** 'pipe' (default): stdin an open pipe; 'pty': a pseudo-terminal of 80×24, TERM=xterm-256color. */
   readonly terminal?: Terminal;
+  /** a pipe command's stdin is /dev/null instead of an open pipe (the `--stdin null` wiring); input sent goes nowhere. */
+  readonly stdinNull?: boolean;
   /** extra environment, on top of the scrubbed one (e.g. for verify). */
   readonly env?: Readonly<Record<string, string>>;
 }

@@ -28,3 +28,4 @@ export { planRepeats } from './plan.js';
 export type { Detect, Plan } from './plan.js';
 export type { Sequential, SequentialComparison, SequentialRound } from './schema-sequential.js';
 export type { ShellToolRow } from './schema.js';
+export type { StdinWiringRow } from './stdin-wiring.js';

@@ -1,3 +1,4 @@
+import { StdinWiringRowSchema } from './stdin-wiring.js';
 import { z } from 'zod';
 import { OUTCOMES, TOOL_ENDS, type AttemptScores } from '../types/scores.js';
 import { RateSchema } from './schema-rate.js';
@@ -251,6 +252,8 @@ export const RunSummarySchema = z.strictObject({
   sequential: SequentialSchema.optional(),
   /** the shell-tool matrix and the hang tax, per variant × hang class (issue 27); absent in summaries written before it */
   shellTools: z.array(ShellToolRowSchema).optional(),
+  /** `--stdin` with two wirings or more: each case under each wiring (stdin-wiring.ts); absent otherwise. */
+  stdinWiring: z.array(StdinWiringRowSchema).optional(),
   attempts: z.array(AttemptScoresSchema),
 });
 

@@ -6,6 +6,7 @@ import { summarizeConfusion } from './confusion.js';
 import { summarizeLoop } from './loop.js';
 import { summarizeShellTools } from './shell-tools.js';
 import { summarizeSweep } from './sweep.js';
+import { summarizeStdinWiring } from './stdin-wiring.js';
 import { summarizeGroup } from './group-summary.js';
 import { groupBy } from './group-by.js';
 import { rate } from './rates.js';
@@ -72,6 +73,7 @@ export function summarize(attempts: readonly AttemptScores[], meta: SummaryMeta)
   const groups = groupBy(attempts, (attempt) => attempt.variant);
   const summaries = groups.map((group) => summarizeGroup(group, bootstrap));
   const classes = groups.flatMap((group) => groupBy(group, (attempt) => attempt.class).map(summarizeClass));
+  const stdinWiring = summarizeStdinWiring(meta.options ?? {}, attempts);
   return {
     summaryVersion: SUMMARY_VERSION,
     runId: meta.runId,
@@ -95,6 +97,7 @@ export function summarize(attempts: readonly AttemptScores[], meta: SummaryMeta)
     loop: summarizeLoop(attempts),
     ...(meta.sequential === undefined ? {} : { sequential: meta.sequential }),
     shellTools: summarizeShellTools(attempts),
+    ...(stdinWiring.length > 0 ? { stdinWiring } : {}),
     attempts: attempts.map((attempt) => structuredClone(attempt)),
   };
 }

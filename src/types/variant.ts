@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MonitorModeSchema } from '../modes/index.js';
+import { StdinWiringSchema } from './terminal.js';
 
 /** Which agent, with the settings that agent takes (and only those). */
 const AgentSpecSchema = z.discriminatedUnion('agent', [
@@ -43,6 +44,8 @@ export const VariantSpecSchema = z.strictObject({
   budgets: BudgetOverridesSchema.optional(),
   /** case hints delivered to the agent (the `--hints on|off` switch); absent means on. */
   hints: z.boolean().optional(),
+  /** how the agent's commands get stdin (the `--stdin` axis); absent means as the case declares. */
+  stdin: StdinWiringSchema.optional(),
 });
 
 export type AgentSpec = z.infer<typeof AgentSpecSchema>;
@@ -65,6 +68,8 @@ export interface VariantAxes {
   readonly prompt?: OneOrMany<string>;
   readonly hungTicks?: OneOrMany<number>;
   readonly hints?: OneOrMany<boolean>;
+  /** `--stdin pipe,null,tty`: the agent's commands' stdin; absent means as each case declares. */
+  readonly stdin?: OneOrMany<string>;
   readonly model?: string;
   readonly baseUrl?: string;
   readonly cache?: string;

@@ -64,6 +64,22 @@ describe('variants from the command line', () => {
     expect(() => expandVariants({ agent: 'cli:Bad_Name' })).toThrow(/names an adapter file under agents/);
   });
 
+  it('--stdin is an axis named in the variant, refused for installed CLIs and for a wiring that does not exist', () => {
+    const variants = expandVariants({ agent: 'baseline', stdin: ['pipe', 'null', 'tty'] });
+    expect(variants.map((variant) => [variant.name, variant.stdin])).toEqual([
+      ['baseline-k2·interval-10s·stdin-pipe', 'pipe'],
+      ['baseline-k2·interval-10s·stdin-null', 'null'],
+      ['baseline-k2·interval-10s·stdin-tty', 'tty'],
+    ]);
+    expect(expandVariants({ agent: 'baseline' })[0]).not.toHaveProperty('stdin');
+    expect(() => expandVariants({ agent: 'baseline', stdin: ['closed'] })).toThrow(
+      'unknown stdin "closed"; choose from pipe, null, tty',
+    );
+    expect(() => expandVariants({ agent: 'cli:codex', model: 'm', stdin: ['null'] })).toThrow(
+      /--stdin wires the commands the harness runs/,
+    );
+  });
+
   it('default to one baseline variant with a stable name; hints off is part of the name', () => {
     expect(resolveOptions({}).variants).toEqual([
       {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { requireCapability } from '../support/capability.js';
-import { makeSandbox, run } from './helpers.js';
+import { makeSandbox, Output, run } from './helpers.js';
 
 const PLANTED = {
   OPENAI_API_KEY: 'sk-planted',
@@ -26,6 +26,18 @@ describe('what a command sees', () => {
     proc.stdin.write('hello\n');
     await expect(proc.exited).resolves.toMatchObject({ exitCode: 0, signal: null });
     expect(out.text).toContain('got: hello');
+  });
+
+  it('with stdinNull has /dev/null as stdin: a read ends at once at end of input, not a terminal', async () => {
+    const proc = sandbox.spawn(
+      'echo "stdin is $(readlink /proc/$$/fd/0)"; [ -t 0 ] && echo tty || echo "not a tty"; read line; echo "read: $?"',
+      { commandId: 3, stdinNull: true },
+    );
+    const out = Output.of(sandbox, proc);
+    await expect(proc.exited).resolves.toMatchObject({ exitCode: 0, signal: null });
+    expect(out.text).toContain('stdin is /dev/null');
+    expect(out.text).toContain('not a tty');
+    expect(out.text).toContain('read: 1');
   });
 
   describe('environment', () => {

@@ -1,0 +1,59 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { RunSummarySchema } from '../../src/summary/schema.js';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../..');
+const bin = path.join(root, 'bin/hangbench.js');
+
+describe('--stdin pipe,null,tty: one prompt case wired three ways (--time-scale 0.1)', () => {
+  it('hangs on a pipe and a pty, exits at once on /dev/null, and the hidden checks fail it unfixed every time', async () => {
+    const out = await mkdtemp(path.join(tmpdir(), 'hangbench-stdin-'));
+    const args = [bin, 'eval', path.join(root, 'cases/py-confirm-prompt.yaml'), '--stdin', 'pipe,null,tty'];
+    args.push('--time-scale', '0.1', '--out', out, '--run-id', 'wired', '--json');
+    const { stdout } = await run('node', args, { cwd: root, env: { ...process.env, CI: '1' }, maxBuffer: 1 << 26 });
+    const { runDir: _runDir, problems: _problems, ...printed } = JSON.parse(stdout) as Record<string, unknown>;
+    const summary = RunSummarySchema.parse(printed);
+    const variant = (stdin: string) => `baseline-k2·interval-10s·stdin-${stdin}`;
+
+    // The repro's own exit: on /dev/null input() meets end of input and the program ends by itself.
+    const exits: Record<string, unknown> = {};
+    for (const stdin of ['pipe', 'null', 'tty']) {
+      const trace = await readFile(
+        path.join(out, 'wired', 'py-confirm-prompt', variant(stdin), '1', 'trace.jsonl'),
+        'utf8',
+      );
+      const events = trace
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      const exit = events.find((event) => event.type === 'command.exit' && event.commandId === 1);
+      exits[stdin] = stdin === 'null' ? { killed: exit?.killed, exitCode: exit?.exitCode } : { killed: exit?.killed };
+    }
+    expect(exits).toEqual({
+      pipe: { killed: true },
+      null: { killed: false, exitCode: 1 },
+      tty: { killed: true },
+    });
+    expect(summary.stdinWiring).toEqual([
+      {
+        caseId: 'py-confirm-prompt',
+        kind: 'hang',
+        cells: [
+          { stdin: 'pipe', attempts: 1, reproduced: 1, interrupted: 1, fixed: 0, solved: 0 },
+          { stdin: 'null', attempts: 1, reproduced: 1, interrupted: 0, fixed: 0, solved: 0 },
+          { stdin: 'tty', attempts: 1, reproduced: 1, interrupted: 1, fixed: 0, solved: 0 },
+        ],
+      },
+    ]);
+    const report = await readFile(path.join(out, 'wired', 'report.md'), 'utf8');
+    expect(report).toContain('### stdin wiring');
+    expect(report).toContain(
+      '| py-confirm-prompt | hang | repro 1/1 · killed 1/1 · fixed 0/1 | repro 1/1 · killed 0/1 · fixed 0/1 | repro 1/1 · killed 1/1 · fixed 0/1 |',
+    );
+  }, 180_000);
+});
