@@ -1,4 +1,4 @@
-import { closeSync, constants, createWriteStream, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, createWriteStream, openSync, writeSync, type WriteStream } from 'node:fs';
 import { chmod, chown, cp, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,11 +6,11 @@ import { expand, type Adapter } from '../agents/cli/adapter.js';
 import type { InstalledAgent } from '../agents/cli/agent.js';
 import { AGENT_BASE_PATH, type ModelProxy } from '../agents/cli/model-proxy.js';
 import { startAttemptProxy } from '../agents/cli/attempt-proxy.js';
-import { openSandboxEndpoint } from '../agents/cli/sandbox-endpoint.js';
+import { openSandboxEndpoint, type SandboxEndpoint } from '../agents/cli/sandbox-endpoint.js';
 import { INSIDE, shellShim } from '../agents/cli/shell-shim.js';
 import { ShimWatcher } from '../agents/cli/shim-watcher.js';
 import type { InstalledPackage } from '../agents/cli/install.js';
-import type { Sandbox, SandboxOptions } from '../sandbox/index.js';
+import type { Sandbox, SandboxOptions, SandboxProcess } from '../sandbox/index.js';
 import type { Case } from '../types/case.js';
 import { DEFAULTS } from '../defaults.js';
 import { withDeadline } from '../types/deadline.js';
@@ -113,20 +113,9 @@ export async function runInstalledAgent(deps: InstalledRunDeps): Promise<Install
 }
 
 async function startCli(deps: InstalledRunDeps, proxy: ModelProxy): Promise<InstalledRunResult> {
-  const { plan, sandbox, session, trace, agent } = deps;
+  const { plan, sandbox, session, trace } = deps;
   const endpoint = await openSandboxEndpoint(sandbox, path.join(plan.hostDir, 'proxy', 'model.sock'), AGENT_BASE_PATH);
-  const values: Record<string, string> = {
-    ...plan.settings,
-    issue_file: path.join(INSIDE.taskDir, 'issue.md'),
-    workspace: sandbox.workspace,
-    home: '$HOME',
-    model: agent.model,
-    base_url: endpoint.baseUrl,
-    proxy_url: endpoint.baseUrl.slice(0, -AGENT_BASE_PATH.length),
-    api_key: proxy.agentKey,
-  };
-  // generic's --cmd takes the same placeholders ({issue_file}, {base_url}, …).
-  values.cmd = expand(agent.cmd ?? '', values);
+  const values = placeholderValues(deps, proxy, endpoint);
   await writeAgentFiles(sandbox, plan.adapter, values).catch(async (error: unknown) => {
     await endpoint.close();
     throw error;
@@ -138,17 +127,7 @@ async function startCli(deps: InstalledRunDeps, proxy: ModelProxy): Promise<Inst
     nextId: () => session.takeCommandId(),
     onStart: ({ process }) => session.observe(process, (text) => writeInto(process.shimPid, text)),
   });
-  const exports = Object.entries(plan.adapter.env).map(
-    ([name, value]) => `export ${name}=${shellQuote(expand(value, values))}`,
-  );
-  const bin = plan.installed ? [`export PATH=${INSIDE.agentDir}/node_modules/.bin:$PATH`] : [];
-  const command = [
-    ...exports,
-    ...bin,
-    `export HANGBENCH_OBSERVE=${INSIDE.shimDir}`,
-    `exec ${expand(plan.adapter.command, values)}`,
-  ].join('\n');
-  const cli = sandbox.spawn(command, { commandId: AGENT_COMMAND_ID });
+  const cli = sandbox.spawn(cliCommand(plan, values), { commandId: AGENT_COMMAND_ID });
   cli.stdin.end();
   const log = createWriteStream(path.join(deps.logDir, RUN_FILES.agentLog)).on(
     'error',
@@ -156,6 +135,78 @@ async function startCli(deps: InstalledRunDeps, proxy: ModelProxy): Promise<Inst
   );
   cli.stdout.pipe(log, { end: false });
   cli.stderr.pipe(log, { end: false });
+  noteStarted(trace, plan, endpoint);
+  const exit = await cliExit(cli, deps.signal);
+  if (exit) {
+    trace.write({
+      type: 'agent.note',
+      kind: 'agent',
+      message: `${plan.adapter.name} exited ${exit.signal ?? `with code ${exit.exitCode}`}`,
+    });
+    session.lookAtRepros({ at: 'agent.exit' });
+  }
+  const bounded = boundedBy(trace, deps.teardownWaitMs ?? DEFAULTS.teardownWaitMs);
+  const running: RunningCli = { deps, proxy, endpoint, watcher, cli, log, exit, bounded };
+  return {
+    tokens: proxy.tokens,
+    exit,
+    shutdown: (by, reason) => shutdownCli(running, by, reason),
+  };
+}
+
+type CliExit = InstalledRunResult['exit'];
+
+/** Every teardown wait is on something outside the harness: given up on after `waitMs`, and recorded. */
+type Bounded = (work: Promise<unknown>, what: string, onExpire?: () => void) => Promise<void>;
+
+/** What a started CLI's shutdown ends: the observed commands, the CLI's tree, the endpoint, the proxy and the log. */
+interface RunningCli {
+  readonly deps: InstalledRunDeps;
+  readonly proxy: ModelProxy;
+  readonly endpoint: SandboxEndpoint;
+  readonly watcher: ShimWatcher;
+  readonly cli: SandboxProcess;
+  readonly log: WriteStream;
+  readonly exit: CliExit;
+  readonly bounded: Bounded;
+}
+
+/** The adapter's placeholders ({issue_file}, {base_url}, {api_key}, …), `cmd` (generic's --cmd) expanded with the rest. */
+function placeholderValues(
+  deps: InstalledRunDeps,
+  proxy: ModelProxy,
+  endpoint: SandboxEndpoint,
+): Record<string, string> {
+  const { plan, sandbox, agent } = deps;
+  const values: Record<string, string> = {
+    ...plan.settings,
+    issue_file: path.join(INSIDE.taskDir, 'issue.md'),
+    workspace: sandbox.workspace,
+    home: '$HOME',
+    model: agent.model,
+    base_url: endpoint.baseUrl,
+    proxy_url: endpoint.baseUrl.slice(0, -AGENT_BASE_PATH.length),
+    api_key: proxy.agentKey,
+  };
+  values.cmd = expand(agent.cmd ?? '', values);
+  return values;
+}
+
+/** The script the CLI is started by: the adapter's environment, the shim's folder, then `exec` of its command. */
+function cliCommand(plan: InstalledAgentPlan, values: Readonly<Record<string, string>>): string {
+  const exports = Object.entries(plan.adapter.env).map(
+    ([name, value]) => `export ${name}=${shellQuote(expand(value, values))}`,
+  );
+  const bin = plan.installed ? [`export PATH=${INSIDE.agentDir}/node_modules/.bin:$PATH`] : [];
+  return [
+    ...exports,
+    ...bin,
+    `export HANGBENCH_OBSERVE=${INSIDE.shimDir}`,
+    `exec ${expand(plan.adapter.command, values)}`,
+  ].join('\n');
+}
+
+function noteStarted(trace: TraceWriter, plan: InstalledAgentPlan, endpoint: SandboxEndpoint): void {
   trace.write({
     type: 'agent.note',
     kind: 'agent',
@@ -167,60 +218,58 @@ async function startCli(deps: InstalledRunDeps, proxy: ModelProxy): Promise<Inst
       kind: 'agent',
       message: `${plan.adapter.name} reaches out where no setting stops it (${plan.adapter.unblockable_traffic}); the jail has no network but the model proxy, so those connects fail`,
     });
+}
 
-  // The CLI has finished when its process exits, not when its pipes reach EOF: what it left holding them is a leftover.
+/**
+ * The CLI's own exit, or null once the attempt is aborted first. The CLI has finished when its process exits, not when
+ * its pipes reach EOF: what it left holding them is a leftover.
+ */
+function cliExit(cli: SandboxProcess, signal: AbortSignal): Promise<CliExit> {
   const exited = cli.rootExited ?? cli.exited;
-  const exit = await new Promise<{ exitCode: number | null; signal: string | null } | null>((resolve) => {
+  return new Promise<CliExit>((resolve) => {
     const onAbort = (): void => resolve(null);
-    deps.signal.addEventListener('abort', onAbort, { once: true });
-    if (deps.signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) onAbort();
     void exited.then((info) => {
-      deps.signal.removeEventListener('abort', onAbort);
+      signal.removeEventListener('abort', onAbort);
       resolve({ exitCode: info.exitCode, signal: info.signal });
     });
   });
-  if (exit) {
-    trace.write({
-      type: 'agent.note',
-      kind: 'agent',
-      message: `${plan.adapter.name} exited ${exit.signal ?? `with code ${exit.exitCode}`}`,
-    });
-    session.lookAtRepros({ at: 'agent.exit' });
-  }
-  const waitMs = deps.teardownWaitMs ?? DEFAULTS.teardownWaitMs;
-  /** Every teardown wait is on something outside the harness: given up on after `waitMs`, and recorded. */
-  const bounded = async <T>(work: Promise<T>, what: string, onExpire?: () => void): Promise<void> => {
+}
+
+function boundedBy(trace: TraceWriter, waitMs: number): Bounded {
+  return async (work, what, onExpire) => {
     const waited = await withDeadline(work, { what, ms: waitMs, ...(onExpire ? { onExpire } : {}) });
     if (waited.state === 'expired') trace.write({ type: 'wait.expired', what: waited.what, waitedMs: waited.waitedMs });
   };
-  return {
-    tokens: proxy.tokens,
-    exit,
-    shutdown: async (by, reason) => {
-      // The observed commands first, while the watcher still delivers their exits (a kill's exit is the shim's report);
-      // an exit that already happened is taken first, so the agent's tool's kill is not recorded as the harness's.
-      watcher.settle();
-      await session.shutdown(by, reason);
-      watcher.stop();
-      // What the CLI left running in its tree (a daemon it started, setsid or not, a worker holding its output) goes with it.
-      const why = exit ? `${reason}: what ${plan.adapter.name} left running` : reason;
-      const holding = exit !== null && !cli.done;
-      const ending = (cli.killLeftovers?.(by, why) ?? cli.kill(by, reason, 'SIGTERM')).then((left) => {
-        if (exit && left.treeSize > 0)
-          trace.write({
-            type: 'agent.note',
-            kind: 'agent',
-            message: `${plan.adapter.name} exited and left ${left.treeSize} process(es) running${holding ? ', holding its output' : ''}; ended with the attempt (${left.survivors.length === 0 ? 'none survived' : `survivors: ${left.survivors.join(', ')}`})`,
-          });
+}
+
+/** Ends the observed commands by `by`, then what is left of the CLI's tree, the endpoint, the proxy; copies the logs. */
+async function shutdownCli(running: RunningCli, by: KillDecider, reason: string): Promise<void> {
+  const { deps, proxy, endpoint, watcher, cli, log, exit, bounded } = running;
+  const { plan, sandbox, session, trace } = deps;
+  // The observed commands first, while the watcher still delivers their exits (a kill's exit is the shim's report);
+  // an exit that already happened is taken first, so the agent's tool's kill is not recorded as the harness's.
+  watcher.settle();
+  await session.shutdown(by, reason);
+  watcher.stop();
+  // What the CLI left running in its tree (a daemon it started, setsid or not, a worker holding its output) goes with it.
+  const why = exit ? `${reason}: what ${plan.adapter.name} left running` : reason;
+  const holding = exit !== null && !cli.done;
+  const ending = (cli.killLeftovers?.(by, why) ?? cli.kill(by, reason, 'SIGTERM')).then((left) => {
+    if (exit && left.treeSize > 0)
+      trace.write({
+        type: 'agent.note',
+        kind: 'agent',
+        message: `${plan.adapter.name} exited and left ${left.treeSize} process(es) running${holding ? ', holding its output' : ''}; ended with the attempt (${left.survivors.length === 0 ? 'none survived' : `survivors: ${left.survivors.join(', ')}`})`,
       });
-      await bounded(ending, `${plan.adapter.name}'s process tree to end`, () => sandbox.killNow());
-      await bounded(endpoint.close(), `${plan.adapter.name}'s model endpoint in the sandbox to close`);
-      await bounded(proxy.close(), 'the model proxy to close');
-      log.end();
-      await bounded(copyLogs(sandbox, plan.adapter, deps.logDir), `${plan.adapter.name}'s logs to be copied`);
-      await rm(plan.hostDir, { recursive: true, force: true });
-    },
-  };
+  });
+  await bounded(ending, `${plan.adapter.name}'s process tree to end`, () => sandbox.killNow());
+  await bounded(endpoint.close(), `${plan.adapter.name}'s model endpoint in the sandbox to close`);
+  await bounded(proxy.close(), 'the model proxy to close');
+  log.end();
+  await bounded(copyLogs(sandbox, plan.adapter, deps.logDir), `${plan.adapter.name}'s logs to be copied`);
+  await rm(plan.hostDir, { recursive: true, force: true });
 }
 
 /** The adapter's files (its config pointing it at the proxy), written by the sandbox user under its HOME. */

@@ -14,11 +14,11 @@ import {
 } from '../report/index.js';
 import { renderLoopTable } from '../report/index.js';
 import { renderSequential } from '../report/index.js';
-import { renderShellToolsTable } from '../report/index.js';
+import { renderShellToolsTable, renderStdinWiringTable } from '../report/index.js';
 import { writeRunReports } from '../report/index.js';
 import type { ReporterFailure } from '../run/reporter-hooks.js';
 import type { EvalOptionsInput } from '../run/options.js';
-import { runEval } from '../run/run-eval.js';
+import { runEval, type RunHooks, type RunResult } from '../run/run-eval.js';
 import { sequentialFlags } from './sequential-flags.js';
 import { runSequential } from '../run/sequential.js';
 import { parseShard } from '../run/shard.js';
@@ -30,7 +30,31 @@ import type { CliIO } from './io.js';
 import { VARIANT_OPTIONS, variantInput } from './variant-flags.js';
 
 export async function evalCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const parsed = parse(args, {
+  const parsed = parseEvalArgs(args);
+  if (parsed.help) {
+    io.stdout.write(`${EVAL_HELP}\n`);
+    return 0;
+  }
+  const refused = await checkIsolation(parsed, io, 'eval');
+  if (refused !== null) return refused;
+  const failUnder = rateFlag('fail-under', parsed.string('fail-under'));
+  const json = parsed.flag('json');
+  const color = !json && shouldUseColor(io.stdout, io.env);
+  const input = await evalInput(parsed, io);
+  const hooks = cliHooks(io);
+  if (input.agent === undefined && input.variants === undefined && input.resume === undefined) {
+    io.stderr.write(
+      "agent: baseline (offline, kills on the monitor's classification; never fixes). Other agents: --agent oracle | nop | openai | replay | exec | cli:<name>; see --help.\n",
+    );
+  }
+  const sequential = sequentialFlags(parsed);
+  const result = sequential === null ? await runEval(input, hooks) : await runSequential(input, sequential, hooks);
+  printResult(result, io, { json, color });
+  return exitCode(result, failUnder, io);
+}
+
+function parseEvalArgs(args: readonly string[]): ParsedArgs {
+  return parse(args, {
     ...VARIANT_OPTIONS,
     seed: { type: 'string' },
     'time-scale': { type: 'string' },
@@ -50,17 +74,11 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
     'max-repeat': { type: 'string' },
     metric: { type: 'string' },
   });
-  if (parsed.help) {
-    io.stdout.write(`${EVAL_HELP}\n`);
-    return 0;
-  }
-  const refused = await checkIsolation(parsed, io, 'eval');
-  if (refused !== null) return refused;
-  const failUnder = rateFlag('fail-under', parsed.string('fail-under'));
-  const json = parsed.flag('json');
-  const color = !json && shouldUseColor(io.stdout, io.env);
-  const input = await evalInput(parsed, io);
-  // The CLI's one reporter; a library caller passes its own Reporter objects to runEval (hooks.reporters).
+}
+
+/** The CLI's one reporter (progress on stderr), and where reporter failures and warnings are said. */
+function cliHooks(io: CliIO): RunHooks {
+  // A library caller passes its own Reporter objects to runEval (hooks.reporters).
   const reporters = [
     createProgressReporter({
       stream: io.stderr,
@@ -70,51 +88,57 @@ export async function evalCommand(args: readonly string[], io: CliIO): Promise<n
   ];
   const onReporterError = (failure: ReporterFailure): unknown =>
     io.stderr.write(`reporter ${failure.reporter} failed in ${failure.hook}: ${String(failure.error)}\n`);
-  if (input.agent === undefined && input.variants === undefined && input.resume === undefined) {
-    io.stderr.write(
-      "agent: baseline (offline, kills on the monitor's classification; never fixes). Other agents: --agent oracle | nop | openai | replay | exec | cli:<name>; see --help.\n",
-    );
-  }
-
-  const hooks = {
+  return {
     reporters,
     onReporterError,
     shutdown: io.shutdown,
     afterRun: writeRunReports,
     onWarning: (line: string) => io.stderr.write(`${line}\n`),
   };
-  const sequential = sequentialFlags(parsed);
-  const result = sequential === null ? await runEval(input, hooks) : await runSequential(input, sequential, hooks);
+}
 
+/** The invalid cases on stderr, then the run on stdout: as JSON, or as tables and where the results are. */
+function printResult(result: RunResult, io: CliIO, { json, color }: { json: boolean; color: boolean }): void {
   for (const problem of result.problems) io.stderr.write(`invalid case: ${formatCaseProblem(problem)}\n`);
   if (json) {
     io.stdout.write(
       `${JSON.stringify({ ...result.summary, runDir: result.runDir, problems: result.problems, interrupted: result.interrupted }, null, 2)}\n`,
     );
   } else {
-    io.stdout.write(`${renderAttemptTable(result.summary.attempts, { color })}\n\n`);
-    io.stdout.write(`${renderSummaryTable(result.summary, { color })}\n\n`);
-    io.stdout.write(`${renderClassTable(result.summary, { color })}\n`);
-    // Side by side, once there is something to compare: one column per variant, paired tests, case × variant.
-    if (result.summary.groups.length > 1) {
-      io.stdout.write(`\n${renderComparisonTable(result.summary, { color })}\n`);
-      io.stdout.write(`\n${renderPairwiseTable(result.summary, { color })}\n`);
-      io.stdout.write(`\n${renderCaseMatrix(result.summary, { color })}\n`);
-    }
-    // Gates and hints, when a case had them: the gate pass rate, and solved with a hint against without.
-    const loop = renderLoopTable(result.summary.loop ?? [], { color });
-    if (loop !== '') io.stdout.write(`\n${loop}\n`);
-    // What each installed CLI's own shell tool did with the repro, per hang class (none and inband side by side).
-    const shell = renderShellToolsTable(result.summary.shellTools, { color });
-    if (shell !== '') io.stdout.write(`\n${shell}\n`);
-    // The monitor's confusion matrix, when a classification was seen at all (a nop run never ticks).
-    const confusion = (result.summary.confusion ?? []).filter((matrix) =>
-      matrix.columns.some((column) => column !== 'none'),
-    );
-    if (confusion.length > 0) io.stdout.write(`\n${renderConfusion(confusion, { color })}\n`);
-    if (result.summary.sequential) io.stdout.write(`\n${renderSequential(result.summary.sequential)}\n`);
+    printTables(result.summary, io, color);
     io.stdout.write(`\nresults: ${result.runDir}\n`);
   }
+}
+
+function printTables(summary: RunResult['summary'], io: CliIO, color: boolean): void {
+  io.stdout.write(`${renderAttemptTable(summary.attempts, { color })}\n\n`);
+  io.stdout.write(`${renderSummaryTable(summary, { color })}\n\n`);
+  io.stdout.write(`${renderClassTable(summary, { color })}\n`);
+  // Side by side, once there is something to compare: one column per variant, paired tests, case × variant.
+  if (summary.groups.length > 1) {
+    io.stdout.write(`\n${renderComparisonTable(summary, { color })}\n`);
+    io.stdout.write(`\n${renderPairwiseTable(summary, { color })}\n`);
+    io.stdout.write(`\n${renderCaseMatrix(summary, { color })}\n`);
+  }
+  // Gates and hints, when a case had them: the gate pass rate, and solved with a hint against without.
+  const loop = renderLoopTable(summary.loop ?? [], { color });
+  if (loop !== '') io.stdout.write(`\n${loop}\n`);
+  // What each installed CLI's own shell tool did with the repro, per hang class (none and inband side by side).
+  const shell = renderShellToolsTable(summary.shellTools, { color });
+  if (shell !== '') io.stdout.write(`\n${shell}\n`);
+  const wiring = renderStdinWiringTable(summary.stdinWiring, { color });
+  if (wiring !== '') io.stdout.write(`\n${wiring}\n`);
+  // The monitor's confusion matrix, when a classification was seen at all (a nop run never ticks).
+  const confusion = (summary.confusion ?? []).filter((matrix) => matrix.columns.some((column) => column !== 'none'));
+  if (confusion.length > 0) io.stdout.write(`\n${renderConfusion(confusion, { color })}\n`);
+  if (summary.sequential) io.stdout.write(`\n${renderSequential(summary.sequential)}\n`);
+}
+
+/**
+ * The exit code, saying why on stderr: 130 interrupted, 1 attempts ended by the host or every attempt broken in the
+ * harness, 2 invalid cases, 3 solved under --fail-under, else 0.
+ */
+function exitCode(result: RunResult, failUnder: number | undefined, io: CliIO): number {
   if (result.interrupted) return 130;
   // An attempt whose sandbox was killed from outside is an ERROR of the host, not of the agent: said, and resumable.
   const faulted = result.summary.attempts.filter((attempt) => attempt.fault !== undefined);

@@ -154,45 +154,12 @@ export function compareSummaries(
   next: ReportSummary,
   { allowDifferentCases = false } = {},
 ): Comparison {
-  if (base.summaryVersion !== next.summaryVersion) {
-    throw new HangbenchError(
-      'RUN_FOLDER',
-      `the runs have different summary versions (${base.summaryVersion} and ${next.summaryVersion}); re-render both with one hangbench (hangbench report <run-dir>)`,
-    );
-  }
-  const baseCases = caseIds(base);
-  const newCases = caseIds(next);
-  const onlyInBase = [...baseCases].filter((id) => !newCases.has(id)).sort();
-  const onlyInNew = [...newCases].filter((id) => !baseCases.has(id)).sort();
-  if (!allowDifferentCases && (onlyInBase.length > 0 || onlyInNew.length > 0)) {
-    const list = (ids: readonly string[]) =>
-      ids.length > 5 ? `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more` : ids.join(', ');
-    throw new HangbenchError(
-      'RUN_FOLDER',
-      `the runs ran different cases (${[onlyInBase.length > 0 ? `only in base: ${list(onlyInBase)}` : '', onlyInNew.length > 0 ? `only in new: ${list(onlyInNew)}` : ''].filter(Boolean).join('; ')}); pass --allow-different-cases to compare the cases both ran`,
-    );
-  }
+  requireSameVersion(base, next);
+  const { baseCases, newCases, onlyInBase, onlyInNew } = caseSets(base, next, allowDifferentCases);
   const shared = (summary: ReportSummary) =>
     summary.attempts.filter((attempt) => baseCases.has(attempt.caseId) && newCases.has(attempt.caseId));
   const baseAttempts = shared(base);
-  let newAttempts = shared(next);
-  const baseVariants = [...new Set(baseAttempts.map((a) => a.variant))];
-  let newVariants = new Set(newAttempts.map((a) => a.variant));
-  let paired: string | null = null;
-  if (!baseVariants.some((v) => newVariants.has(v))) {
-    const [only] = baseVariants;
-    const [other] = [...newVariants];
-    if (baseVariants.length !== 1 || newVariants.size !== 1 || only === undefined || other === undefined) {
-      throw new HangbenchError(
-        'RUN_FOLDER',
-        `the runs have no variant in common (base: ${baseVariants.join(', ')}; new: ${[...newVariants].join(', ')}); compare runs of the same variants`,
-      );
-    }
-    // one variant each, named differently (another agent or interval): compare the two, under the base's name
-    paired = `${other} (new) against ${only} (base)`;
-    newAttempts = newAttempts.map((attempt) => ({ ...attempt, variant: only }));
-    newVariants = new Set([only]);
-  }
+  const { newAttempts, baseVariants, newVariants, paired } = matchVariants(baseAttempts, shared(next));
   const variantsOnlyInOne = [
     ...baseVariants.filter((v) => !newVariants.has(v)),
     ...[...newVariants].filter((v) => !baseVariants.includes(v)),
@@ -201,53 +168,14 @@ export function compareSummaries(
   const variants: VariantDelta[] = [];
   const cases: CaseDelta[] = [];
   for (const variant of baseVariants.filter((v) => newVariants.has(v))) {
-    const b = baseAttempts.filter((a) => a.variant === variant);
-    const n = newAttempts.filter((a) => a.variant === variant);
-    const pairs = pairUp(b, n);
-    const rates = RATES.map((spec) => {
-      const delta = {
-        name: spec.metric,
-        over: spec.over,
-        direction: spec.direction,
-        base: rateOf(b, spec),
-        next: rateOf(n, spec),
-        paired: pairedRate(pairs, spec),
-      };
-      return { ...delta, regressed: wholly(delta.base, delta.next, spec.direction === 'lower') };
-    }).filter((delta) => delta.base.total > 0 || delta.next.total > 0);
-    for (const delta of rates.filter((d) => d.regressed)) {
-      regressions.push({
-        kind: 'rate',
-        variant,
-        message: `${variant}: ${delta.name} ${pct(delta.base.rate)} [${pct(delta.base.low)}–${pct(delta.base.high)}] → ${pct(delta.next.rate)} [${pct(delta.next.low)}–${pct(delta.next.high)}], the interval moved wholly ${delta.direction === 'lower' ? 'above' : 'below'}`,
-      });
-    }
-    const latency = latencyShift(b, n);
-    if (latency?.regressed) {
-      const slowest = latency.slowest.map((s) => `${s.caseId} +${Math.round(s.deltaMs)}ms`).join(', ');
-      regressions.push({
-        kind: 'latency',
-        variant,
-        message: `${variant}: interrupt latency up ${Math.round(latency.meanDeltaMs)} ms per case over ${latency.cases} cases (noise ±${Math.round(latency.noiseMs ?? 0)} ms from the ${latency.noiseFrom}); slowest: ${slowest}`,
-      });
-    }
-    variants.push({ variant, rates, latency, latencyPaired: pairedLatency(pairs, variant) });
-    for (const caseId of [...new Set(b.map((a) => a.caseId))]) {
-      const delta = caseDelta(
-        caseId,
-        variant,
-        b.filter((a) => a.caseId === caseId),
-        n.filter((a) => a.caseId === caseId),
-      );
-      if (delta.base.solved !== delta.next.solved || delta.base.total !== delta.next.total) cases.push(delta);
-      if (delta.regressed)
-        regressions.push({
-          kind: 'case',
-          variant,
-          caseId,
-          message: `${caseId} (${variant}): solved ${delta.base.solved}/${delta.base.total} in base, ${delta.next.solved}/${delta.next.total} now`,
-        });
-    }
+    const compared = compareVariant(
+      variant,
+      baseAttempts.filter((a) => a.variant === variant),
+      newAttempts.filter((a) => a.variant === variant),
+    );
+    variants.push(compared.delta);
+    cases.push(...compared.cases);
+    regressions.push(...compared.regressions);
   }
   return {
     base: base.runId,
@@ -260,4 +188,115 @@ export function compareSummaries(
     onlyInNew,
     variantsOnlyInOne,
   };
+}
+
+function requireSameVersion(base: ReportSummary, next: ReportSummary): void {
+  if (base.summaryVersion !== next.summaryVersion) {
+    throw new HangbenchError(
+      'RUN_FOLDER',
+      `the runs have different summary versions (${base.summaryVersion} and ${next.summaryVersion}); re-render both with one hangbench (hangbench report <run-dir>)`,
+    );
+  }
+}
+
+/** The case ids of each run and those only one ran; refuses runs of different cases unless `allowDifferentCases`. */
+function caseSets(base: ReportSummary, next: ReportSummary, allowDifferentCases: boolean) {
+  const baseCases = caseIds(base);
+  const newCases = caseIds(next);
+  const onlyInBase = [...baseCases].filter((id) => !newCases.has(id)).sort();
+  const onlyInNew = [...newCases].filter((id) => !baseCases.has(id)).sort();
+  if (!allowDifferentCases && (onlyInBase.length > 0 || onlyInNew.length > 0)) {
+    const list = (ids: readonly string[]) =>
+      ids.length > 5 ? `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more` : ids.join(', ');
+    throw new HangbenchError(
+      'RUN_FOLDER',
+      `the runs ran different cases (${[onlyInBase.length > 0 ? `only in base: ${list(onlyInBase)}` : '', onlyInNew.length > 0 ? `only in new: ${list(onlyInNew)}` : ''].filter(Boolean).join('; ')}); pass --allow-different-cases to compare the cases both ran`,
+    );
+  }
+  return { baseCases, newCases, onlyInBase, onlyInNew };
+}
+
+/**
+ * The variants of each run. With none in common but one each, the new one is renamed to the base's and `paired` says
+ * so; with none in common otherwise, refuses.
+ */
+function matchVariants(baseAttempts: readonly AttemptScores[], newAttempts: readonly AttemptScores[]) {
+  const baseVariants = [...new Set(baseAttempts.map((a) => a.variant))];
+  const newVariants = new Set(newAttempts.map((a) => a.variant));
+  if (baseVariants.some((v) => newVariants.has(v))) return { newAttempts, baseVariants, newVariants, paired: null };
+  const [only] = baseVariants;
+  const [other] = [...newVariants];
+  if (baseVariants.length !== 1 || newVariants.size !== 1 || only === undefined || other === undefined) {
+    throw new HangbenchError(
+      'RUN_FOLDER',
+      `the runs have no variant in common (base: ${baseVariants.join(', ')}; new: ${[...newVariants].join(', ')}); compare runs of the same variants`,
+    );
+  }
+  // one variant each, named differently (another agent or interval): compare the two, under the base's name
+  return {
+    newAttempts: newAttempts.map((attempt) => ({ ...attempt, variant: only })),
+    baseVariants,
+    newVariants: new Set([only]),
+    paired: `${other} (new) against ${only} (base)`,
+  };
+}
+
+/** One variant in both runs: its rates and latency, the cases whose solved count changed, and its regressions in order. */
+function compareVariant(
+  variant: string,
+  b: readonly AttemptScores[],
+  n: readonly AttemptScores[],
+): { delta: VariantDelta; cases: CaseDelta[]; regressions: Regression[] } {
+  const pairs = pairUp(b, n);
+  const rates = rateDeltas(b, n, pairs);
+  const regressions: Regression[] = rates
+    .filter((d) => d.regressed)
+    .map((delta) => ({
+      kind: 'rate',
+      variant,
+      message: `${variant}: ${delta.name} ${pct(delta.base.rate)} [${pct(delta.base.low)}–${pct(delta.base.high)}] → ${pct(delta.next.rate)} [${pct(delta.next.low)}–${pct(delta.next.high)}], the interval moved wholly ${delta.direction === 'lower' ? 'above' : 'below'}`,
+    }));
+  const latency = latencyShift(b, n);
+  if (latency?.regressed) {
+    const slowest = latency.slowest.map((s) => `${s.caseId} +${Math.round(s.deltaMs)}ms`).join(', ');
+    regressions.push({
+      kind: 'latency',
+      variant,
+      message: `${variant}: interrupt latency up ${Math.round(latency.meanDeltaMs)} ms per case over ${latency.cases} cases (noise ±${Math.round(latency.noiseMs ?? 0)} ms from the ${latency.noiseFrom}); slowest: ${slowest}`,
+    });
+  }
+  const delta = { variant, rates, latency, latencyPaired: pairedLatency(pairs, variant) };
+  const cases: CaseDelta[] = [];
+  for (const caseId of [...new Set(b.map((a) => a.caseId))]) {
+    const change = caseDelta(
+      caseId,
+      variant,
+      b.filter((a) => a.caseId === caseId),
+      n.filter((a) => a.caseId === caseId),
+    );
+    if (change.base.solved !== change.next.solved || change.base.total !== change.next.total) cases.push(change);
+    if (change.regressed)
+      regressions.push({
+        kind: 'case',
+        variant,
+        caseId,
+        message: `${caseId} (${variant}): solved ${change.base.solved}/${change.base.total} in base, ${change.next.solved}/${change.next.total} now`,
+      });
+  }
+  return { delta, cases, regressions };
+}
+
+/** Each compared rate that either run counts, base against new, regressed when its interval moved wholly the wrong way. */
+function rateDeltas(b: readonly AttemptScores[], n: readonly AttemptScores[], pairs: readonly Pair[]): RateDelta[] {
+  return RATES.map((spec) => {
+    const delta = {
+      name: spec.metric,
+      over: spec.over,
+      direction: spec.direction,
+      base: rateOf(b, spec),
+      next: rateOf(n, spec),
+      paired: pairedRate(pairs, spec),
+    };
+    return { ...delta, regressed: wholly(delta.base, delta.next, spec.direction === 'lower') };
+  }).filter((delta) => delta.base.total > 0 || delta.next.total > 0);
 }

@@ -167,7 +167,40 @@ export class ModelProxy {
     void write.finally(() => this.#writes.delete(write));
   }
 
+  /** One call: recorded as it came, then refused (key, budget, no endpoint), answered by the probe model, or forwarded. */
   async #handle(call: Call, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    const { body, url, parsed } = await this.#receive(call, request);
+    const { events } = this.#options;
+    if (keyOf(request, url) !== this.agentKey)
+      return this.#refuse(call, response, 401, 'hangbench model proxy: unknown key', 'proxy_key');
+    if (this.#tokens >= this.#options.tokenBudget) {
+      if (!this.#refusedOnce) events.overBudget(this.#tokens, this.#options.tokenBudget);
+      this.#refusedOnce = true;
+      return this.#refuse(
+        call,
+        response,
+        400,
+        `hangbench: the attempt's token budget of ${this.#options.tokenBudget} is spent (${this.#tokens} used)`,
+        'token_budget',
+      );
+    }
+    if (this.#options.probe) return this.#probe(call, response, this.#options.probe, url, parsed, body);
+    if (this.#options.upstream === null)
+      return this.#refuse(
+        call,
+        response,
+        502,
+        'hangbench model proxy: no endpoint (not the probe model, and no --base-url)',
+        'upstream',
+      );
+    return this.#forwardUpstream(call, request, response, { upstream: this.#options.upstream, url, body });
+  }
+
+  /** Reads the call's body and records the request (its body to the model/ folder): the body, its URL and its JSON. */
+  async #receive(
+    call: Call,
+    request: http.IncomingMessage,
+  ): Promise<{ body: string; url: URL; parsed: ReturnType<typeof parseJson> }> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
@@ -191,33 +224,20 @@ export class ModelProxy {
       ...cut(requestBody),
       body: parsed,
     });
+    return { body, url, parsed };
+  }
 
-    if (keyOf(request, url) !== this.agentKey)
-      return this.#refuse(call, response, 401, 'hangbench model proxy: unknown key', 'proxy_key');
-    if (this.#tokens >= this.#options.tokenBudget) {
-      if (!this.#refusedOnce) events.overBudget(this.#tokens, this.#options.tokenBudget);
-      this.#refusedOnce = true;
-      return this.#refuse(
-        call,
-        response,
-        400,
-        `hangbench: the attempt's token budget of ${this.#options.tokenBudget} is spent (${this.#tokens} used)`,
-        'token_budget',
-      );
-    }
-    if (this.#options.probe) return this.#probe(call, response, this.#options.probe, url, parsed, body);
-    if (this.#options.upstream === null)
-      return this.#refuse(
-        call,
-        response,
-        502,
-        'hangbench model proxy: no endpoint (not the probe model, and no --base-url)',
-        'upstream',
-      );
-
+  /** The call to the real endpoint, its answer streamed back to the agent, recorded, and its tokens counted. */
+  async #forwardUpstream(
+    call: Call,
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+    { upstream, url, body }: { upstream: string; url: URL; body: string },
+  ): Promise<void> {
+    const { api } = call;
     const answer = new BodyCapture(this.#cap, DEFAULTS.modelProxy.usageTailBytes);
     const result = await forward({
-      upstream: this.#options.upstream,
+      upstream,
       url,
       method: request.method ?? 'POST',
       headers: request.headers,
@@ -237,7 +257,7 @@ export class ModelProxy {
     const latencyMs = performance.now() - call.started;
     const broken = result.broken ? { broken: result.broken } : {};
     const bytes = answer.bytes;
-    events.response({
+    this.#options.events.response({
       request: call.number,
       status: result.status,
       usage,

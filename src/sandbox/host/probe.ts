@@ -112,6 +112,40 @@ async function works(command: string, args: string[]): Promise<boolean> {
 
 async function probeLinux(): Promise<HostCapabilities> {
   const notes: string[] = [];
+  const { cgroupRoot, pidsCgroupRoot, cpuCgroupRoot, memoryCgroupRoot, cgroupLimits } = await probeCgroups(notes);
+  const processLimit = processLimitOf(cgroupLimits, notes);
+  // lo starts down in a new network namespace; fixtures may still talk to servers they start on loopback.
+  const netns = await works('unshare', ['--net', '--', 'ip', 'link', 'set', 'lo', 'up']);
+  noteResourceBounds(cgroupLimits, notes);
+  const pty = await works('script', ['-qec', 'exit 0', '/dev/null']);
+  notes.push(
+    pty
+      ? 'terminal: pty by script(1) from util-linux'
+      : 'no script(1) from util-linux: cases with terminal: pty cannot run',
+  );
+  const { isolation, mechanism } = await probeJail(cgroupRoot, netns, notes);
+  return {
+    platform: process.platform,
+    proc: true,
+    mechanism,
+    cgroupRoot,
+    pidsCgroupRoot,
+    cpuCgroupRoot,
+    memoryCgroupRoot,
+    netns,
+    processLimit,
+    pty,
+    isolation,
+    cgroupLimits,
+    notes,
+  };
+}
+
+/**
+ * The usable cgroup roots (v2, and each v1 hierarchy) and, per limit, which version enforces it: a v1 hierarchy where
+ * one holds the controller, else v2 when it could be enabled there.
+ */
+async function probeCgroups(notes: string[]) {
   const v2 = findMount('v2');
   const pids = findMount('pids');
   const cpu = findMount('cpu');
@@ -138,6 +172,11 @@ async function probeLinux(): Promise<HostCapabilities> {
   notes.push(
     `cgroup limits: pids ${cgroupLimits.pids ?? 'none'}, memory ${cgroupLimits.memory ?? 'none'}, cpu ${cgroupLimits.cpu ?? 'none'}`,
   );
+  return { cgroupRoot, pidsCgroupRoot, cpuCgroupRoot, memoryCgroupRoot, cgroupLimits };
+}
+
+/** What bounds the number of processes: the pids cgroup, else RLIMIT_NPROC, which does not bind root (then nothing). */
+function processLimitOf(cgroupLimits: CgroupLimits, notes: string[]): HostCapabilities['processLimit'] {
   const isRoot = process.getuid?.() === 0;
   const processLimit = cgroupLimits.pids !== null ? 'pids-cgroup' : isRoot ? 'none' : 'rlimit';
   if (processLimit === 'pids-cgroup')
@@ -146,8 +185,10 @@ async function probeLinux(): Promise<HostCapabilities> {
     notes.push('no pids cgroup and running as root, where RLIMIT_NPROC does not bind: no process limit');
   if (processLimit === 'rlimit')
     notes.push('process limit by RLIMIT_NPROC: counts every process of this user, not only the attempt');
-  // lo starts down in a new network namespace; fixtures may still talk to servers they start on loopback.
-  const netns = await works('unshare', ['--net', '--', 'ip', 'link', 'set', 'lo', 'up']);
+  return processLimit;
+}
+
+function noteResourceBounds(cgroupLimits: CgroupLimits, notes: string[]): void {
   notes.push(
     cgroupLimits.cpu === null
       ? 'no cpu cgroup: nice 10 weighs per process, so a fork bomb can crowd out the harness'
@@ -159,12 +200,14 @@ async function probeLinux(): Promise<HostCapabilities> {
       : `memory bounded per attempt by cgroup ${cgroupLimits.memory === 'v1' ? 'v1 memory.limit_in_bytes' : 'v2 memory.max and memory.swap.max'}`,
   );
   notes.push('address space, file size and CPU time limited by bash ulimit in the launcher');
-  const pty = await works('script', ['-qec', 'exit 0', '/dev/null']);
-  notes.push(
-    pty
-      ? 'terminal: pty by script(1) from util-linux'
-      : 'no script(1) from util-linux: cases with terminal: pty cannot run',
-  );
+}
+
+/** How commands are jailed (bubblewrap or the host user) and, from that and the v2 cgroup, how their trees are killed. */
+async function probeJail(
+  cgroupRoot: string | null,
+  netns: boolean,
+  notes: string[],
+): Promise<Pick<HostCapabilities, 'isolation' | 'mechanism'>> {
   // bwrap makes the network namespace itself, in a user namespace where unshare(1) as non-root cannot.
   // Without cgroup.kill, a jail's commands get user namespaces of their own, which name their processes exactly: the
   // probe's jail enters the way the attempts' will.
@@ -191,21 +234,7 @@ async function probeLinux(): Promise<HostCapabilities> {
     notes.push(
       'PID namespace not used without bubblewrap: the command would run as PID 1 there, which ignores SIGINT/SIGTERM without a handler',
     );
-  return {
-    platform: process.platform,
-    proc: true,
-    mechanism,
-    cgroupRoot,
-    pidsCgroupRoot,
-    cpuCgroupRoot,
-    memoryCgroupRoot,
-    netns,
-    processLimit,
-    pty,
-    isolation,
-    cgroupLimits,
-    notes,
-  };
+  return { isolation, mechanism };
 }
 
 function probeElsewhere(): HostCapabilities {

@@ -18,6 +18,35 @@ export interface KillRequest {
  * A SIGTERM first signal goes to every process at once (with SIGCONT), then SIGKILL.
  */
 export async function escalate(tree: ProcessTree, request: KillRequest): Promise<KillRecord> {
+  const kill = startKill(tree, request);
+  const { initial, step, goneWithin, record } = kill;
+  if (initial.length === 0) return record(0, false);
+
+  if (request.firstSignal !== 'SIGKILL') {
+    const gone = await signalBeforeKill(tree, request, kill);
+    if (gone !== null) return record(gone, false);
+  }
+
+  step(
+    tree.mechanism === 'cgroup-v2' ? 'cgroup.kill' : 'SIGKILL',
+    request.firstSignal === 'SIGKILL' ? initial : tree.pids(),
+  );
+  tree.killAll();
+  // Re-sent on every poll: a process forked between listing and killing is caught on the next pass.
+  return record(await goneWithin(request.graces.afterKillMs, () => tree.killAll()), true);
+}
+
+/** One kill under way: the tree it started from, and the steps, looks and record its phases share. */
+interface KillInProgress {
+  readonly initial: number[];
+  /** Recorded just before the signal goes out, so atMs is when it was sent. */
+  step(signal: SignalStep['signal'], alive: readonly number[]): void;
+  /** When (ms into the kill) a look first found the tree empty, or null once `ms` passed with it still there. */
+  goneWithin(ms: number, eachPoll?: () => void): Promise<number | null>;
+  record(goneMs: number | null, escalatedToKill: boolean): KillRecord;
+}
+
+function startKill(tree: ProcessTree, request: KillRequest): KillInProgress {
   const start = performance.now();
   const initial = tree.pids();
   // Counted as the monitor shows the tree: a jail's nsenter is plumbing, killed with the rest but not counted.
@@ -30,19 +59,7 @@ export async function escalate(tree: ProcessTree, request: KillRequest): Promise
   const treeSize = initial.length === 0 ? 0 : Math.max(1, shownCount(initial));
   const elapsed = (): number => Math.round((performance.now() - start) * 10) / 10;
   const steps: SignalStep[] = [];
-  /** Recorded just before the signal goes out, so atMs is when it was sent. */
-  const step = (signal: SignalStep['signal'], alive: readonly number[]): void => {
-    steps.push({ signal, atMs: elapsed(), alive: shownCount(alive) });
-  };
-  // The marker scan cannot see a process in the middle of exec (its environ is in flux): on that mechanism an empty
-  // tree is believed only when a second look a poll later is empty too. goneMs is still the first empty look.
-  const confirmEmpty = tree.mechanism === 'process-group+scan';
-  const empty = async (): Promise<boolean> => {
-    if (tree.pids().length > 0) return false;
-    if (!confirmEmpty) return true;
-    await sleep(POLL_MS);
-    return tree.pids().length === 0;
-  };
+  const empty = emptyLook(tree);
   const goneWithin = async (ms: number, eachPoll?: () => void): Promise<number | null> => {
     const deadline = performance.now() + ms;
     for (let poll = 0; ; poll++) {
@@ -69,9 +86,33 @@ export async function escalate(tree: ProcessTree, request: KillRequest): Promise
       survivors,
     };
   };
+  return {
+    initial,
+    step: (signal, alive) => {
+      steps.push({ signal, atMs: elapsed(), alive: shownCount(alive) });
+    },
+    goneWithin,
+    record,
+  };
+}
 
-  if (initial.length === 0) return record(0, false);
+/**
+ * Whether the tree is empty. The marker scan cannot see a process in the middle of exec (its environ is in flux): on
+ * that mechanism an empty tree is believed only when a second look a poll later is empty too.
+ */
+function emptyLook(tree: ProcessTree): () => Promise<boolean> {
+  const confirmEmpty = tree.mechanism === 'process-group+scan';
+  return async () => {
+    if (tree.pids().length > 0) return false;
+    if (!confirmEmpty) return true;
+    await sleep(POLL_MS);
+    return tree.pids().length === 0;
+  };
+}
 
+/** The signals before SIGKILL: when (ms into the kill) the tree was gone after them, or null when it was not. */
+async function signalBeforeKill(tree: ProcessTree, request: KillRequest, kill: KillInProgress): Promise<number | null> {
+  const { initial, step, goneWithin } = kill;
   if (request.firstSignal === 'SIGTERM') {
     // A budget or harness stop, not a Ctrl-C: TERM to every process at once, so the whole kill fits in one grace.
     step('SIGTERM', initial);
@@ -79,28 +120,17 @@ export async function escalate(tree: ProcessTree, request: KillRequest): Promise
     tree.signalEach(initial, 'SIGTERM');
     step('SIGCONT', initial);
     tree.signalEach(initial, 'SIGCONT');
-    const afterTerm = await goneWithin(request.graces.afterTermMs);
-    if (afterTerm !== null) return record(afterTerm, false);
-  } else if (request.firstSignal !== 'SIGKILL') {
-    step(request.firstSignal, initial);
-    tree.signalGroup(request.firstSignal);
-    const afterFirst = await goneWithin(request.graces.afterFirstMs);
-    if (afterFirst !== null) return record(afterFirst, false);
-
-    const alive = tree.pids();
-    step('SIGTERM', alive);
-    tree.signalEach(alive, 'SIGTERM');
-    step('SIGCONT', alive);
-    tree.signalEach(alive, 'SIGCONT');
-    const afterTerm = await goneWithin(request.graces.afterTermMs);
-    if (afterTerm !== null) return record(afterTerm, false);
+    return goneWithin(request.graces.afterTermMs);
   }
+  step(request.firstSignal, initial);
+  tree.signalGroup(request.firstSignal);
+  const afterFirst = await goneWithin(request.graces.afterFirstMs);
+  if (afterFirst !== null) return afterFirst;
 
-  step(
-    tree.mechanism === 'cgroup-v2' ? 'cgroup.kill' : 'SIGKILL',
-    request.firstSignal === 'SIGKILL' ? initial : tree.pids(),
-  );
-  tree.killAll();
-  // Re-sent on every poll: a process forked between listing and killing is caught on the next pass.
-  return record(await goneWithin(request.graces.afterKillMs, () => tree.killAll()), true);
+  const alive = tree.pids();
+  step('SIGTERM', alive);
+  tree.signalEach(alive, 'SIGTERM');
+  step('SIGCONT', alive);
+  tree.signalEach(alive, 'SIGCONT');
+  return goneWithin(request.graces.afterTermMs);
 }
