@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import ts from 'typescript';
 
 const SRC = path.resolve(import.meta.dirname, '../src');
 
@@ -200,4 +201,31 @@ describe('subfolders per concern', () => {
       expect(entries.filter((entry) => entry.isFile()).length).toBeLessThanOrEqual(8);
     });
   }
+});
+
+/** A function longer than this is split into named steps (docs/architecture.md). */
+const MAX_FUNCTION_LINES = 80;
+
+describe('function length', () => {
+  it(`no function in src/ runs over ${MAX_FUNCTION_LINES} lines, first to last`, async () => {
+    const long: string[] = [];
+    for (const file of (await readdir(SRC, { recursive: true })).filter((name) => name.endsWith('.ts'))) {
+      const source = ts.createSourceFile(
+        file,
+        await readFile(path.join(SRC, file), 'utf8'),
+        ts.ScriptTarget.Latest,
+        true,
+      );
+      const visit = (node: ts.Node): void => {
+        if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
+          const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+          const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+          if (last - first + 1 > MAX_FUNCTION_LINES) long.push(`${file}:${first + 1} (${last - first + 1} lines)`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(long).toEqual([]);
+  });
 });

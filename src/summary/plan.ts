@@ -78,50 +78,7 @@ export function planRepeats(
       .slice(i + 1)
       .map((b) => ({ a: (a[0] as AttemptScores).variant, b: (b[0] as AttemptScores).variant, pairs: pairUp(a, b) })),
   );
-  const pairs = metrics.flatMap((metric) => {
-    const valued = couples
-      .map((couple) => ({
-        ...couple,
-        values: couple.pairs.flatMap(([left, right]) => {
-          const [x, y] = [metric.value(left), metric.value(right)];
-          return x === null || y === null ? [] : [[x, y] as const];
-        }),
-      }))
-      .filter((couple) => couple.values.length > 0);
-    const alpha = ALPHA / Math.max(1, valued.length);
-    return valued.map(({ a, b, values }): PairPlan => {
-      const pairsPerRepeat = values.length / pilotRepeats;
-      if (metric.kind === 'rate') {
-        const discordance = values.filter(([x, y]) => x !== y).length / values.length;
-        const repeats = rateRepeats(pairsPerRepeat, discordance, detect.value, alpha, power);
-        return {
-          metric: metric.metric,
-          a,
-          b,
-          pilotPairs: values.length,
-          pairsPerRepeat,
-          discordance,
-          sd: null,
-          alpha,
-          repeats,
-        };
-      }
-      const sd = standardDeviation(values.map(([x, y]) => Number(x) - Number(y)));
-      const needed = sd > 0 ? Math.ceil(wilcoxonPairs(detect.value, sd, alpha, power) / pairsPerRepeat) : null;
-      const repeats = needed !== null && needed <= MAX_PLANNED_REPEATS ? needed : null;
-      return {
-        metric: metric.metric,
-        a,
-        b,
-        pilotPairs: values.length,
-        pairsPerRepeat,
-        discordance: null,
-        sd,
-        alpha,
-        repeats,
-      };
-    });
-  });
+  const pairs = metrics.flatMap((metric) => metricPairPlans(metric, couples, pilotRepeats, options));
   const wallMs = summary.finishedAt === null ? null : Date.parse(summary.finishedAt) - Date.parse(summary.startedAt);
   const perRepeat = {
     attempts: summary.attempts.length / pilotRepeats,
@@ -144,6 +101,44 @@ export function planRepeats(
       tokens: repeats === null ? null : repeats * perRepeat.tokens,
     },
   };
+}
+
+interface Couple {
+  readonly a: string;
+  readonly b: string;
+  readonly pairs: readonly (readonly [AttemptScores, AttemptScores])[];
+}
+
+/** One metric's plan for every couple of variants with values on both sides, alpha split over those couples (Bonferroni). */
+function metricPairPlans(
+  metric: ComparedMetric,
+  couples: readonly Couple[],
+  pilotRepeats: number,
+  { detect, power }: PlanOptions,
+): PairPlan[] {
+  const valued = couples
+    .map((couple) => ({
+      ...couple,
+      values: couple.pairs.flatMap(([left, right]) => {
+        const [x, y] = [metric.value(left), metric.value(right)];
+        return x === null || y === null ? [] : [[x, y] as const];
+      }),
+    }))
+    .filter((couple) => couple.values.length > 0);
+  const alpha = ALPHA / Math.max(1, valued.length);
+  return valued.map(({ a, b, values }): PairPlan => {
+    const pairsPerRepeat = values.length / pilotRepeats;
+    const common = { metric: metric.metric, a, b, pilotPairs: values.length, pairsPerRepeat };
+    if (metric.kind === 'rate') {
+      const discordance = values.filter(([x, y]) => x !== y).length / values.length;
+      const repeats = rateRepeats(pairsPerRepeat, discordance, detect.value, alpha, power);
+      return { ...common, discordance, sd: null, alpha, repeats };
+    }
+    const sd = standardDeviation(values.map(([x, y]) => Number(x) - Number(y)));
+    const needed = sd > 0 ? Math.ceil(wilcoxonPairs(detect.value, sd, alpha, power) / pairsPerRepeat) : null;
+    const repeats = needed !== null && needed <= MAX_PLANNED_REPEATS ? needed : null;
+    return { ...common, discordance: null, sd, alpha, repeats };
+  });
 }
 
 /** The fewest repeats whose pairs reach `power` on McNemar's exact test; the pairs discordant at least as often as the effect needs. */

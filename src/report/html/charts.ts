@@ -55,21 +55,11 @@ interface TradeoffPoint {
 /** Points whose centres are within this many pixels share one label: their markers would hide each other's. */
 const COINCIDE_PX = 3;
 
-/**
- * The trade-off: per variant, hangs interrupted (y) against controls falsely killed (x), both with their intervals;
- * the dot's size is the interrupt latency p50 (the third dimension), so a design that buys recall with kills shows.
- * Variants on the same spot get one label listing them; labels are placed so that none covers another.
- */
-export function renderTradeoffChart(groups: readonly GroupSummary[]): string {
-  const size = 360;
-  // room on the left for the rotated axis title and the right-aligned percentages beside it
-  const pad = 52;
-  const width = size + 150;
-  const x = (value: number): number => Math.round(pad + value * (size - pad - 16));
-  const y = (value: number): number => Math.round(size - pad - value * (size - pad - 16));
-  const latencies = groups.flatMap((group) => group.interruptLatencyMs.p50 ?? []);
-  const maxLatency = Math.max(1, ...latencies);
-  const layout = new LabelLayout({ x: 0, y: 0, width, height: size });
+/** The trade-off chart's grid, percentages and axis titles, their boxes reserved in `layout` so no label covers them. */
+function tradeoffAxes(
+  layout: LabelLayout,
+  { x, y, size, pad }: { x: (value: number) => number; y: (value: number) => number; size: number; pad: number },
+): string[] {
   const parts: string[] = [];
   for (const tick of [0, 0.5, 1]) {
     const label = `${tick * 100}%`;
@@ -93,6 +83,25 @@ export function renderTradeoffChart(groups: readonly GroupSummary[]): string {
     width: 16,
     height: yTitle.length * CHAR_WIDTH,
   });
+  return parts;
+}
+
+/**
+ * The trade-off: per variant, hangs interrupted (y) against controls falsely killed (x), both with their intervals;
+ * the dot's size is the interrupt latency p50 (the third dimension), so a design that buys recall with kills shows.
+ * Variants on the same spot get one label listing them; labels are placed so that none covers another.
+ */
+export function renderTradeoffChart(groups: readonly GroupSummary[]): string {
+  const size = 360;
+  // room on the left for the rotated axis title and the right-aligned percentages beside it
+  const pad = 52;
+  const width = size + 150;
+  const x = (value: number): number => Math.round(pad + value * (size - pad - 16));
+  const y = (value: number): number => Math.round(size - pad - value * (size - pad - 16));
+  const latencies = groups.flatMap((group) => group.interruptLatencyMs.p50 ?? []);
+  const maxLatency = Math.max(1, ...latencies);
+  const layout = new LabelLayout({ x: 0, y: 0, width, height: size });
+  const parts: string[] = tradeoffAxes(layout, { x, y, size, pad });
   const points: TradeoffPoint[] = [];
   groups.forEach((group, index) => {
     const hit = group.interrupted;
