@@ -25,6 +25,8 @@ export const HANG_CLASSES = [
   'repl',
   'install-prompt',
   'background-never-reports',
+  /** a client/daemon pair: the client was killed, its job runs on in the daemon */
+  'orphan-after-kill',
 ] as const;
 
 export const CONTROL_CLASSES = [
@@ -40,6 +42,8 @@ export const CONTROL_CLASSES = [
   'repl-scripted',
   'background-reached',
   'background-reports',
+  /** a client/daemon pair whose daemon finishes the job and answers */
+  'daemon-job-finishes',
 ] as const;
 
 export type HangClass = (typeof HANG_CLASSES)[number];

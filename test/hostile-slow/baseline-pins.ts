@@ -115,4 +115,28 @@ export const BASELINE_PINS: Record<string, BaselinePin> = {
     false_kill: false,
     why: 'an "Unpacking"/"Setting up" line every ~4 s: new output at every tick',
   },
+  'pty-sudo-password': { interrupted: true },
+  'pty-ssh-hostkey': { interrupted: true },
+  'pty-systemctl-pager': { interrupted: true },
+  'pty-git-credential': { interrupted: true },
+  'py-terraform-approve': { interrupted: true },
+  'node-test-child-outlives': { interrupted: true },
+  'node-dev-timeout-child': { interrupted: true },
+  'py-daemon-job-orphan': { interrupted: true },
+  'ctl-sudo-stdin-password': {
+    false_kill: false,
+    why: 'silent about 14 s after its last line: one quiet tick, then output',
+  },
+  'ctl-ssh-known-host': {
+    false_kill: false,
+    why: 'silent about 14 s after its last line: one quiet tick, then output',
+  },
+  'ctl-systemctl-no-pager': {
+    false_kill: false,
+    why: 'silent about 14 s after its last line: one quiet tick, then output',
+  },
+  'ctl-daemon-job-finishes': {
+    false_kill: false,
+    why: 'silent about 14 s after its last line: one quiet tick, then output',
+  },
 };
