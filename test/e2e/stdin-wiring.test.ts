@@ -55,5 +55,10 @@ describe('--stdin pipe,null,tty: one prompt case wired three ways (--time-scale 
     expect(report).toContain(
       '| py-confirm-prompt | hang | repro 1/1 · killed 1/1 · fixed 0/1 | repro 1/1 · killed 0/1 · fixed 0/1 | repro 1/1 · killed 1/1 · fixed 0/1 |',
     );
+    const html = await readFile(path.join(out, 'wired', 'report.html'), 'utf8');
+    expect(html).toContain('<h2>stdin wiring</h2>');
+    expect(html).toContain(
+      '<tr data-case="py-confirm-prompt"><th class="name">py-confirm-prompt</th><td>hang</td><td>repro 1/1 · killed 1/1 · fixed 0/1</td><td>repro 1/1 · killed 0/1 · fixed 0/1</td>',
+    );
   }, 180_000);
 });

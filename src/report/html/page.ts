@@ -12,6 +12,7 @@ import {
   renderVariantTable,
 } from './summary-section.js';
 import { renderShellTools } from './shell-tools-section.js';
+import { renderStdinWiring } from './stdin-wiring-section.js';
 
 /** Where a live page (`hangbench view`) gets its updates: an SSE stream and a URL that renders one attempt. */
 export interface LiveEndpoints {
@@ -63,6 +64,7 @@ ${renderSweep(summary)}
 <h2>Variant comparison</h2>${renderComparisons(summary)}
 ${renderCaseMatrix(summary)}
 ${renderShellTools(summary)}
+${renderStdinWiring(summary)}
 <details class="classes"><summary><h2>Classes</h2></summary>${renderClassTable(summary)}</details>
 <h2>Attempts</h2>
 <div class="filters">${filterSelect(
