@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, expect, it, vi } from 'vitest';
 import { sampleTree } from '../../src/monitor/index.js';
 import type { SandboxProcess } from '../../src/sandbox/index.js';
@@ -67,9 +68,16 @@ describeOnLinux('sampleTree', () => {
     const { tree } = await watch('python3 busy-loop.py');
     await waitForText(tree, 'fixed point');
     const first = sampleTree([tree.pid]);
-    // spin the harness a little so the interval is measurable; only the sign of the result is checked
-    const until = performance.now() + 100;
-    while (performance.now() < until);
+    // wait until the loop has been given CPU since the first sample (a loaded machine may keep it off a core for a
+    // while), so the interval holds some; only the sign of the result is checked
+    const cpuTicks = () => {
+      const fields = readFileSync(`/proc/${tree.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return Number(fields[11]) + Number(fields[12]);
+    };
+    const before = cpuTicks();
+    const until = performance.now() + 10_000;
+    while (cpuTicks() < before + 2 && performance.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     const second = sampleTree([tree.pid], first);
     expect(second.snapshot.processes[0]?.cpuPercent).toBeGreaterThan(0);
     expect(second.stdinTarget).toBe(first.stdinTarget);
