@@ -1,7 +1,9 @@
 // hangbench benchmarks: every figure a percentile or a ratio, measured side by side in one run; asserts nothing.
 // Run: npm run bench (builds first). BENCH_ONLY=sampling,kill runs some sections; BENCH_SMOKE=1 runs a few trials a
 // section (CI). Writes <date>.{json,md} into `--out DIR` (npm run bench -- --out DIR), else bench/results/, where the
-// measured records are committed (a smoke run: a temporary folder). A failed section fails the run.
+// measured records are committed (a smoke run: a temporary folder). The JSON says `smoke` and `only` (the sections
+// BENCH_ONLY chose, null for all), so scripts/docs-figures.mjs quotes only a full run. A failed section fails the run.
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
@@ -40,6 +42,7 @@ const host = {
   memoryGb: Math.round(totalmem() / 2 ** 30),
 };
 const startedAt = new Date();
+const measuredCommit = commit();
 console.log(
   `hangbench bench${SMOKE ? ' (smoke: a few trials a section)' : ''} — node ${host.node}, ${host.platform}, ${host.cores} cores (${host.cpu})`,
 );
@@ -76,6 +79,17 @@ const goalTable = [
 ].join('\n');
 console.log(`\n## Goals\n\n${goalTable}`);
 
+/** The commit the bench measured, `-dirty` when the work tree had changes; null outside a git checkout. */
+function commit() {
+  try {
+    const git = (/** @type {string[]} */ ...args) =>
+      execFileSync('git', args, { cwd: import.meta.dirname, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    return `${git('rev-parse', 'HEAD').trim()}${git('status', '--porcelain').trim() === '' ? '' : '-dirty'}`;
+  } catch {
+    return null;
+  }
+}
+
 const stamp = startedAt.toISOString().replace(/[:.]/g, '-').slice(0, 19);
 const outFlag = process.argv.indexOf('--out');
 const outArg = outFlag === -1 ? undefined : process.argv[outFlag + 1];
@@ -92,7 +106,7 @@ await mkdir(dir, { recursive: true });
 const totalSeconds = (Date.now() - startedAt.getTime()) / 1000;
 await writeFile(
   path.join(dir, `${stamp}.json`),
-  `${JSON.stringify({ startedAt: startedAt.toISOString(), totalSeconds, host, sections: results, goals }, null, 2)}\n`,
+  `${JSON.stringify({ startedAt: startedAt.toISOString(), totalSeconds, smoke: SMOKE, only: only ?? null, commit: measuredCommit, host, sections: results, goals }, null, 2)}\n`,
 );
 const markdown = [
   `# hangbench bench ${startedAt.toISOString()}`,
