@@ -1,0 +1,152 @@
+#!/usr/bin/env node
+// A measured record of one hangbench run, for the figures in README.md and docs/ (scripts/docs-figures.mjs renders
+// them): node scripts/measure-run.mjs NAME -- <command…>, e.g.
+//   node scripts/measure-run.mjs default-eval -- node bin/hangbench.js eval
+// runs the command from the project's root (stdout and stderr pass through), then writes docs/measurements/NAME.json:
+// the exact command, the date, the hangbench commit, node, the host's cores, the wall time and peak RSS, the run's
+// summary.json and meta.json, and what the command printed on stdout (the terminal tables). The run folder is the one
+// the command names on its last `results: DIR` line. Peak RSS twice: `harnessPeakRssMb` is the VmHWM of the
+// hangbench process alone (polled every 100 ms, so a peak in its last 100 ms can be missed), `treePeakRssMb` is
+// /usr/bin/time's %M (the largest single process of the tree the run waited for: a sandboxed program or an agent CLI
+// can be it). --out FILE writes the record elsewhere (a test's temporary folder); the command's exit status is the
+// script's, and no record is written when the run printed no results folder.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+const dash = args.indexOf('--');
+const before = dash < 0 ? args : args.slice(0, dash);
+const command = dash < 0 ? [] : args.slice(dash + 1);
+const outFlag = before.indexOf('--out');
+const outFile = outFlag < 0 ? undefined : before[outFlag + 1];
+const name = before.find((arg, index) => !arg.startsWith('--') && index !== outFlag + 1);
+if (!name || !/^[a-z0-9][a-z0-9-]*$/.test(name) || command.length === 0 || (outFlag >= 0 && !outFile)) {
+  console.error('usage: node scripts/measure-run.mjs NAME [--out FILE] -- <command…>   (NAME: lower-case, digits, -)');
+  process.exit(2);
+}
+
+const git = (...gitArgs) =>
+  execFileSync('git', gitArgs, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+/** The commit the run measured, `-dirty` when tracked files had changes. */
+const commit = () =>
+  `${git('rev-parse', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? '-dirty' : ''}`;
+
+/** Every descendant of pid, from /proc/<pid>/task/<tid>/children. */
+function descendants(pid) {
+  const found = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const next = queue.shift();
+    let tasks = [];
+    try {
+      tasks = readdirSync(`/proc/${next}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tasks) {
+      let children = '';
+      try {
+        children = readFileSync(`/proc/${next}/task/${tid}/children`, 'utf8');
+      } catch {
+        continue;
+      }
+      for (const child of children.split(' ').filter(Boolean).map(Number)) {
+        found.push(child);
+        queue.push(child);
+      }
+    }
+  }
+  return found;
+}
+
+const readOr = (file, fallback) => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return fallback;
+  }
+};
+
+/** VmHWM in kB of each hangbench process among pid's descendants (its cmdline runs bin/hangbench.js). */
+function harnessHwm(pid) {
+  const peaks = new Map();
+  for (const child of descendants(pid)) {
+    if (
+      !readOr(`/proc/${child}/cmdline`, '')
+        .split('\0')
+        .some((arg) => arg.endsWith('bin/hangbench.js'))
+    )
+      continue;
+    const hwm = /VmHWM:\s+(\d+) kB/.exec(readOr(`/proc/${child}/status`, ''));
+    if (hwm) peaks.set(child, Number(hwm[1]));
+  }
+  return peaks;
+}
+
+const startedAt = new Date();
+const measuredCommit = commit();
+const scratch = mkdtempSync(path.join(tmpdir(), 'hangbench-measure-'));
+const timeFile = path.join(scratch, 'time.txt');
+const started = performance.now();
+const child = spawn('/usr/bin/time', ['-o', timeFile, '-f', '%e %M', ...command], {
+  cwd: root,
+  stdio: ['inherit', 'pipe', 'inherit'],
+});
+let stdout = '';
+child.stdout.setEncoding('utf8');
+child.stdout.on('data', (chunk) => {
+  stdout += chunk;
+  process.stdout.write(chunk);
+});
+/** The highest VmHWM seen of the hangbench process (the first one found: the run's own, not a child it starts). */
+let harness = { pid: null, kb: 0 };
+const poll = setInterval(() => {
+  for (const [pid, kb] of harnessHwm(child.pid)) {
+    if (harness.pid === null) harness = { pid, kb };
+    if (pid === harness.pid) harness.kb = Math.max(harness.kb, kb);
+  }
+}, 100);
+const exitCode = await new Promise((resolve) =>
+  child.on('close', (code, signal) => resolve(code ?? 128 + (signal ? 1 : 0))),
+);
+clearInterval(poll);
+const wallSeconds = (performance.now() - started) / 1000;
+const [, treeKb] = readOr(timeFile, '').trim().split('\n').at(-1).split(' ').map(Number);
+rmSync(scratch, { recursive: true, force: true });
+
+const runDir = [...stdout.matchAll(/^results: (.+)$/gm)].at(-1)?.[1];
+if (!runDir) {
+  console.error(`measure-run: the command printed no "results: DIR" line (exit ${exitCode}); no record written`);
+  process.exit(exitCode === 0 ? 1 : exitCode);
+}
+const full = path.resolve(root, runDir);
+const shellWords = command.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`));
+const record = {
+  name,
+  command: shellWords.join(' '),
+  reproduce: `node scripts/measure-run.mjs ${name} -- ${shellWords.join(' ')}`,
+  date: startedAt.toISOString(),
+  commit: measuredCommit,
+  node: process.version,
+  cores: availableParallelism(),
+  cpu: cpus()[0]?.model ?? '?',
+  platform: `${process.platform}-${process.arch}`,
+  exitCode,
+  wallSeconds: Math.round(wallSeconds * 10) / 10,
+  harnessPeakRssMb: harness.pid === null ? null : Math.round(harness.kb / 1024),
+  treePeakRssMb: Number.isFinite(treeKb) ? Math.round(treeKb / 1024) : null,
+  runDir: path.relative(root, full).startsWith('..') ? full : path.relative(root, full),
+  meta: JSON.parse(readFileSync(path.join(full, 'meta.json'), 'utf8')),
+  summary: JSON.parse(readFileSync(path.join(full, 'summary.json'), 'utf8')),
+  stdout,
+};
+const target = outFile ? path.resolve(outFile) : path.join(root, 'docs', 'measurements', `${name}.json`);
+mkdirSync(path.dirname(target), { recursive: true });
+writeFileSync(target, `${JSON.stringify(record, null, 2)}\n`);
+console.error(
+  `measure-run: ${path.relative(root, target)} — ${record.wallSeconds} s, harness peak ${record.harnessPeakRssMb} MB, tree peak ${record.treePeakRssMb} MB (exit ${exitCode})`,
+);
+process.exitCode = exitCode;
