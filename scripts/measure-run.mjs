@@ -10,6 +10,10 @@
 // /usr/bin/time's %M (the largest single process of the tree the run waited for: a sandboxed program or an agent CLI
 // can be it). --out FILE writes the record elsewhere (a test's temporary folder); the command's exit status is the
 // script's, and no record is written when the run printed no results folder.
+//   node scripts/measure-run.mjs NAME --from-run results/<run> -- <the command that made that run…>
+// records a run made earlier instead of running anything: the command is taken as given, the commit and node from the
+// run's meta.json, the wall time from its summary.json (startedAt → finishedAt), peak RSS and stdout as not measured
+// (null), and `"fromRun": true` says so.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -20,11 +24,18 @@ const args = process.argv.slice(2);
 const dash = args.indexOf('--');
 const before = dash < 0 ? args : args.slice(0, dash);
 const command = dash < 0 ? [] : args.slice(dash + 1);
-const outFlag = before.indexOf('--out');
-const outFile = outFlag < 0 ? undefined : before[outFlag + 1];
-const name = before.find((arg, index) => !arg.startsWith('--') && index !== outFlag + 1);
-if (!name || !/^[a-z0-9][a-z0-9-]*$/.test(name) || command.length === 0 || (outFlag >= 0 && !outFile)) {
-  console.error('usage: node scripts/measure-run.mjs NAME [--out FILE] -- <command…>   (NAME: lower-case, digits, -)');
+const valueOf = (flag) => {
+  const index = before.indexOf(flag);
+  return index < 0 ? undefined : (before[index + 1] ?? '');
+};
+const outFile = valueOf('--out');
+const fromRun = valueOf('--from-run');
+const valueIndexes = ['--out', '--from-run'].map((flag) => before.indexOf(flag)).filter((index) => index >= 0);
+const name = before.find((arg, index) => !arg.startsWith('--') && !valueIndexes.includes(index - 1));
+if (!name || !/^[a-z0-9][a-z0-9-]*$/.test(name) || command.length === 0 || outFile === '' || fromRun === '') {
+  console.error(
+    'usage: node scripts/measure-run.mjs NAME [--out FILE] [--from-run RUN_DIR] -- <command…>   (NAME: lower-case, digits, -)',
+  );
   process.exit(2);
 }
 
@@ -86,67 +97,116 @@ function harnessHwm(pid) {
   return peaks;
 }
 
-const startedAt = new Date();
-const measuredCommit = commit();
-const scratch = mkdtempSync(path.join(tmpdir(), 'hangbench-measure-'));
-const timeFile = path.join(scratch, 'time.txt');
-const started = performance.now();
-const child = spawn('/usr/bin/time', ['-o', timeFile, '-f', '%e %M', ...command], {
-  cwd: root,
-  stdio: ['inherit', 'pipe', 'inherit'],
-});
-let stdout = '';
-child.stdout.setEncoding('utf8');
-child.stdout.on('data', (chunk) => {
-  stdout += chunk;
-  process.stdout.write(chunk);
-});
-/** The highest VmHWM seen of the hangbench process (the first one found: the run's own, not a child it starts). */
-let harness = { pid: null, kb: 0 };
-const poll = setInterval(() => {
-  for (const [pid, kb] of harnessHwm(child.pid)) {
-    if (harness.pid === null) harness = { pid, kb };
-    if (pid === harness.pid) harness.kb = Math.max(harness.kb, kb);
-  }
-}, 100);
-const exitCode = await new Promise((resolve) =>
-  child.on('close', (code, signal) => resolve(code ?? 128 + (signal ? 1 : 0))),
-);
-clearInterval(poll);
-const wallSeconds = (performance.now() - started) / 1000;
-const [, treeKb] = readOr(timeFile, '').trim().split('\n').at(-1).split(' ').map(Number);
-rmSync(scratch, { recursive: true, force: true });
-
-const runDir = [...stdout.matchAll(/^results: (.+)$/gm)].at(-1)?.[1];
-if (!runDir) {
-  console.error(`measure-run: the command printed no "results: DIR" line (exit ${exitCode}); no record written`);
-  process.exit(exitCode === 0 ? 1 : exitCode);
-}
-const full = path.resolve(root, runDir);
-const shellWords = command.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`));
-const record = {
-  name,
-  command: shellWords.join(' '),
-  reproduce: `node scripts/measure-run.mjs ${name} -- ${shellWords.join(' ')}`,
-  date: startedAt.toISOString(),
-  commit: measuredCommit,
-  node: process.version,
-  cores: availableParallelism(),
-  cpu: cpus()[0]?.model ?? '?',
-  platform: `${process.platform}-${process.arch}`,
-  exitCode,
-  wallSeconds: Math.round(wallSeconds * 10) / 10,
-  harnessPeakRssMb: harness.pid === null ? null : Math.round(harness.kb / 1024),
-  treePeakRssMb: Number.isFinite(treeKb) ? Math.round(treeKb / 1024) : null,
-  runDir: path.relative(root, full).startsWith('..') ? full : path.relative(root, full),
-  meta: JSON.parse(readFileSync(path.join(full, 'meta.json'), 'utf8')),
-  summary: JSON.parse(readFileSync(path.join(full, 'summary.json'), 'utf8')),
-  stdout,
-};
+const quoted = command.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`));
+const measured = fromRun ? await recordOf(fromRun) : await measure();
 const target = outFile ? path.resolve(outFile) : path.join(root, 'docs', 'measurements', `${name}.json`);
 mkdirSync(path.dirname(target), { recursive: true });
-writeFileSync(target, `${JSON.stringify(record, null, 2)}\n`);
+writeFileSync(target, `${JSON.stringify(measured.record, null, 2)}\n`);
+const { record } = measured;
 console.error(
-  `measure-run: ${path.relative(root, target)} — ${record.wallSeconds} s, harness peak ${record.harnessPeakRssMb} MB, tree peak ${record.treePeakRssMb} MB (exit ${exitCode})`,
+  `measure-run: ${path.relative(root, target)} — ${record.wallSeconds} s, harness peak ${record.harnessPeakRssMb} MB, tree peak ${record.treePeakRssMb} MB (exit ${record.exitCode})`,
 );
-process.exitCode = exitCode;
+process.exitCode = measured.exitCode;
+
+/** The record's common part: what ran, from which run folder. */
+function common(full) {
+  return {
+    name,
+    command: quoted.join(' '),
+    reproduce: `node scripts/measure-run.mjs ${name} -- ${quoted.join(' ')}`,
+    runDir: path.relative(root, full).startsWith('..') ? full : path.relative(root, full),
+    meta: JSON.parse(readFileSync(path.join(full, 'meta.json'), 'utf8')),
+    summary: JSON.parse(readFileSync(path.join(full, 'summary.json'), 'utf8')),
+  };
+}
+
+/** A finished run folder made earlier, recorded as it is. */
+async function recordOf(dir) {
+  const full = path.resolve(dir);
+  const { meta, summary, ...rest } = common(full);
+  if (!summary.finishedAt || summary.interrupted) {
+    console.error(
+      `measure-run: ${dir} did not finish (finishedAt ${summary.finishedAt}, interrupted ${summary.interrupted})`,
+    );
+    process.exit(1);
+  }
+  return {
+    exitCode: 0,
+    record: {
+      ...rest,
+      fromRun: true,
+      date: summary.startedAt,
+      commit: meta.versions.gitSha ?? null,
+      node: meta.versions.node,
+      cores: meta.host.cores ?? null,
+      cpu: null,
+      platform: meta.versions.platform,
+      exitCode: null,
+      wallSeconds: Math.round((Date.parse(summary.finishedAt) - Date.parse(summary.startedAt)) / 100) / 10,
+      harnessPeakRssMb: null,
+      treePeakRssMb: null,
+      meta,
+      summary,
+      stdout: null,
+    },
+  };
+}
+
+/** Runs the command, measuring it. */
+async function measure() {
+  const startedAt = new Date();
+  const measuredCommit = commit();
+  const scratch = mkdtempSync(path.join(tmpdir(), 'hangbench-measure-'));
+  const timeFile = path.join(scratch, 'time.txt');
+  const started = performance.now();
+  const child = spawn('/usr/bin/time', ['-o', timeFile, '-f', '%e %M', ...command], {
+    cwd: root,
+    stdio: ['inherit', 'pipe', 'inherit'],
+  });
+  let stdout = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+    process.stdout.write(chunk);
+  });
+  /** The highest VmHWM seen of the hangbench process (the first one found: the run's own, not a child it starts). */
+  let harness = { pid: null, kb: 0 };
+  const poll = setInterval(() => {
+    for (const [pid, kb] of harnessHwm(child.pid)) {
+      if (harness.pid === null) harness = { pid, kb };
+      if (pid === harness.pid) harness.kb = Math.max(harness.kb, kb);
+    }
+  }, 100);
+  const exitCode = await new Promise((resolve) =>
+    child.on('close', (code, signal) => resolve(code ?? 128 + (signal ? 1 : 0))),
+  );
+  clearInterval(poll);
+  const wallSeconds = (performance.now() - started) / 1000;
+  const [, treeKb] = readOr(timeFile, '').trim().split('\n').at(-1).split(' ').map(Number);
+  rmSync(scratch, { recursive: true, force: true });
+
+  const runDir = [...stdout.matchAll(/^results: (.+)$/gm)].at(-1)?.[1];
+  if (!runDir) {
+    console.error(`measure-run: the command printed no "results: DIR" line (exit ${exitCode}); no record written`);
+    process.exit(exitCode === 0 ? 1 : exitCode);
+  }
+  const full = path.resolve(root, runDir);
+  return {
+    exitCode,
+    record: {
+      ...common(full),
+      fromRun: false,
+      date: startedAt.toISOString(),
+      commit: measuredCommit,
+      node: process.version,
+      cores: availableParallelism(),
+      cpu: cpus()[0]?.model ?? '?',
+      platform: `${process.platform}-${process.arch}`,
+      exitCode,
+      wallSeconds: Math.round(wallSeconds * 10) / 10,
+      harnessPeakRssMb: harness.pid === null ? null : Math.round(harness.kb / 1024),
+      treePeakRssMb: Number.isFinite(treeKb) ? Math.round(treeKb / 1024) : null,
+      stdout,
+    },
+  };
+}
