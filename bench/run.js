@@ -79,12 +79,13 @@ const goalTable = [
 ].join('\n');
 console.log(`\n## Goals\n\n${goalTable}`);
 
-/** The commit the bench measured, `-dirty` when the work tree had changes; null outside a git checkout. */
+/** The commit the bench measured, `-dirty` when tracked files other than the docs had changes; null outside git. */
 function commit() {
   try {
     const git = (/** @type {string[]} */ ...args) =>
       execFileSync('git', args, { cwd: import.meta.dirname, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    return `${git('rev-parse', 'HEAD').trim()}${git('status', '--porcelain').trim() === '' ? '' : '-dirty'}`;
+    const changed = git('status', '--porcelain', '--untracked-files=no', '--', '.', ':!*.md', ':!docs/').trim();
+    return `${git('rev-parse', 'HEAD').trim()}${changed === '' ? '' : '-dirty'}`;
   } catch {
     return null;
   }

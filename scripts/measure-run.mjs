@@ -41,9 +41,9 @@ if (!name || !/^[a-z0-9][a-z0-9-]*$/.test(name) || command.length === 0 || outFi
 
 const git = (...gitArgs) =>
   execFileSync('git', gitArgs, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-/** The commit the run measured, `-dirty` when tracked files had changes. */
+/** The commit the run measured, `-dirty` when tracked files other than the docs (Markdown, docs/) had changes. */
 const commit = () =>
-  `${git('rev-parse', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? '-dirty' : ''}`;
+  `${git('rev-parse', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no', '--', '.', ':!*.md', ':!docs/') ? '-dirty' : ''}`;
 
 /** Every descendant of pid, from /proc/<pid>/task/<tid>/children. */
 function descendants(pid) {
