@@ -30,6 +30,13 @@ export const DEFAULTS = {
   /** eval: ms between two attempt starts, so sandbox set-up and program start-up do not all coincide. */
   startGapMs: 100,
   /**
+   * eval: an installed agent CLI (`cli:*`) boots — loads its bundle, reads its config — before its first model request:
+   * seconds of CPU that --time-scale does not shrink and its wall budget already counts. Such attempts start while
+   * fewer than one a core are booting (scheduler.ts bootSlots: 42 booting at once on 2 cores took up to 95 s to run
+   * their repro); a boot that has reached neither its first request nor its end after this many ms holds none back.
+   */
+  bootWaitMs: 30_000,
+  /**
    * eval: CPU ms an attempt's work takes whatever the time scale — sandbox set-up, leak scan, disposal — and each command
    * it runs (jail and interpreter start-up), agent's, verify's and gates' alike. Measured: 72 CPU-s for the library's
    * 52 oracle attempts at --time-scale 0.1, about 1.4 s an attempt of 2 agent commands and 1–3 verify steps.

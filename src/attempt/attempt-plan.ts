@@ -31,6 +31,8 @@ export interface AttemptContext {
   /** aborted when the harness shuts down (Ctrl-C): kill everything, skip verify. */
   readonly shutdown: AbortSignal;
   readonly onTick?: (attempt: Attempt, tick: EventOf<'tick'>) => void;
+  /** called once the agent is up: an installed CLI at its first model request (or exit), any other agent at the start. */
+  readonly onAgentUp?: () => void;
 }
 
 export type AttemptStart = Omit<EventOf<'attempt.start'>, 'seq' | 't'>;

@@ -50,6 +50,7 @@ export async function setUpAttempt(plan: AttemptPlan, context: AttemptContext): 
     throw error;
   }
   trace.write(plan.start);
+  reportAgentUp(trace, context.onAgentUp, installedPlan !== null);
   if (context.onTick) {
     const onTick = context.onTick;
     trace.onEvent((event) => {
@@ -57,6 +58,16 @@ export async function setUpAttempt(plan: AttemptPlan, context: AttemptContext): 
     });
   }
   return { trace, sandbox, stop, installedPlan };
+}
+
+/** An installed CLI is up at its first model request, a note (its exit), a limit or the attempt's end; any other agent at once. */
+function reportAgentUp(trace: TraceWriter, onAgentUp: (() => void) | undefined, installed: boolean): void {
+  if (!onAgentUp) return;
+  if (!installed) return onAgentUp();
+  trace.onEvent((event) => {
+    const { type } = event;
+    if (type === 'model.request' || type === 'agent.note' || type === 'limit' || type === 'attempt.end') onAgentUp();
+  });
 }
 
 /** The attempt's clocks: the wall budget and the shutdown end the agent phase; the hard stop ends every command. */

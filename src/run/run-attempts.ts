@@ -50,7 +50,7 @@ export async function runAttempts(
   // Every running attempt listens for the shutdown: more than Node's default 10 is expected, not a leak.
   setMaxListeners(limits.maxRunning + 10, shutdown);
   setMaxListeners(limits.maxRunning + 10, stopAttempts);
-  const scheduled = runScheduled(plan.order, limits, async (attempt) => {
+  const scheduled = runScheduled(plan.order, limits, async (attempt, _planned, up) => {
     if (stopAttempts.aborted) return;
     const info = attemptInfo(attempt);
     await reporter?.onAttemptStart(info);
@@ -63,6 +63,7 @@ export async function runAttempts(
       agent: loaded.factories.get(attempt.variant.name)!,
       shutdown: stopAttempts,
       onTick: reporter ? (_, tick) => void reporter.onTick(info, tick) : undefined,
+      onAgentUp: up,
     }).catch((error: unknown) => {
       const refused = resultsFaultOf(error);
       if (refused === null) return harnessErrorScores(attempt, loaded, error, harnessErrors);

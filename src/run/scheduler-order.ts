@@ -22,6 +22,8 @@ export interface PlannedAttempt<A extends SchedulableAttempt> {
   readonly cpuWeight: number;
   /** the share of a core its unscaled work takes over its expected duration (startupCpuMs / expectedMs). */
   readonly startupShare: number;
+  /** an installed agent CLI that boots before its first model request: it takes a boot slot until then (scheduler.ts). */
+  readonly boots: boolean;
   readonly position: number;
 }
 
@@ -65,9 +67,14 @@ export function planAttempts<A extends SchedulableAttempt>(
       expectedMs,
       cpuWeight: cpuWeight(attempt.testCase),
       startupShare: startupCpuMs(attempt.testCase, attempt.variant) / expectedMs,
+      boots: agentBoots(attempt.variant),
       position,
     };
   });
+}
+
+function agentBoots(variant: DurationVariant): boolean {
+  return (typeof variant.agent === 'string' ? variant.agent : variant.agent.agent) === 'cli';
 }
 
 function shuffle<T>(items: T[], random: () => number): T[] {

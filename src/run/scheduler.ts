@@ -18,6 +18,8 @@ export interface AdmissionLimits {
    * budgets and verify timeouts; Infinity with --concurrency, which the user chose.
    */
   readonly startupCores: number;
+  /** installed agent CLIs booting at once (planned.boots): each boot is seconds of CPU before its first model request. */
+  readonly bootSlots: number;
 }
 
 /**
@@ -33,6 +35,7 @@ export function admissionLimits(concurrency?: number, cores = availableParalleli
       cpuSlots: Math.min(concurrency, cpuSlots),
       startGapMs: concurrency > 1 ? DEFAULTS.startGapMs : 0,
       startupCores: Infinity,
+      bootSlots: Math.min(concurrency, cores),
     };
   }
   // At 16 a core, a 2-core host runs 32 at once: the load `npm run bench` checks tick lateness at.
@@ -41,6 +44,8 @@ export function admissionLimits(concurrency?: number, cores = availableParalleli
     cpuSlots,
     startGapMs: DEFAULTS.startGapMs,
     startupCores: DEFAULTS.startupCpuShare * cores,
+    // one boot a core: the CLIs run at the sandbox's lower priority, so the harness keeps its ticks on time beside them
+    bootSlots: cores,
   };
 }
 
@@ -70,12 +75,14 @@ export function admissionNote(
 
 /**
  * Runs the planned attempts in plan order as far as the limits allow: a heavy attempt waiting for CPU slots lets
- * the light ones behind it start. Results keep the plan's order; a task that throws rejects the whole run.
+ * the light ones behind it start. An attempt that boots holds a boot slot until its task calls `up` (its agent's
+ * first model request), it ends, or DEFAULTS.bootWaitMs pass. Results keep the plan's order; a task that throws
+ * rejects the whole run.
  */
 export async function runScheduled<A extends SchedulableAttempt, R>(
   plan: readonly PlannedAttempt<A>[],
   limits: AdmissionLimits,
-  task: (attempt: A, planned: PlannedAttempt<A>) => Promise<R>,
+  task: (attempt: A, planned: PlannedAttempt<A>, up: () => void) => Promise<R>,
 ): Promise<R[]> {
   if (!(limits.maxRunning >= 1) || !(limits.cpuSlots >= 1))
     throw new RangeError(`concurrency must be at least 1, got ${limits.maxRunning} (CPU slots ${limits.cpuSlots})`);
@@ -85,10 +92,12 @@ export async function runScheduled<A extends SchedulableAttempt, R>(
   let running = 0;
   let cpuInUse = 0;
   let startupInUse = 0;
+  let booting = 0;
   const weightOf = (planned: PlannedAttempt<A>): number => Math.min(planned.cpuWeight, limits.cpuSlots);
   // One attempt always fits: a plan whose every attempt outweighs the limit still runs, one at a time.
   const fits = (planned: PlannedAttempt<A>): boolean =>
     cpuInUse + weightOf(planned) <= limits.cpuSlots &&
+    (!planned.boots || booting < Math.max(1, limits.bootSlots)) &&
     (running === 0 || startupInUse + planned.startupShare <= limits.startupCores);
   let lastStart = -Infinity;
   let gapTimer: NodeJS.Timeout | null = null;
@@ -112,17 +121,35 @@ export async function runScheduled<A extends SchedulableAttempt, R>(
         start(planned!);
       }
     };
+    /** The attempt's boot slot, given back once: at `up`, at its end, or after DEFAULTS.bootWaitMs. */
+    const bootSlot = (planned: PlannedAttempt<A>): (() => void) => {
+      if (!planned.boots) return () => undefined;
+      booting += 1;
+      let held = true;
+      const release = (): void => {
+        if (!held) return;
+        held = false;
+        clearTimeout(expiry);
+        booting -= 1;
+        admit();
+      };
+      const expiry = setTimeout(release, DEFAULTS.bootWaitMs);
+      expiry.unref();
+      return release;
+    };
     const start = (planned: PlannedAttempt<A>): void => {
       running += 1;
       cpuInUse += weightOf(planned);
       startupInUse += planned.startupShare;
       lastStart = performance.now();
-      task(planned.attempt, planned).then(
+      const up = bootSlot(planned);
+      task(planned.attempt, planned, up).then(
         (result) => {
           results[indexOf.get(planned)!] = result;
           running -= 1;
           cpuInUse -= weightOf(planned);
           startupInUse -= planned.startupShare;
+          up();
           admit();
         },
         (error: unknown) => {

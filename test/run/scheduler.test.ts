@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEFAULTS } from '../../src/defaults.js';
 import { cpuWeight, expectedDurationMs, historyKey } from '../../src/run/expected-duration.js';
 import { loadCases } from '../../src/cases/load-cases.js';
 import { admissionLimits, admissionNote, runScheduled } from '../../src/run/scheduler.js';
@@ -136,7 +137,7 @@ describe('runScheduled', () => {
     const heavyIds = new Set<string>();
     const results = await runScheduled(
       plan,
-      { maxRunning: 6, cpuSlots: 2, startGapMs: 0, startupCores: Infinity },
+      { maxRunning: 6, cpuSlots: 2, startGapMs: 0, startupCores: Infinity, bootSlots: 1 },
       async (attempt, planned) => {
         running += 1;
         cpu += planned.cpuWeight;
@@ -169,7 +170,7 @@ describe('runScheduled', () => {
     if (lightsLeft === 0) lightsFinished();
     await runScheduled(
       plan,
-      { maxRunning: 3, cpuSlots: 1, startGapMs: 0, startupCores: Infinity },
+      { maxRunning: 3, cpuSlots: 1, startGapMs: 0, startupCores: Infinity, bootSlots: 1 },
       async (attempt, planned) => {
         started.push(attempt.testCase.id);
         if (planned.cpuWeight > 0) return allLightsDone;
@@ -261,5 +262,75 @@ describe('runScheduled', () => {
       1,
     );
     expect(admissionNote(plan, admissionLimits(undefined, 2), 1, 2)).toBeNull();
+  });
+
+  // An installed CLI boots for seconds of CPU before its first model request; 32 booting at once on 2 cores starved
+  // each other so long that some ran their repro only after the wall budget had begun to end them.
+  const cli = { name: 'cli-codex', agent: { agent: 'cli' }, intervalMs: 10_000 };
+  const cliPlan = () =>
+    planAttempts(
+      cases.slice(0, 8).map((testCase) => ({ testCase, variant: cli, repeat: 1 })),
+      1,
+      1,
+    );
+
+  it('starts an installed CLI only while fewer than the boot slots are booting, and keeps running those that are up', async () => {
+    const plan = cliPlan();
+    expect(plan.every((planned) => planned.boots)).toBe(true);
+    let booting = 0;
+    let running = 0;
+    let peakBooting = 0;
+    let peakRunning = 0;
+    const ends: (() => void)[] = [];
+    await runScheduled(plan, { ...admissionLimits(undefined, 2), startGapMs: 0 }, async (_, __, up) => {
+      booting += 1;
+      running += 1;
+      peakBooting = Math.max(peakBooting, booting);
+      peakRunning = Math.max(peakRunning, running);
+      await new Promise((resolve) => setImmediate(resolve));
+      booting -= 1;
+      up();
+      // every attempt stays running until the last has started: only the boot slot limits the starts
+      await new Promise<void>((resolve) => {
+        ends.push(resolve);
+        if (ends.length === plan.length) for (const end of ends) end();
+      });
+      running -= 1;
+    });
+    expect(peakBooting).toBe(2);
+    expect(peakRunning).toBe(plan.length);
+    const baselinePlan = planAttempts([{ testCase: cases[0]!, variant: baseline(), repeat: 1 }], 1, 1);
+    expect(baselinePlan[0]!.boots).toBe(false);
+  });
+
+  it('gives a boot slot back when the attempt ends, or after bootWaitMs if its agent never comes up', async () => {
+    const plan = cliPlan().slice(0, 2);
+    vi.useFakeTimers();
+    try {
+      const started: number[] = [];
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const run = runScheduled(
+        plan,
+        { ...admissionLimits(undefined, 2), startGapMs: 0, bootSlots: 1 },
+        async (_, planned) => {
+          started.push(planned.position);
+          await held; // never calls up
+        },
+      );
+      await vi.advanceTimersByTimeAsync(DEFAULTS.bootWaitMs - 1);
+      expect(started).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(started).toHaveLength(2);
+      release();
+      await run;
+    } finally {
+      vi.useRealTimers();
+    }
+    const ended: number[] = [];
+    await runScheduled(plan, { ...admissionLimits(undefined, 2), startGapMs: 0, bootSlots: 1 }, async (_, planned) => {
+      ended.push(planned.position);
+    });
+    expect(ended).toHaveLength(2);
   });
 });
