@@ -101,7 +101,11 @@ const quoted = command.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${ar
 const measured = fromRun ? await recordOf(fromRun) : await measure();
 const target = outFile ? path.resolve(outFile) : path.join(root, 'docs', 'measurements', `${name}.json`);
 mkdirSync(path.dirname(target), { recursive: true });
-writeFileSync(target, `${JSON.stringify(measured.record, null, 2)}\n`);
+// One top-level field a line, each value compact: the header fields read at a glance, the run's files stay small.
+const fields = Object.entries(measured.record).map(
+  ([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)}`,
+);
+writeFileSync(target, `{\n${fields.join(',\n')}\n}\n`);
 const { record } = measured;
 console.error(
   `measure-run: ${path.relative(root, target)} — ${record.wallSeconds} s, harness peak ${record.harnessPeakRssMb} MB, tree peak ${record.treePeakRssMb} MB (exit ${record.exitCode})`,
