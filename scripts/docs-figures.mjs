@@ -19,13 +19,22 @@ const root = path.resolve(import.meta.dirname, '..');
 const check = process.argv.includes('--check');
 const dirFlag = process.argv.indexOf('--dir');
 const base = dirFlag < 0 ? root : path.resolve(process.argv[dirFlag + 1] ?? '.');
-const FILES = ['README.md', 'docs/api.md', 'docs/performance.md', 'docs/isolation.md', 'docs/diagnosis.md'];
+const FILES = [
+  'README.md',
+  'docs/api.md',
+  'docs/performance.md',
+  'docs/isolation.md',
+  'docs/diagnosis.md',
+  'docs/installed-agents.md',
+  'docs/sweeps.md',
+];
 
 const { loadCases } = await import(path.join(root, 'dist/cases/load-cases.js'));
 const { caseClass } = await import(path.join(root, 'dist/types/case.js'));
 const { sourceLabel } = await import(path.join(root, 'dist/cases/source-label.js'));
 const { formatDuration } = await import(path.join(root, 'dist/types/duration.js'));
 const { compareRuns } = await import(path.join(root, 'bench/compare-runs.mjs'));
+const { renderMarkdown } = await import(path.join(root, 'dist/report/markdown.js'));
 
 // ---- records -------------------------------------------------------------------------------------------------------
 
@@ -71,7 +80,14 @@ const file = (name) => `docs/measurements/${name}.json`;
 /** Where a run's figures come from, and the command that records them again. */
 const madeBy = (name) => {
   const run = record(name);
-  return `\`${file(name)}\` (${day(run.date)}, ${run.cores} cores, node ${run.node}, commit ${short(run.commit)}; again: \`${run.reproduce}\`)`;
+  const where = [
+    day(run.date),
+    run.cores ? `${run.cores} cores` : null,
+    `node ${run.node}`,
+    `commit ${short(run.commit)}`,
+  ];
+  const from = run.fromRun ? ', recorded from its finished run folder' : '';
+  return `\`${file(name)}\` of ${where.filter(Boolean).join(', ')}${from}; again: \`${run.reproduce}\``;
 };
 const benchMadeBy = () => {
   const b = benchRecord();
@@ -106,6 +122,29 @@ async function agreement(a, b) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** One section of the newest full bench run: its table and notes. */
+function benchSection(name) {
+  const b = benchRecord();
+  const section = b.sections.find((candidate) => candidate.name === name);
+  if (!section) throw new Error(`${b.file} has no ${name} section (it failed or did not run)`);
+  return [`From ${benchMadeBy()}:`, '', section.table, '', ...section.notes].join('\n');
+}
+
+/** The lines of a rendered Markdown section from its heading (by prefix) to the next heading of that level, heading dropped. */
+function markdownSection(markdown, heading) {
+  const lines = markdown.split('\n');
+  const start = lines.findIndex((line) => line.startsWith(heading));
+  if (start < 0) throw new Error(`no "${heading}" section in the rendered report`);
+  const level = heading.split(' ')[0];
+  const end = lines.findIndex(
+    (line, index) => index > start && (line.startsWith(`${level} `) || (level.length > 2 && /^#{2,3} /.test(line))),
+  );
+  const body = lines.slice(start + 1, end < 0 ? undefined : end);
+  while (body.length > 0 && body[0].trim() === '') body.shift();
+  while (body.length > 0 && body.at(-1).trim() === '') body.pop();
+  return body;
 }
 
 // ---- shell tools ---------------------------------------------------------------------------------------------------
@@ -202,7 +241,7 @@ const GENERATORS = {
     const shown = ['ctl-quiet-optimizer', 'ctl-silent-download', 'node-retry-forever', 'py-pipe-deadlock'];
     const rows = attempts.filter((line, index) => index === 0 || shown.includes(line.split(/\s+/)[0]));
     return [
-      `(an excerpt of \`${run.command}\` on the ${caseCount(run)} cases, ${only(run).agent} agent, time scale ${run.summary.options.timeScale}: ${minSec(run.wallSeconds)} wall and a ${run.harnessPeakRssMb} MB harness peak RSS on ${run.cores} cores, from ${madeBy('default-eval')}. \`fixed\` is scored for hangs, a control's hidden checks passing afterwards is \`intact\`; \`diag\` counts hangs whose first hung tick named the culprit process)`,
+      `(an excerpt of \`${run.command}\` on the ${caseCount(run)} cases, ${only(run).agent} agent, time scale ${run.summary.options.timeScale}: ${minSec(run.wallSeconds)} wall and a ${run.harnessPeakRssMb} MB harness peak RSS on ${run.cores} cores. \`fixed\` is scored for hangs, a control's hidden checks passing afterwards is \`intact\`; \`diag\` counts hangs whose first hung tick named the culprit process. Record: ${madeBy('default-eval')}.)`,
       '',
       '```',
       ...rows,
@@ -215,7 +254,7 @@ const GENERATORS = {
   oracle: async () => {
     const run = record('oracle-ts01');
     const group = only(run);
-    return `\`${run.command}\` runs the scripted oracle (it applies each case's \`solution.patch\`): it solved ${frac(group.solved)} cases in ${minSec(run.wallSeconds)} on ${run.cores} cores (${madeBy('oracle-ts01')}).`;
+    return `\`${run.command}\` runs the scripted oracle (it applies each case's \`solution.patch\`): it solved ${frac(group.solved)} cases in ${minSec(run.wallSeconds)} on ${run.cores} cores. Record: ${madeBy('oracle-ts01')}.`;
   },
   /** README's Performance: the whole library's wall time and peak RSS, and the outcome agreement of two such runs. */
   'run-performance': async () => {
@@ -227,7 +266,7 @@ const GENERATORS = {
       `**${minSec(a.wallSeconds)}** on ${a.cores} cores: harness peak RSS ${a.harnessPeakRssMb} MB (VmHWM of the hangbench process), ${a.treePeakRssMb} MB`,
       `for the largest single process of the run (\`/usr/bin/time\` %M). A second such run (${minSec(b.wallSeconds)}, ${b.harnessPeakRssMb} MB) had the`,
       `same per-case outcome (reproduced / interrupted / false kill / completed) on **${same.same} of ${same.keys}** attempts`,
-      `(\`node bench/compare-runs.mjs <run-a> <run-b>\` compares two run folders). From ${madeBy('default-eval')} and ${madeBy('default-eval-2')}.`,
+      `(\`node bench/compare-runs.mjs <run-a> <run-b>\` compares two run folders). Records: ${madeBy('default-eval')}; ${madeBy('default-eval-2')}.`,
     ].join('\n');
   },
   /** Every run record as a table row: what ran, its wall time and peak RSS. */
@@ -259,7 +298,7 @@ const GENERATORS = {
     const killed = controls.filter((attempt) => attempt.scores.false_kill === true);
     const latency = group.interruptLatencyMs;
     return [
-      `From ${madeBy('default-eval')}:`,
+      `Record: ${madeBy('default-eval')}.`,
       '',
       `- hangs reproduced ${frac(group.reproduced)}, **interrupted ${frac(group.interrupted)}**${missed.length > 0 ? ` (not: ${ids(missed)})` : ''}, the culprit named by the first hung tick in ${frac(group.diagnosed)}${undiagnosed.length > 0 ? ` (not in ${ids(undiagnosed)})` : ''}; latency after onset p50 ${formatDuration(latency.p50)} / p90 ${formatDuration(latency.p90)}.`,
       `- **false kills on controls ${frac(group.false_kill)}**${killed.length > 0 ? `: ${ids(killed)}` : ''}; controls completed ${frac(group.completed)}, intact ${frac(group.intact)}.`,
@@ -277,7 +316,7 @@ const GENERATORS = {
       return `| ${row.class} | ${row.kind} | ${row.attempts} | ${said} | ${row.looksHung}/${row.attempts} |`;
     });
     return [
-      `(${madeBy('default-eval')})`,
+      `Record: ${madeBy('default-eval')}.`,
       '',
       '| true class | kind | n | monitor said at the kill / exit | looks hung |',
       '|---|---|---|---|---|',
@@ -294,7 +333,7 @@ const GENERATORS = {
         `| ${row.class} | ${row.kind} | ${row.attempts} | ${confusion.columns.map((column) => row.counts[column] ?? '·').join(' | ')} | ${row.looksHung}/${row.attempts} |`,
     );
     return [
-      `${madeBy('default-eval')}. Classification at the baseline's kill or the command's exit, by case class (\`none\`: the command exited before its first tick):`,
+      `Record: ${madeBy('default-eval')}. Classification at the baseline's kill or the command's exit, by case class (\`none\`: the command exited before its first tick):`,
       '',
       `| class | kind | n | ${confusion.columns.join(' | ')} | looks hung |`,
       `|---|---|---|${confusion.columns.map(() => '---|').join('')}---|`,
@@ -345,11 +384,45 @@ const GENERATORS = {
     ].join('\n');
   },
   /** docs/isolation.md: the isolation section of the newest full bench run. */
-  'bench-isolation': async () => {
-    const b = benchRecord();
-    const section = b.sections.find((candidate) => candidate.name === 'isolation');
-    if (!section) throw new Error(`${b.file} has no isolation section (it failed or did not run)`);
-    return [`From ${benchMadeBy()}:`, '', section.table, '', ...section.notes].join('\n');
+  'bench-isolation': async () => benchSection('isolation'),
+  /** docs/installed-agents.md: the model proxy's section. */
+  'bench-proxy': async () => benchSection('proxy'),
+  /** docs/sweeps.md: the sweep table of a two-mode × three-interval run, as its report.md gives it. */
+  sweep: async () => {
+    const run = record('sweep-ts05');
+    const section = markdownSection(renderMarkdown(run.summary), '### Sweep over');
+    return [
+      `Record: ${madeBy('sweep-ts05')}. ${caseCount(run)} cases, ${run.summary.totals.attempts} attempts, ${minSec(run.wallSeconds)} wall, harness peak RSS ${run.harnessPeakRssMb} MB.`,
+      '',
+      ...section,
+    ].join('\n');
+  },
+  /** docs/sweeps.md: one row of the same run's paired comparison of interrupted, 10 s against 2 s. */
+  'sweep-pair': async () => {
+    const run = record('sweep-ts05');
+    const lines = markdownSection(renderMarkdown(run.summary), '#### interrupted (');
+    const head = lines.filter((line) => line.startsWith('|')).slice(0, 2);
+    const row = lines.find(
+      (line) =>
+        line.startsWith('| baseline-k2·interval-10s | baseline-k2·interval-2s |') ||
+        line.startsWith('| baseline-k2·interval-2s | baseline-k2·interval-10s |'),
+    );
+    if (!row) throw new Error(`${file('sweep-ts05')}: no interrupted comparison of interval-10s and interval-2s`);
+    return [`(from \`${file('sweep-ts05')}\`)`, '', ...head, row].join('\n');
+  },
+  /** docs/sweeps.md: per variant of the sweep, hangs killed before their onset, fixed and intact. */
+  'sweep-notes': async () => {
+    const run = record('sweep-ts05');
+    const rows = run.summary.groups.map((group) => {
+      const hangs = run.summary.attempts.filter((a) => a.variant === group.variant && a.kind === 'hang');
+      const early = hangs.filter((a) => a.scores.reproduced === false).length;
+      return `| ${group.variant} | ${early}/${hangs.length} | ${frac(group.fixed)} | ${frac(group.intact)} |`;
+    });
+    return [
+      '| variant | hangs not reproduced (killed before the onset) | fixed (hangs) | intact (controls) |',
+      '|---|---|---|---|',
+      ...rows,
+    ].join('\n');
   },
   /**
    * The shell-tool matrix from docs/measurements/shell-tools.json: one row per CLI (and mode, when the run had more
@@ -376,7 +449,7 @@ const GENERATORS = {
       return `| ${cli} |${modes.length > 1 ? ` ${mode} |` : ''} ${cells.join(' | ')} |`;
     });
     return [
-      `From ${madeBy('shell-tools')} (${minSec(run.wallSeconds)} wall). Each cell: how the CLI's shell tool had ended the repro when its result reached the model, the median seconds from the repro's start to then, and the repro's processes still alive then ("never returned": the attempt ended first).`,
+      `Record: ${madeBy('shell-tools')} (${minSec(run.wallSeconds)} wall). Each cell: how the CLI's shell tool had ended the repro when its result reached the model, the median seconds from the repro's start to then, and the repro's processes still alive then ("never returned": the attempt ended first).`,
       '',
       `| CLI |${modes.length > 1 ? ' mode |' : ''} ${classes.join(' | ')} |`,
       `|---|${modes.length > 1 ? '---|' : ''}${classes.map(() => '---|').join('')}`,

@@ -41,9 +41,21 @@ if (!name || !/^[a-z0-9][a-z0-9-]*$/.test(name) || command.length === 0 || outFi
 
 const git = (...gitArgs) =>
   execFileSync('git', gitArgs, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-/** The commit the run measured, `-dirty` when tracked files other than the docs (Markdown, docs/) had changes. */
+/** What a run executes (dist/ is built from src/): a change there uncommitted makes the commit `-dirty`. */
+const RUN_INPUTS = [
+  'src',
+  'bin',
+  'cases',
+  'fixtures',
+  'agents',
+  'prompts',
+  'templates',
+  'package.json',
+  'package-lock.json',
+];
+/** The commit the run measured, `-dirty` when tracked files the run uses had changes. */
 const commit = () =>
-  `${git('rev-parse', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no', '--', '.', ':!*.md', ':!docs/') ? '-dirty' : ''}`;
+  `${git('rev-parse', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no', '--', ...RUN_INPUTS) ? '-dirty' : ''}`;
 
 /** Every descendant of pid, from /proc/<pid>/task/<tid>/children. */
 function descendants(pid) {
