@@ -23,9 +23,27 @@ async function library(agent: string): Promise<RunResult> {
   outs.push(out);
   const result = await runEval({ agent, timeScale: 1, out, cwd: PROJECT_ROOT, runId: `${agent}-${process.pid}` });
   expect(result.problems).toEqual([]);
-  expect(result.summary.attempts.filter((attempt) => !attempt.scores.clean).map((attempt) => attempt.caseId)).toEqual(
-    [],
+  // An attempt that is not clean is named with what its trace says was left: the leak, the kill's survivors, or
+  // attempt.end's own verdict, so a failure on CI says which process outlived it.
+  const unclean = await Promise.all(
+    result.summary.attempts
+      .filter((attempt) => !attempt.scores.clean)
+      .map(async (attempt) => {
+        const dir = path.join(result.runDir, attempt.caseId, attempt.variant, String(attempt.repeat));
+        const events = await readTrace(path.join(dir, 'trace.jsonl'));
+        const left = events.flatMap((event) =>
+          event.type === 'leak'
+            ? [`leak: ${event.processes.map((found) => `${found.pid} ${found.command}`).join(', ')}`]
+            : event.type === 'kill' && event.survivors.length > 0
+              ? [`kill (${event.reason}) left ${JSON.stringify(event.survivors)}`]
+              : event.type === 'attempt.end' && !event.clean
+                ? ['attempt.end: clean false']
+                : [],
+        );
+        return `${attempt.caseId} ${attempt.variant}: ${left.join('; ')}`;
+      }),
   );
+  expect(unclean).toEqual([]);
   expect(attemptMarkerProcesses(`${agent}-${process.pid}.`)).toEqual([]);
   return result;
 }
