@@ -129,5 +129,6 @@ export function tickOfEvent(event) {
     snapshot: event.snapshot,
     classification: event.classification,
     reason: event.reason,
+    culprit: event.culprit ?? null,
   };
 }

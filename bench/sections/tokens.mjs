@@ -2,7 +2,7 @@
 // the harness's own rendering and a "whole terminal screen every tick" style (80×24, as a screen-scraping agent sees).
 import { countTokens } from '../../dist/agents/tokens.js';
 import { listBuiltinPrompts, loadPromptSet } from '../../dist/agents/openai/prompt-set.js';
-import { tickValues } from '../../dist/monitor/ticks/tick-values.js';
+import { renderTick } from '../../dist/monitor/index.js';
 import { libraryCases, projectRoot, runHarness, scratchDir, tickOfEvent, traceEvents } from '../lib/harness.mjs';
 import { markdownTable, mean, quantile } from '../lib/stats.mjs';
 
@@ -52,11 +52,17 @@ export default async function tokens() {
     const prompt = loadPromptSet(name, projectRoot);
     return {
       name: `prompts/${name}`,
-      what: prompt.description,
+      what:
+        prompt.tickTokens === null ? prompt.description : `${prompt.description}, within ${prompt.tickTokens} tokens`,
+      // what the agent receives: within the prompt's tick budget where it sets one (the diagnostic prompt)
       perAttempt:
         () =>
         ({ tick }) =>
-          prompt.tick.render(tickValues(tick)),
+          renderTick(
+            tick,
+            prompt.tick,
+            prompt.tickTokens === null ? undefined : { tokens: prompt.tickTokens, count: countTokens },
+          ),
     };
   });
   /** @typedef {ReturnType<typeof ticksOf>[number]} Entry */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { countTokens } from '../../src/agents/tokens.js';
 import { loadPromptSet } from '../../src/agents/openai/prompt-set.js';
 import { renderTick } from '../../src/monitor/index.js';
+import { shortenPaths } from '../../src/monitor/ticks/tick-budget.js';
 import type { ProcessSample, Tick } from '../../src/types/process.js';
 
 const sample = (pid: number, overrides: Partial<ProcessSample>): ProcessSample => ({
@@ -90,7 +91,7 @@ describe('a tick within a token budget', () => {
     // the output kept is its end
     expect(text).toContain('module_39.c');
     expect(text).not.toContain('module_0.c ok');
-    expect(text).toMatch(/\(cut to fit: \d+ of 40 output lines(, \d+ of 11 processes)?\)/);
+    expect(text).toMatch(/\(cut: \d+\/40 output lines(, \d+\/11 processes)?(, rss, threads)?\)/);
   });
 
   it('renders a tick that fits whole as it is, and the minimal prompt has no budget', () => {
@@ -104,5 +105,53 @@ describe('a tick within a token budget', () => {
       renderTick(small, diagnostic.tick),
     );
     expect(minimal.tickTokens).toBeNull();
+  });
+
+  it("writes the attempt's folders as the command sees them: ./ (its cwd), ~ and $TMPDIR", () => {
+    const root = '/tmp/hangbench-run-1.case_baseline-k2_inte-b0Po7P';
+    expect(shortenPaths(`flock lock on ${root}/workspace/.pkg/lock, ${root}/tmp/x.lock and ${root}/home/.cfg`)).toBe(
+      'flock lock on ./.pkg/lock, $TMPDIR/x.lock and ~/.cfg',
+    );
+    expect(shortenPaths(`cd ${root}/workspace && ls ${root}/workspaces/a /etc/hangbench-x`)).toBe(
+      `cd . && ls ${root}/workspaces/a /etc/hangbench-x`,
+    );
+  });
+
+  it('past the budget, the reason and the culprit line stay; the others go compact, then the chain goes to the culprit', () => {
+    const threaded = {
+      ...tick,
+      snapshot: {
+        ...tick.snapshot,
+        processes: tick.snapshot.processes.map((process) =>
+          process.pid === 11
+            ? {
+                ...process,
+                threads: 3,
+                threadWchans: ['anon_pipe_write', 'futex_do_wait', 'poll_schedule_timeout.constprop.0'],
+              }
+            : process,
+        ),
+      },
+    };
+    const roomy = renderTick(threaded, diagnostic.tick, { tokens: 170, count: countTokens });
+    expect(roomy).toContain(tick.reason);
+    expect(roomy).toMatch(/\n\s*11 python3 S anon_pipe_write cpu 0% rss 3MB threads 3: /);
+    const tight = renderTick(threaded, diagnostic.tick, { tokens: 60, count: countTokens });
+    expect(tight).toContain(tick.reason);
+    // the culprit's line, compact, is always there; bash (pid 10, the other end of the pipe) is cut
+    expect(tight).toMatch(/\n\s*11 python3 S anon_pipe_write threads 3 · python3 build.py/);
+    expect(tight).not.toMatch(/\n\s*10 bash/);
+    expect(tight).toMatch(/\(cut: 40\/40 output lines, 10\/11 processes, rss, threads\)$/);
+  });
+
+  it('a pending prompt the reason already quotes is not repeated', () => {
+    const prompt = {
+      ...tick,
+      output: { text: 'Ok to proceed? (y) ', bytes: 0, cutBytes: 0, foldedLines: 0, partialLine: true },
+      reason: 'node (pid 11) idles with stdin open, output ends at the prompt "Ok to proceed? (y) "',
+    };
+    const text = renderTick(prompt, diagnostic.tick, { tokens: 60, count: countTokens });
+    expect(text).toContain('no new output; the last line is still the prompt the reason quotes');
+    expect(text.match(/Ok to proceed/g)).toHaveLength(1);
   });
 });
