@@ -26,5 +26,5 @@ fi
 echo "as $(id -un) (uid $(id -u)):"
 # --configLoader runner: vite would bundle the config into node_modules/.vite-temp, which this user cannot write.
 npx vitest run --configLoader runner test/hostile/isolation.test.ts test/sandbox/userns-kill.test.ts test/sandbox/bridge.test.ts \
-  test/sandbox/agent-sandbox.test.ts test/sandbox/diagnose.test.ts
+  test/sandbox/agent-sandbox.test.ts test/sandbox/diagnose.test.ts test/sandbox/cpu-priority.test.ts
 npx vitest run --configLoader runner --config vitest.hostile.config.ts test/hostile-slow/programs.test.ts test/hostile-slow/answer-search.test.ts

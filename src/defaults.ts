@@ -88,6 +88,8 @@ export const DEFAULTS = {
     // longer than any wall budget, so a busy-loop fixture hangs until someone kills it rather than dying of SIGXCPU
     cpuSeconds: 900,
     nice: 10,
+    /** 'nice' | 'batch' | 'idle' | 'group-low' | 'group-idle': see ResourceLimits.cpuPriority and docs/performance.md. */
+    cpuPriority: 'nice' as 'nice' | 'batch' | 'idle' | 'group-low' | 'group-idle',
   },
   killGraces,
   /**

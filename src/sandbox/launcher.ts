@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { SCRIPT_COMMAND } from './pty.js';
-import type { ResourceLimits } from './types.js';
+import { CPU_PRIORITIES, type CpuPriority, type ResourceLimits } from './types.js';
+import { HangbenchError } from '../types/errors.js';
 import type { Terminal } from '../types/terminal.js';
 
 /**
@@ -42,8 +43,15 @@ function hardLimits(): Map<string, number> {
   return limits;
 }
 
-/** bash `ulimit` flags (-f 1 KiB blocks, -t s, -v KiB, -u count), skipping any the harness's hard limit already beats. */
-export function ulimitFlags(limits: ResourceLimits, options: { addressSpace: boolean; processes: boolean }): string {
+/**
+ * bash `ulimit` flags (-f 1 KiB blocks, -t s, -v KiB, -u count), skipping any the harness's hard limit already beats;
+ * on Linux also `-e 0` (RLIMIT_NICE soft and hard 0): no program can lower its nice value below the launcher's, nor
+ * leave SCHED_IDLE (sched(7): only CAP_SYS_NICE or RLIMIT_NICE allows either, and the sandbox has no capability).
+ */
+export function ulimitFlags(
+  limits: ResourceLimits,
+  options: { addressSpace: boolean; processes: boolean; niceLimit?: boolean },
+): string {
   const hard = hardLimits();
   const wanted: [flag: string, row: string, bytesPerUnit: number, value: number][] = [
     ['-f', 'Max file size', 1024, limits.fileSizeBytes],
@@ -52,10 +60,12 @@ export function ulimitFlags(limits: ResourceLimits, options: { addressSpace: boo
   // macOS bash refuses -v outright, which would stop every command from starting.
   if (options.addressSpace) wanted.push(['-v', 'Max address space', 1024, limits.addressSpaceBytes]);
   if (options.processes) wanted.push(['-u', 'Max processes', 1, limits.processes]);
-  return wanted
-    .filter(([, row, , value]) => value <= (hard.get(row) ?? Infinity))
-    .map(([flag, , unit, value]) => `${flag} ${Math.max(1, Math.floor(value / unit))}`)
-    .join(' ');
+  return [
+    ...wanted
+      .filter(([, row, , value]) => value <= (hard.get(row) ?? Infinity))
+      .map(([flag, , unit, value]) => `${flag} ${Math.max(1, Math.floor(value / unit))}`),
+    ...(options.niceLimit === true ? ['-e 0'] : []),
+  ].join(' ');
 }
 
 export interface LaunchPlan {
@@ -65,6 +75,8 @@ export interface LaunchPlan {
   readonly ulimits: string;
   readonly isolateNetwork: boolean;
   readonly nice: number;
+  /** 'batch' / 'idle': the command runs under `chrt --batch 0` / `chrt --idle 0`, inside the jail (the others: nice only). */
+  readonly cpuPriority?: CpuPriority;
   readonly terminal: Terminal;
   /** a pipe command's stdin comes from /dev/null. */
   readonly stdinNull?: boolean;
@@ -74,7 +86,11 @@ export interface LaunchPlan {
 
 /** argv for child_process.spawn; the command itself travels in HANGBENCH_CMD, never quoted into a script. */
 export function launcherArgv(plan: LaunchPlan): [string, ...string[]] {
-  const prefix = [...(plan.jail ?? []), ...(plan.nice === 0 ? [] : ['nice', '-n', String(plan.nice)])];
+  const prefix = [
+    ...(plan.jail ?? []),
+    ...schedPrefix(plan.cpuPriority),
+    ...(plan.nice === 0 ? [] : ['nice', '-n', String(plan.nice)]),
+  ];
   const launcher = ['bash', '-c', LAUNCHER, 'hangbench-launcher'] as const;
   const ownNetns = plan.isolateNetwork && plan.jail === null;
   const args = [
@@ -87,4 +103,23 @@ export function launcherArgv(plan: LaunchPlan): [string, ...string[]] {
   ];
   // unshare without --fork execs into the namespace: same pid, no PID namespace, nothing forked before the join.
   return ownNetns ? ['unshare', '--net', '--', ...launcher, ...args] : [...launcher, ...args];
+}
+
+/** util-linux chrt sets the policy and execs: the same process, so the spawned pid stays the root of the tree. */
+function schedPrefix(priority: CpuPriority | undefined): string[] {
+  if (priority === 'batch') return ['chrt', '--batch', '0'];
+  if (priority === 'idle') return ['chrt', '--idle', '0'];
+  return [];
+}
+
+/** HANGBENCH_CPU_PRIORITY=nice|batch|idle|group-low|group-idle, when set: the run's lever instead of the default. */
+export function cpuPriorityOverride(env: NodeJS.ProcessEnv = process.env): { cpuPriority?: CpuPriority } {
+  const value = env.HANGBENCH_CPU_PRIORITY;
+  if (value === undefined || value === '') return {};
+  if (!(CPU_PRIORITIES as readonly string[]).includes(value))
+    throw new HangbenchError(
+      'SANDBOX',
+      `HANGBENCH_CPU_PRIORITY=${value}: not one of ${CPU_PRIORITIES.join(', ')}; unset it for the default`,
+    );
+  return { cpuPriority: value as CpuPriority };
 }

@@ -6,7 +6,7 @@ import { HangbenchError } from '../types/errors.js';
 import { AttemptCgroups } from './cgroup/attempt-cgroups.js';
 import { DEFAULTS } from '../defaults.js';
 import { scrubEnvironment } from './env.js';
-import { launcherArgv, ulimitFlags } from './launcher.js';
+import { cpuPriorityOverride, launcherArgv, ulimitFlags } from './launcher.js';
 import { scanAndKillLeaks } from './kill/leak.js';
 import { openBridge, type Bridge, type BridgeOptions, type BridgeTarget } from './net/bridge.js';
 import { trackSandbox } from './kill/live.js';
@@ -167,9 +167,11 @@ class AttemptSandbox implements Sandbox {
       ulimits: ulimitFlags(limits, {
         addressSpace: this.capabilities.platform === 'linux',
         processes: this.capabilities.processLimit === 'rlimit',
+        niceLimit: this.capabilities.platform === 'linux',
       }),
       isolateNetwork: this.#setup.isolateNetwork,
       nice: limits.nice,
+      cpuPriority: limits.cpuPriority,
       terminal,
       stdinNull: options.stdinNull === true,
       jail: jail?.jail.enterPrefix() ?? null,
@@ -284,7 +286,7 @@ class AttemptSandbox implements Sandbox {
 }
 
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
-  const limits = { ...DEFAULTS.limits, ...options.limits };
+  const limits = { ...DEFAULTS.limits, ...cpuPriorityOverride(), ...options.limits };
   const graces = { ...DEFAULTS.killGraces, ...options.killGraces };
   const { attemptId, capabilities } = options;
   const dirs = await prepareDirs(attemptId, options.workspaceSource);

@@ -56,7 +56,16 @@ export interface ResourceLimits {
   readonly cpuSeconds: number;
   /** nice value for sandboxed programs (the harness stays at 0). */
   readonly nice: number;
+  /**
+   * How else the programs yield the CPU to the harness (docs/performance.md): 'nice' the nice value alone; 'batch' and
+   * 'idle' also SCHED_BATCH / SCHED_IDLE, set inside the jail; 'group-low' and 'group-idle' the attempt's cpu cgroup at
+   * the lowest weight or cpu.idle 1, where there is one. HANGBENCH_CPU_PRIORITY overrides it.
+   */
+  readonly cpuPriority: CpuPriority;
 }
+
+export const CPU_PRIORITIES = ['nice', 'batch', 'idle', 'group-low', 'group-idle'] as const;
+export type CpuPriority = (typeof CPU_PRIORITIES)[number];
 
 export interface SpawnOptions {
   /** stable id of the command within the attempt (1, 2, …). */

@@ -54,6 +54,7 @@ export class AttemptCgroups {
       for (const dir of [v2, v1.pids, v1.memory, v1.cpu]) if (dir !== null) makeCgroup(dir);
       if (v1.pids !== null) setPidsMax(v1.pids, limits.processes);
       if (v1.memory !== null) writeFileSync(join(v1.memory, 'memory.limit_in_bytes'), String(limits.memoryBytes));
+      if (v1.cpu !== null) setCpuPriority(v1.cpu, 'v1', limits);
       if (v2 !== null) setV2Limits(v2, caps, limits);
     } catch (error) {
       for (const dir of [v2, v1.pids, v1.memory, v1.cpu]) if (dir !== null && existsSync(dir)) rmdirSync(dir);
@@ -131,7 +132,22 @@ function setV2Limits(dir: string, caps: HostCapabilities, limits: ResourceLimits
     // Without this the limit only moves the attempt's memory to swap; absent when the kernel has no swap accounting.
     if (existsSync(join(dir, 'memory.swap.max'))) writeFileSync(join(dir, 'memory.swap.max'), '0');
   }
-  if (caps.cgroupLimits.cpu === 'v2') writeFileSync(join(dir, 'cpu.weight'), '100');
+  if (caps.cgroupLimits.cpu === 'v2') {
+    writeFileSync(join(dir, 'cpu.weight'), '100');
+    setCpuPriority(dir, 'v2', limits);
+  }
+}
+
+/**
+ * 'group-low': the attempt's cpu group at the lowest weight (v1 cpu.shares 2, v2 cpu.weight 1); 'group-idle': cpu.idle 1
+ * (the group is scheduled as SCHED_IDLE against its siblings), where the kernel has the file. Root-owned files: nothing
+ * inside the sandbox can write them back.
+ */
+function setCpuPriority(dir: string, version: 'v1' | 'v2', limits: ResourceLimits): void {
+  if (limits.cpuPriority === 'group-low')
+    writeFileSync(join(dir, version === 'v1' ? 'cpu.shares' : 'cpu.weight'), version === 'v1' ? '2' : '1');
+  if (limits.cpuPriority === 'group-idle' && existsSync(join(dir, 'cpu.idle')))
+    writeFileSync(join(dir, 'cpu.idle'), '1');
 }
 
 function readOr(file: string, fallback: string): string {
