@@ -132,14 +132,16 @@ function benchSection(name) {
   return [`From ${benchMadeBy()}:`, '', section.table, '', ...section.notes].join('\n');
 }
 
-/** The lines of a rendered Markdown section from its heading (by prefix) to the next heading of that level, heading dropped. */
+/** A rendered Markdown section's lines, heading dropped: from its heading (by prefix) to the next heading of its level or above, or a <details>. */
 function markdownSection(markdown, heading) {
   const lines = markdown.split('\n');
   const start = lines.findIndex((line) => line.startsWith(heading));
   if (start < 0) throw new Error(`no "${heading}" section in the rendered report`);
   const level = heading.split(' ')[0];
   const end = lines.findIndex(
-    (line, index) => index > start && (line.startsWith(`${level} `) || (level.length > 2 && /^#{2,3} /.test(line))),
+    (line, index) =>
+      index > start &&
+      (line.startsWith('<details>') || (/^#+ /.test(line) && line.split(' ')[0].length <= level.length)),
   );
   const body = lines.slice(start + 1, end < 0 ? undefined : end);
   while (body.length > 0 && body[0].trim() === '') body.shift();
@@ -397,17 +399,17 @@ const GENERATORS = {
       ...section,
     ].join('\n');
   },
-  /** docs/sweeps.md: one row of the same run's paired comparison of interrupted, 10 s against 2 s. */
+  /** docs/sweeps.md: one row of the same run's paired comparison of false kills, 10 s against 2 s. */
   'sweep-pair': async () => {
     const run = record('sweep-ts05');
-    const lines = markdownSection(renderMarkdown(run.summary), '#### interrupted (');
+    const lines = markdownSection(renderMarkdown(run.summary), '#### false kills (');
     const head = lines.filter((line) => line.startsWith('|')).slice(0, 2);
     const row = lines.find(
       (line) =>
         line.startsWith('| baseline-k2·interval-10s | baseline-k2·interval-2s |') ||
         line.startsWith('| baseline-k2·interval-2s | baseline-k2·interval-10s |'),
     );
-    if (!row) throw new Error(`${file('sweep-ts05')}: no interrupted comparison of interval-10s and interval-2s`);
+    if (!row) throw new Error(`${file('sweep-ts05')}: no false-kill comparison of interval-10s and interval-2s`);
     return [`(from \`${file('sweep-ts05')}\`)`, '', ...head, row].join('\n');
   },
   /** docs/sweeps.md: per variant of the sweep, hangs killed before their onset, fixed and intact. */
@@ -425,35 +427,59 @@ const GENERATORS = {
     ].join('\n');
   },
   /**
-   * The shell-tool matrix from docs/measurements/shell-tools.json: one row per CLI (and mode, when the run had more
-   * than one), one column per hang class; each cell how the CLI's own tool ended the repro, when its result reached
-   * the model (p50), and the repro's processes still alive then.
+   * The shell-tool matrix from docs/measurements/shell-tools.json. Each cell: how the CLI's own tool ended the repro,
+   * when its result reached the model (p50), and the repro's processes still alive then. Up to 5 hang classes: one row
+   * per CLI (and mode), one column per class; more: a table per mode, one row per class, one column per CLI.
    */
   'shell-tools': async () => {
     const run = record('shell-tools');
     const rows = (run.summary.shellTools ?? []).filter((row) => row.installed);
     if (rows.length === 0) throw new Error(`${file('shell-tools')}: summary.json has no installed-CLI shellTools rows`);
+    const cliOf = (row) => row.cli.split('·')[0].replace(/^cli-/, '');
+    const modeOf = (row) => row.mode ?? '–';
     const classes = [...new Set(rows.map((row) => row.class))].sort();
-    const modes = [...new Set(rows.map((row) => row.mode ?? '–'))];
-    const lines = [...new Set(rows.map((row) => `${row.cli}\u0000${row.mode ?? '–'}`))];
+    const modes = [...new Set(rows.map(modeOf))].sort((a, b) =>
+      a === 'none' ? -1 : b === 'none' ? 1 : a.localeCompare(b),
+    );
+    const clis = [...new Set(rows.map(cliOf))].sort();
+    const find = (cli, mode, cls) =>
+      rows.find((row) => cliOf(row) === cli && modeOf(row) === mode && row.class === cls);
     const cases = (cls) =>
       [...new Set(run.summary.attempts.filter((attempt) => attempt.class === cls).map((attempt) => attempt.caseId))]
         .sort()
         .map((id) => `\`${id}\``)
         .join(', ');
-    const body = lines.map((line) => {
-      const [cli, mode] = line.split('\u0000');
-      const cells = classes.map((cls) =>
-        shellToolCell(rows.find((row) => row.cli === cli && (row.mode ?? '–') === mode && row.class === cls)),
+    const tables = [];
+    if (classes.length <= 5) {
+      const withMode = modes.length > 1;
+      tables.push(
+        `| CLI |${withMode ? ' mode |' : ''} ${classes.join(' | ')} |`,
+        `|---|${withMode ? '---|' : ''}${classes.map(() => '---|').join('')}`,
+        ...clis.flatMap((cli) =>
+          modes
+            .filter((mode) => classes.some((cls) => find(cli, mode, cls)))
+            .map(
+              (mode) =>
+                `| ${cli} |${withMode ? ` ${mode} |` : ''} ${classes.map((cls) => shellToolCell(find(cli, mode, cls))).join(' | ')} |`,
+            ),
+        ),
       );
-      return `| ${cli} |${modes.length > 1 ? ` ${mode} |` : ''} ${cells.join(' | ')} |`;
-    });
+    } else {
+      for (const mode of modes) {
+        if (modes.length > 1) tables.push(`Mode \`${mode}\`:`, '');
+        tables.push(
+          `| class | ${clis.join(' | ')} |`,
+          `|---|${clis.map(() => '---|').join('')}`,
+          ...classes.map((cls) => `| ${cls} | ${clis.map((cli) => shellToolCell(find(cli, mode, cls))).join(' | ')} |`),
+          '',
+        );
+      }
+      tables.pop();
+    }
     return [
-      `Record: ${madeBy('shell-tools')} (${minSec(run.wallSeconds)} wall). Each cell: how the CLI's shell tool had ended the repro when its result reached the model, the median seconds from the repro's start to then, and the repro's processes still alive then ("never returned": the attempt ended first).`,
+      `Record: ${madeBy('shell-tools')} (${minSec(run.wallSeconds)} wall). Each cell: how the CLI's shell tool had ended the repro when its result reached the model, the median seconds from the repro's start to then, and the repro's processes still alive then ("never returned": the attempt ended first; –: no attempt of that CLI on that class was scored).`,
       '',
-      `| CLI |${modes.length > 1 ? ' mode |' : ''} ${classes.join(' | ')} |`,
-      `|---|${modes.length > 1 ? '---|' : ''}${classes.map(() => '---|').join('')}`,
-      ...body,
+      ...tables,
       '',
       `Cases: ${classes.map((cls) => `${cls} ${cases(cls)}`).join('; ')}. The hang tax, the reasons the tools gave and an example result per row are in the record's \`summary.shellTools\`.`,
     ].join('\n');
