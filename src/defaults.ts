@@ -36,6 +36,14 @@ export const DEFAULTS = {
    * their repro); a boot that has reached neither its first request nor its end after this many ms holds none back.
    */
   bootWaitMs: 30_000,
+  /** eval: ms between two readings of the machine's idle CPU while installed CLIs wait to boot (boot-gate.ts). */
+  bootSampleMs: 500,
+  /**
+   * eval: idle cores the machine must have shown since the last boot began before the next CLI boots. Agent CLIs are
+   * not idle while they wait: 32 of them started one a core on 2 cores still drove the load to 50, and some had not
+   * made their first request 180 s in.
+   */
+  bootIdleCores: 0.5,
   /**
    * eval: CPU ms an attempt's work takes whatever the time scale — sandbox set-up, leak scan, disposal — and each command
    * it runs (jail and interpreter start-up), agent's, verify's and gates' alike. Measured: 72 CPU-s for the library's

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { DEFAULTS } from '../defaults.js';
+import { BootGate, type IdleSource } from './boot-gate.js';
 import type { PlannedAttempt, SchedulableAttempt } from './scheduler-order.js';
 
 /**
@@ -20,6 +21,8 @@ export interface AdmissionLimits {
   readonly startupCores: number;
   /** installed agent CLIs booting at once (planned.boots): each boot is seconds of CPU before its first model request. */
   readonly bootSlots: number;
+  /** idle cores the machine must show before another boot (BootGate). */
+  readonly bootIdleCores: number;
 }
 
 /**
@@ -36,6 +39,7 @@ export function admissionLimits(concurrency?: number, cores = availableParalleli
       startGapMs: concurrency > 1 ? DEFAULTS.startGapMs : 0,
       startupCores: Infinity,
       bootSlots: Math.min(concurrency, cores),
+      bootIdleCores: DEFAULTS.bootIdleCores,
     };
   }
   // At 16 a core, a 2-core host runs 32 at once: the load `npm run bench` checks tick lateness at.
@@ -46,6 +50,7 @@ export function admissionLimits(concurrency?: number, cores = availableParalleli
     startupCores: DEFAULTS.startupCpuShare * cores,
     // one boot a core: the CLIs run at the sandbox's lower priority, so the harness keeps its ticks on time beside them
     bootSlots: cores,
+    bootIdleCores: DEFAULTS.bootIdleCores,
   };
 }
 
@@ -75,14 +80,15 @@ export function admissionNote(
 
 /**
  * Runs the planned attempts in plan order as far as the limits allow: a heavy attempt waiting for CPU slots lets
- * the light ones behind it start. An attempt that boots holds a boot slot until its task calls `up` (its agent's
- * first model request), it ends, or DEFAULTS.bootWaitMs pass. Results keep the plan's order; a task that throws
- * rejects the whole run.
+ * the light ones behind it start. An attempt that boots (an agent CLI) starts only as BootGate allows and holds its
+ * boot slot until its task calls `up` (the agent's first model request) or it ends. Results keep the plan's order; a
+ * task that throws rejects the whole run. `idle` replaces the machine's /proc/stat for a test.
  */
 export async function runScheduled<A extends SchedulableAttempt, R>(
   plan: readonly PlannedAttempt<A>[],
   limits: AdmissionLimits,
   task: (attempt: A, planned: PlannedAttempt<A>, up: () => void) => Promise<R>,
+  idle?: IdleSource,
 ): Promise<R[]> {
   if (!(limits.maxRunning >= 1) || !(limits.cpuSlots >= 1))
     throw new RangeError(`concurrency must be at least 1, got ${limits.maxRunning} (CPU slots ${limits.cpuSlots})`);
@@ -92,12 +98,12 @@ export async function runScheduled<A extends SchedulableAttempt, R>(
   let running = 0;
   let cpuInUse = 0;
   let startupInUse = 0;
-  let booting = 0;
+  let boots: BootGate | null = null;
   const weightOf = (planned: PlannedAttempt<A>): number => Math.min(planned.cpuWeight, limits.cpuSlots);
   // One attempt always fits: a plan whose every attempt outweighs the limit still runs, one at a time.
   const fits = (planned: PlannedAttempt<A>): boolean =>
     cpuInUse + weightOf(planned) <= limits.cpuSlots &&
-    (!planned.boots || booting < Math.max(1, limits.bootSlots)) &&
+    (!planned.boots || boots!.allows(running)) &&
     (running === 0 || startupInUse + planned.startupShare <= limits.startupCores);
   let lastStart = -Infinity;
   let gapTimer: NodeJS.Timeout | null = null;
@@ -105,7 +111,10 @@ export async function runScheduled<A extends SchedulableAttempt, R>(
     let failed = false;
     const admit = (): void => {
       if (failed || gapTimer) return;
-      if (waiting.length === 0 && running === 0) return resolve(results);
+      if (waiting.length === 0 && running === 0) {
+        boots?.close();
+        return resolve(results);
+      }
       while (running < limits.maxRunning) {
         const index = waiting.findIndex(fits);
         if (index < 0) return;
@@ -121,28 +130,12 @@ export async function runScheduled<A extends SchedulableAttempt, R>(
         start(planned!);
       }
     };
-    /** The attempt's boot slot, given back once: at `up`, at its end, or after DEFAULTS.bootWaitMs. */
-    const bootSlot = (planned: PlannedAttempt<A>): (() => void) => {
-      if (!planned.boots) return () => undefined;
-      booting += 1;
-      let held = true;
-      const release = (): void => {
-        if (!held) return;
-        held = false;
-        clearTimeout(expiry);
-        booting -= 1;
-        admit();
-      };
-      const expiry = setTimeout(release, DEFAULTS.bootWaitMs);
-      expiry.unref();
-      return release;
-    };
     const start = (planned: PlannedAttempt<A>): void => {
       running += 1;
       cpuInUse += weightOf(planned);
       startupInUse += planned.startupShare;
       lastStart = performance.now();
-      const up = bootSlot(planned);
+      const up = planned.boots ? boots!.take(admit) : () => undefined;
       task(planned.attempt, planned, up).then(
         (result) => {
           results[indexOf.get(planned)!] = result;
@@ -154,11 +147,21 @@ export async function runScheduled<A extends SchedulableAttempt, R>(
         },
         (error: unknown) => {
           failed = true;
+          boots?.close();
           if (gapTimer) clearTimeout(gapTimer);
           reject(error);
         },
       );
     };
+    if (plan.some((planned) => planned.boots))
+      boots = new BootGate(
+        limits.bootSlots,
+        limits.bootIdleCores,
+        () => {
+          if (waiting.some((planned) => planned.boots)) admit();
+        },
+        idle,
+      );
     admit();
   });
 }

@@ -137,7 +137,7 @@ describe('runScheduled', () => {
     const heavyIds = new Set<string>();
     const results = await runScheduled(
       plan,
-      { maxRunning: 6, cpuSlots: 2, startGapMs: 0, startupCores: Infinity, bootSlots: 1 },
+      { maxRunning: 6, cpuSlots: 2, startGapMs: 0, startupCores: Infinity, bootSlots: 1, bootIdleCores: 0 },
       async (attempt, planned) => {
         running += 1;
         cpu += planned.cpuWeight;
@@ -170,7 +170,7 @@ describe('runScheduled', () => {
     if (lightsLeft === 0) lightsFinished();
     await runScheduled(
       plan,
-      { maxRunning: 3, cpuSlots: 1, startGapMs: 0, startupCores: Infinity, bootSlots: 1 },
+      { maxRunning: 3, cpuSlots: 1, startGapMs: 0, startupCores: Infinity, bootSlots: 1, bootIdleCores: 0 },
       async (attempt, planned) => {
         started.push(attempt.testCase.id);
         if (planned.cpuWeight > 0) return allLightsDone;
@@ -264,63 +264,87 @@ describe('runScheduled', () => {
     expect(admissionNote(plan, admissionLimits(undefined, 2), 1, 2)).toBeNull();
   });
 
-  // An installed CLI boots for seconds of CPU before its first model request; 32 booting at once on 2 cores starved
-  // each other so long that some ran their repro only after the wall budget had begun to end them.
+  // An installed CLI boots for seconds of CPU before its first model request; 42 booting at once on 2 cores starved
+  // each other so long that some ran their repro only after the wall budget had begun to end them, and one a core
+  // still drove the load to 50: a boot waits for idle CPU as well.
   const cli = { name: 'cli-codex', agent: { agent: 'cli' }, intervalMs: 10_000 };
-  const cliPlan = () =>
+  const cliPlan = (count: number) =>
     planAttempts(
-      cases.slice(0, 8).map((testCase) => ({ testCase, variant: cli, repeat: 1 })),
+      cases.slice(0, count).map((testCase) => ({ testCase, variant: cli, repeat: 1 })),
       1,
       1,
     );
+  const idleStub = (cores: number) => ({
+    cores: () => cores,
+    sample: () => undefined,
+    set: (to: number) => (cores = to),
+  });
+  const fakeTimers = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
 
-  it('starts an installed CLI only while fewer than the boot slots are booting, and keeps running those that are up', async () => {
-    const plan = cliPlan();
+  it('starts a CLI only while fewer than the boot slots boot and the machine has shown idle CPU since the last boot', async () => {
+    const plan = cliPlan(4);
     expect(plan.every((planned) => planned.boots)).toBe(true);
-    let booting = 0;
-    let running = 0;
-    let peakBooting = 0;
-    let peakRunning = 0;
-    const ends: (() => void)[] = [];
-    await runScheduled(plan, { ...admissionLimits(undefined, 2), startGapMs: 0 }, async (_, __, up) => {
-      booting += 1;
-      running += 1;
-      peakBooting = Math.max(peakBooting, booting);
-      peakRunning = Math.max(peakRunning, running);
-      await new Promise((resolve) => setImmediate(resolve));
-      booting -= 1;
-      up();
-      // every attempt stays running until the last has started: only the boot slot limits the starts
-      await new Promise<void>((resolve) => {
-        ends.push(resolve);
-        if (ends.length === plan.length) for (const end of ends) end();
-      });
-      running -= 1;
-    });
-    expect(peakBooting).toBe(2);
-    expect(peakRunning).toBe(plan.length);
-    const baselinePlan = planAttempts([{ testCase: cases[0]!, variant: baseline(), repeat: 1 }], 1, 1);
-    expect(baselinePlan[0]!.boots).toBe(false);
+    expect(planAttempts([{ testCase: cases[0]!, variant: baseline(), repeat: 1 }], 1, 1)[0]!.boots).toBe(false);
+    fakeTimers();
+    try {
+      const idle = idleStub(2);
+      const ups: (() => void)[] = [];
+      let finish!: () => void;
+      const finished = new Promise<void>((resolve) => (finish = resolve));
+      const limits = { ...admissionLimits(undefined, 2), startGapMs: 0, bootSlots: 2, bootIdleCores: 0.5 };
+      const run = runScheduled(
+        plan,
+        limits,
+        async (_, __, up) => {
+          ups.push(up);
+          await finished;
+        },
+        idle,
+      );
+      await vi.advanceTimersByTimeAsync(0);
+      expect(ups).toHaveLength(1); // nothing ran: the first starts at once
+      await vi.advanceTimersByTimeAsync(DEFAULTS.bootSampleMs * 2);
+      expect(ups).toHaveLength(1); // readings since that boot: 2 of the 3 the window needs
+      await vi.advanceTimersByTimeAsync(DEFAULTS.bootSampleMs);
+      expect(ups).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(DEFAULTS.bootSampleMs * 6);
+      expect(ups).toHaveLength(2); // both slots taken
+      idle.set(0.2);
+      ups[0]!();
+      await vi.advanceTimersByTimeAsync(DEFAULTS.bootSampleMs * 6);
+      expect(ups).toHaveLength(2); // a slot is free, the machine is not
+      idle.set(1);
+      await vi.advanceTimersByTimeAsync(DEFAULTS.bootSampleMs);
+      expect(ups).toHaveLength(3);
+      finish();
+      await vi.advanceTimersByTimeAsync(DEFAULTS.bootSampleMs * 3);
+      await run;
+      expect(ups).toHaveLength(4);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
-  it('gives a boot slot back when the attempt ends, or after bootWaitMs if its agent never comes up', async () => {
-    const plan = cliPlan().slice(0, 2);
-    vi.useFakeTimers();
+  it('gives a boot slot back after bootWaitMs when the agent never comes up, and at the end of the attempt', async () => {
+    const plan = cliPlan(2);
+    fakeTimers();
     try {
       const started: number[] = [];
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
+      const limits = { ...admissionLimits(undefined, 2), startGapMs: 0, bootSlots: 1, bootIdleCores: 0 };
       const run = runScheduled(
         plan,
-        { ...admissionLimits(undefined, 2), startGapMs: 0, bootSlots: 1 },
+        limits,
         async (_, planned) => {
           started.push(planned.position);
           await held; // never calls up
         },
+        idleStub(2),
       );
       await vi.advanceTimersByTimeAsync(DEFAULTS.bootWaitMs - 1);
       expect(started).toHaveLength(1);
-      await vi.advanceTimersByTimeAsync(1);
+      await vi.advanceTimersByTimeAsync(DEFAULTS.bootSampleMs);
       expect(started).toHaveLength(2);
       release();
       await run;
@@ -328,9 +352,8 @@ describe('runScheduled', () => {
       vi.useRealTimers();
     }
     const ended: number[] = [];
-    await runScheduled(plan, { ...admissionLimits(undefined, 2), startGapMs: 0, bootSlots: 1 }, async (_, planned) => {
-      ended.push(planned.position);
-    });
+    const limits = { ...admissionLimits(undefined, 2), startGapMs: 0, bootSlots: 1, bootIdleCores: 0 };
+    await runScheduled(plan, limits, async (_, planned) => void ended.push(planned.position), idleStub(2));
     expect(ended).toHaveLength(2);
   });
 });
