@@ -71,15 +71,17 @@ function procCpuSeconds(pid) {
  */
 /**
  * @param {string[]} args
- * @param {{ out: string, everyMs?: number, onSample?: (sample: { elapsedMs: number, rssKb: number, hwmKb: number }) => unknown }} options
+ * @typedef {(sample: { elapsedMs: number, rssKb: number, hwmKb: number }) => unknown} OnSample
+ * @param {{ out: string, everyMs?: number, onSample?: OnSample, env?: Record<string, string>, nodeArgs?: string[] }} options
  * @returns {Promise<{ wallMs: number, peakKb: number, cpuSeconds: number, runDir: string }>}
  */
-export async function runHarness(args, { out, everyMs = 250, onSample }) {
+export async function runHarness(args, { out, everyMs = 250, onSample, env, nodeArgs = [] }) {
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(projectRoot, 'bin/hangbench.js'), 'eval', ...args, '--out', out], {
-    cwd: projectRoot,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, path.join(projectRoot, 'bin/hangbench.js'), 'eval', ...args, '--out', out],
+    { cwd: projectRoot, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } },
+  );
   let stderr = '';
   child.stderr.on('data', (chunk) => {
     stderr = (stderr + chunk).slice(-4000);

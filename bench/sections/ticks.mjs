@@ -1,7 +1,13 @@
 // Tick lateness against the schedule at 1, 16 and 32 attempts at once, two of them spinning a core each, in a real
-// `hangbench eval` process; beside it a bare Node timer scheduled the same way with the same two busy loops.
+// `hangbench eval` process; then, side by side, each CPU-priority lever for the fixtures (HANGBENCH_CPU_PRIORITY) at 32
+// attempts, quiet and with two busy loops beside the run, each beside the floor: a bare Node timer scheduled the same
+// way in this process, with two busy loops placed as that lever places the fixtures.
 import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { probeHost } from '../../dist/sandbox/index.js';
+import { DEFAULTS } from '../../dist/defaults.js';
 import { benchCase, caseCopies, runHarness, scratchDir, traceEvents } from '../lib/harness.mjs';
 import { sized } from '../lib/smoke.mjs';
 import { markdownTable, ms, quantile, sleep } from '../lib/stats.mjs';
@@ -9,6 +15,7 @@ import { markdownTable, ms, quantile, sleep } from '../lib/stats.mjs';
 const INTERVAL_MS = 250;
 const LOADS = sized([1, 16, 32], [2]);
 const MOST = Math.max(...LOADS);
+const LEVERS = sized(['nice', 'batch', 'idle', 'group-low', 'group-idle'], ['nice', 'idle']);
 
 /**
  * Lateness of each tick against its deadline start + n·interval (deadlines are never chained): the nearest one, since
@@ -38,12 +45,13 @@ function outsideLoad() {
   return () => loops.forEach((loop) => loop.kill('SIGKILL'));
 }
 
-async function harnessLoad(attempts, loaded = false) {
-  const dir = await scratchDir(`ticks-${attempts}${loaded ? '-loaded' : ''}`);
+/** @param {number} attempts @param {{ loaded?: boolean, lever?: string }} [options] */
+async function harnessLoad(attempts, { loaded = false, lever = String(DEFAULTS.limits.cpuPriority) } = {}) {
+  const dir = await scratchDir(`ticks-${attempts}${loaded ? '-loaded' : ''}-${lever}`);
   const busy = Math.min(2, attempts - 1);
   const files = attempts === 1 ? [benchCase('idle')] : await caseCopies(dir, { idle: attempts - busy, busy });
   const stopLoad = loaded ? outsideLoad() : () => undefined;
-  const { runDir, wallMs } = await runHarness(
+  const { runDir, wallMs, cpuSeconds } = await runHarness(
     [
       ...files,
       '--agent',
@@ -55,18 +63,41 @@ async function harnessLoad(attempts, loaded = false) {
       '--concurrency',
       String(attempts),
     ],
-    {
-      out: `${dir}/out`,
-    },
+    { out: `${dir}/out`, env: { HANGBENCH_CPU_PRIORITY: lever } },
   ).finally(stopLoad);
-  return { ...latenesses(await traceEvents(runDir)), busy, wallMs };
+  return { ...latenesses(await traceEvents(runDir)), busy, wallMs, cpuSeconds };
 }
 
-/** The floor: a bare timer in this process, re-armed from absolute deadlines, while two nice-10 busy loops run. */
-async function bareTimer(durationMs) {
+/**
+ * Where the floor's busy loops run for a lever: the prefix a fixture's command gets, and for the group levers a cpu
+ * cgroup beside the attempts' (under the probe's cpu root) set as an attempt's would be; null where there is none.
+ */
+function floorPlacement(lever, cpuRoot) {
+  const nice = ['nice', '-n', '10'];
+  if (lever === 'batch') return { prefix: ['chrt', '--batch', '0', ...nice], cgroup: null };
+  if (lever === 'idle') return { prefix: ['chrt', '--idle', '0', ...nice], cgroup: null };
+  if (lever === 'nice') return { prefix: nice, cgroup: null };
+  if (cpuRoot === null) return null;
+  const file = lever === 'group-low' ? 'cpu.shares' : 'cpu.idle';
+  const dir = path.join(cpuRoot, `bench-floor-${process.pid}-${lever}`);
+  mkdirSync(dir);
+  if (!existsSync(path.join(dir, file))) {
+    rmdirSync(dir);
+    return null;
+  }
+  writeFileSync(path.join(dir, file), lever === 'group-low' ? '2' : '1');
+  return { prefix: nice, cgroup: dir };
+}
+
+/** The floor: a bare timer in this process, re-armed from absolute deadlines, while two busy loops run. */
+async function bareTimer(durationMs, placement) {
+  const join = placement.cgroup === null ? '' : `echo $$ > ${placement.cgroup}/cgroup.procs && `;
   const loops = Array.from({ length: 2 }, () =>
-    spawn('nice', ['-n', '10', 'bash', '-c', 'while :; do :; done'], { stdio: 'ignore' }),
+    spawn('bash', ['-c', `${join}exec ${placement.prefix.join(' ')} bash -c 'while :; do :; done'`], {
+      stdio: 'ignore',
+    }),
   );
+  await sleep(200);
   const values = [];
   const start = performance.now();
   let index = 0;
@@ -87,33 +118,46 @@ async function bareTimer(durationMs) {
     arm();
   });
   loops.forEach((loop) => loop.kill('SIGKILL'));
-  await sleep(100);
+  await sleep(200);
+  if (placement.cgroup !== null) rmdirSync(placement.cgroup);
   return values;
+}
+
+const summary = (values) => ({ p50: quantile(values, 0.5), p99: quantile(values, 0.99), ticks: values.length });
+
+async function leverRows(cpuRoot) {
+  const rows = [];
+  const data = [];
+  for (const lever of LEVERS) {
+    const placement = floorPlacement(lever, cpuRoot);
+    const floor = placement === null ? null : summary(await bareTimer(sized(10_000, 2_000), placement));
+    const quiet = await harnessLoad(MOST, { lever });
+    const loaded = await harnessLoad(MOST, { lever, loaded: true });
+    const row = {
+      lever,
+      floor,
+      quiet: { ...summary(quiet.values), skipped: quiet.skipped },
+      loaded: { ...summary(loaded.values), skipped: loaded.skipped },
+    };
+    data.push(row);
+    const cell = (result) => `${ms(result.p50)} / ${ms(result.p99)}`;
+    rows.push([
+      `\`${lever}\`${lever === DEFAULTS.limits.cpuPriority ? ' (default)' : ''}`,
+      floor === null ? '– (no cpu cgroup)' : cell(floor),
+      `${cell(row.quiet)} (${row.quiet.skipped} skipped)`,
+      `${cell(row.loaded)} (${row.loaded.skipped} skipped)`,
+      `${quiet.cpuSeconds.toFixed(1)} s / ${loaded.cpuSeconds.toFixed(1)} s`,
+    ]);
+  }
+  return { rows, data };
 }
 
 export default async function ticks() {
   const rows = [];
   const data = [];
-  const bare = await bareTimer(sized(10_000, 2_000));
-  rows.push([
-    'bare Node timer (this process), 2 busy loops at nice 10',
-    '–',
-    ms(quantile(bare, 0.5)),
-    ms(quantile(bare, 0.99)),
-    bare.length,
-    0,
-  ]);
-  data.push({ load: 'bare timer', p50: quantile(bare, 0.5), p99: quantile(bare, 0.99), ticks: bare.length });
   for (const attempts of LOADS) {
     const result = await harnessLoad(attempts);
-    const row = {
-      load: attempts,
-      busy: result.busy,
-      p50: quantile(result.values, 0.5),
-      p99: quantile(result.values, 0.99),
-      ticks: result.values.length,
-      skipped: result.skipped,
-    };
+    const row = { load: attempts, busy: result.busy, ...summary(result.values), skipped: result.skipped };
     data.push(row);
     rows.push([
       `hangbench eval, ${attempts} attempt${attempts === 1 ? '' : 's'} at once`,
@@ -124,37 +168,40 @@ export default async function ticks() {
       row.skipped,
     ]);
   }
-  const loaded = await harnessLoad(MOST, true);
-  const loadedRow = {
-    load: `${MOST} + outside load`,
-    busy: loaded.busy,
-    p50: quantile(loaded.values, 0.5),
-    p99: quantile(loaded.values, 0.99),
-    ticks: loaded.values.length,
-    skipped: loaded.skipped,
-  };
-  data.push(loadedRow);
-  rows.push([
-    `hangbench eval, ${MOST} attempts, ${availableParallelism()} busy loops beside the run (nice 0)`,
-    loaded.busy,
-    ms(loadedRow.p50),
-    ms(loadedRow.p99),
-    loadedRow.ticks,
-    loadedRow.skipped,
-  ]);
+  const caps = await probeHost();
+  const levers = await leverRows(caps.cpuCgroupRoot ?? null);
+  const chosen = levers.data.find((row) => row.lever === DEFAULTS.limits.cpuPriority) ?? levers.data[0];
   const atMost = data.find((row) => row.load === MOST) ?? { p99: NaN };
   return {
     title: `Tick lateness against the deadline schedule (interval ${INTERVAL_MS} ms, 12 s attempts)`,
-    table: markdownTable(['load', 'busy loops among them', 'p50', 'p99', 'ticks', 'deadlines skipped'], rows),
-    notes: [`Goal: p99 ≤ 10 ms at ${MOST} attempts, quiet and with outside load.`],
-    data,
+    table: [
+      markdownTable(['load', 'busy loops among them', 'p50', 'p99', 'ticks', 'deadlines skipped'], rows),
+      '',
+      `Each lever for the fixtures (\`HANGBENCH_CPU_PRIORITY\`; default \`${DEFAULTS.limits.cpuPriority}\`), ${MOST} attempts at once, p50 / p99:`,
+      '',
+      markdownTable(
+        [
+          'lever',
+          'floor: bare timer beside 2 busy loops placed so',
+          `${MOST} attempts, quiet`,
+          `${MOST} attempts, ${availableParallelism()} busy loops beside the run (nice 0)`,
+          'harness CPU (quiet / loaded)',
+        ],
+        levers.rows,
+      ),
+    ].join('\n'),
+    notes: [
+      `cpu cgroup of the attempts: ${caps.cpuCgroupRoot ?? 'none'} (${caps.cgroupLimits.cpu ?? 'no cpu controller'}); the harness itself stays in its own cgroup at nice 0.`,
+      `Goal: p99 ≤ 10 ms at ${MOST} attempts, quiet and with outside load.`,
+    ],
+    data: { loads: data, levers: levers.data },
     goals: [
       { figure: `tick lateness p99 at ${MOST} attempts (ms)`, value: atMost.p99, goal: 10, met: atMost.p99 <= 10 },
       {
         figure: `tick lateness p99 at ${MOST} attempts, outside load (ms)`,
-        value: loadedRow.p99,
+        value: chosen.loaded.p99,
         goal: 10,
-        met: loadedRow.p99 <= 10,
+        met: chosen.loaded.p99 <= 10,
       },
     ],
   };

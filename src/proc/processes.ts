@@ -57,6 +57,28 @@ export function scanForMarker(entries: readonly string[], skip?: (pid: number) =
   return allPids().filter((pid) => pid !== process.pid && !skip?.(pid) && environHas(pid, entries) && isLive(pid));
 }
 
+/** Processes read between two turns of the event loop in scanForMarkerYielding. */
+const SCAN_CHUNK = 32;
+
+/**
+ * scanForMarker, giving the event loop a turn after every SCAN_CHUNK processes: a scan of a busy host reads hundreds of
+ * environ files (12–24 ms each scan on a shared 2-core VM), and attempts that end together would hold up every other
+ * attempt's ticks for that long.
+ */
+export async function scanForMarkerYielding(
+  entries: readonly string[],
+  skip?: (pid: number) => boolean,
+): Promise<number[]> {
+  const pids = allPids();
+  const found: number[] = [];
+  for (let start = 0; start < pids.length; start += SCAN_CHUNK) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const pid of pids.slice(start, start + SCAN_CHUNK))
+      if (pid !== process.pid && !skip?.(pid) && environHas(pid, entries) && isLive(pid)) found.push(pid);
+  }
+  return found;
+}
+
 /** True when the process sits in a hangbench cgroup of another attempt (in any hierarchy): that attempt's to find. */
 export function inOtherAttemptCgroup(pid: number, ownName: string): boolean {
   const text = readProcFile(`/proc/${pid}/cgroup`);

@@ -1,6 +1,6 @@
 import { POLL_MS } from './poll.js';
 import { liveCgroupProcs } from '../cgroup/cgroup.js';
-import { describeProcess, inOtherAttemptCgroup, markerEntries, scanForMarker } from '../../proc/index.js';
+import { describeProcess, inOtherAttemptCgroup, markerEntries, scanForMarkerYielding } from '../../proc/index.js';
 import { sendSignal, sleep } from './signals.js';
 import type { ProcessTree } from './tree.js';
 import type { LeakReport } from '../types.js';
@@ -18,20 +18,20 @@ export interface LeakSources {
   readonly timeoutMs: number;
 }
 
-function findAll(sources: LeakSources): number[] {
+async function findAll(sources: LeakSources): Promise<number[]> {
   const found = new Set<number>(sources.trees.flatMap((tree) => tree.pids()));
   if (sources.pidsCgroup !== null) for (const pid of liveCgroupProcs(sources.pidsCgroup)) found.add(pid);
   // The marker scan also finds what escaped every cgroup and group: the last resort, and the proof.
   if (sources.proc) {
     const otherAttempt = (pid: number): boolean => inOtherAttemptCgroup(pid, sources.cgroupName);
-    for (const pid of scanForMarker(markerEntries(sources.attemptId), otherAttempt)) found.add(pid);
+    for (const pid of await scanForMarkerYielding(markerEntries(sources.attemptId), otherAttempt)) found.add(pid);
   }
   return [...found];
 }
 
-function killPass(sources: LeakSources): void {
+async function killPass(sources: LeakSources): Promise<void> {
   for (const tree of sources.trees) tree.killAll();
-  for (const pid of findAll(sources)) {
+  for (const pid of await findAll(sources)) {
     // SIGKILL reaches a stopped process too; SIGCONT first keeps that independent of the kernel's ordering.
     sendSignal(pid, 'SIGCONT');
     sendSignal(pid, 'SIGKILL');
@@ -40,11 +40,11 @@ function killPass(sources: LeakSources): void {
 
 /** Finds anything of the attempt still running, names it, kills it, and waits until it is gone. */
 export async function scanAndKillLeaks(sources: LeakSources): Promise<LeakReport> {
-  const leaked = findAll(sources).map((pid) => ({ pid, command: sources.proc ? describeProcess(pid) : '?' }));
+  const leaked = (await findAll(sources)).map((pid) => ({ pid, command: sources.proc ? describeProcess(pid) : '?' }));
   if (leaked.length === 0) return { clean: true, leaked };
   const deadline = performance.now() + sources.timeoutMs;
-  while (findAll(sources).length > 0 && performance.now() < deadline) {
-    killPass(sources);
+  while ((await findAll(sources)).length > 0 && performance.now() < deadline) {
+    await killPass(sources);
     await sleep(POLL_MS);
   }
   return { clean: false, leaked };
