@@ -153,15 +153,22 @@ export async function runScheduled<A extends SchedulableAttempt, R>(
         },
       );
     };
-    if (plan.some((planned) => planned.boots))
-      boots = new BootGate(
-        limits.bootSlots,
-        limits.bootIdleCores,
-        () => {
-          if (waiting.some((planned) => planned.boots)) admit();
-        },
-        idle,
-      );
+    boots = bootGateFor(plan, limits, () => waiting.some((planned) => planned.boots), admit, idle);
     admit();
   });
+}
+
+/** The gate of a plan that has agent CLIs to boot; a held-back boot is looked at again after each reading. */
+function bootGateFor<A extends SchedulableAttempt>(
+  plan: readonly PlannedAttempt<A>[],
+  limits: AdmissionLimits,
+  bootsWaiting: () => boolean,
+  admit: () => void,
+  idle?: IdleSource,
+): BootGate | null {
+  if (!plan.some((planned) => planned.boots)) return null;
+  const onReading = (): void => {
+    if (bootsWaiting()) admit();
+  };
+  return new BootGate(limits.bootSlots, limits.bootIdleCores, onReading, idle);
 }
