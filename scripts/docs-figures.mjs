@@ -86,7 +86,11 @@ const madeBy = (name) => {
     `node ${run.node}`,
     `commit ${short(run.commit)}`,
   ];
-  const from = run.fromRun ? ', recorded from its finished run folder' : '';
+  const from = run.stopped
+    ? `, recorded from its run folder after it was stopped with ${run.stopped.attempts} of ${run.stopped.planned ?? '?'} attempts finished`
+    : run.fromRun
+      ? ', recorded from its finished run folder'
+      : '';
   return `\`${file(name)}\` of ${where.filter(Boolean).join(', ')}${from}; again: \`${run.reproduce}\``;
 };
 const benchMadeBy = () => {

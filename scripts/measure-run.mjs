@@ -15,7 +15,16 @@
 // run's meta.json, the wall time from its summary.json (startedAt → finishedAt), peak RSS and stdout as not measured
 // (null), and `"fromRun": true` says so.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  mkdirSync,
+} from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -30,6 +39,7 @@ const valueOf = (flag) => {
 };
 const outFile = valueOf('--out');
 const fromRun = valueOf('--from-run');
+const partial = before.includes('--partial');
 const valueIndexes = ['--out', '--from-run'].map((flag) => before.indexOf(flag)).filter((index) => index >= 0);
 const name = before.find((arg, index) => !arg.startsWith('--') && !valueIndexes.includes(index - 1));
 if (!name || !/^[a-z0-9][a-z0-9-]*$/.test(name) || command.length === 0 || outFile === '' || fromRun === '') {
@@ -136,11 +146,25 @@ function common(full) {
   };
 }
 
+/** When the newest score.json of a run folder was written (ms since the epoch). */
+function lastScoreAt(dir) {
+  let last = 0;
+  for (const caseDir of readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()))
+    for (const variant of readdirSync(path.join(dir, caseDir.name)))
+      for (const repeat of readdirSync(path.join(dir, caseDir.name, variant))) {
+        const score = path.join(dir, caseDir.name, variant, repeat, 'score.json');
+        if (existsSync(score)) last = Math.max(last, statSync(score).mtimeMs);
+      }
+  return last;
+}
+
 /** A finished run folder made earlier, recorded as it is. */
 async function recordOf(dir) {
   const full = path.resolve(dir);
   const { meta, summary, ...rest } = common(full);
-  if (!summary.finishedAt || summary.interrupted) {
+  // --partial: a run stopped before its end (Ctrl-C) is recorded as such, its wall time to its last attempt's end.
+  const stopped = !summary.finishedAt || summary.interrupted;
+  if (stopped && !partial) {
     console.error(
       `measure-run: ${dir} did not finish (finishedAt ${summary.finishedAt}, interrupted ${summary.interrupted})`,
     );
@@ -158,7 +182,11 @@ async function recordOf(dir) {
       cpu: null,
       platform: meta.versions.platform,
       exitCode: null,
-      wallSeconds: Math.round((Date.parse(summary.finishedAt) - Date.parse(summary.startedAt)) / 100) / 10,
+      wallSeconds:
+        Math.round(
+          ((stopped ? lastScoreAt(full) : Date.parse(summary.finishedAt)) - Date.parse(summary.startedAt)) / 100,
+        ) / 10,
+      ...(stopped ? { stopped: { attempts: summary.attempts.length, planned: meta.order?.length ?? null } } : {}),
       harnessPeakRssMb: null,
       treePeakRssMb: null,
       meta,
