@@ -28,7 +28,7 @@ const started = performance.now();
 // Every attempt at once: most of each is a CLI waiting on its own timeout or on the wall budget, not CPU.
 const result = await runEval({
   caseInputs: CASES,
-  agent: clis.map((name) => `cli:${name}`).join(','),
+  agent: clis.map((name) => `cli:${name}`),
   model: 'probe',
   mode: 'none',
   concurrency: clis.length * CASES.length,
