@@ -437,10 +437,20 @@ const GENERATORS = {
    */
   'shell-tools': async () => {
     const run = record('shell-tools');
-    const rows = (run.summary.shellTools ?? []).filter((row) => row.installed);
-    if (rows.length === 0) throw new Error(`${file('shell-tools')}: summary.json has no installed-CLI shellTools rows`);
     const cliOf = (row) => row.cli.split('·')[0].replace(/^cli-/, '');
     const modeOf = (row) => row.mode ?? '–';
+    const installed = (one) => (one.summary.shellTools ?? []).filter((row) => row.installed);
+    if (installed(run).length === 0)
+      throw new Error(`${file('shell-tools')}: summary.json has no installed-CLI shellTools rows`);
+    // A later record (docs/measurements/shell-tools-inband.json, when there is one) adds its modes and replaces the
+    // rows of every CLI and mode it measured again.
+    const later = existsSync(path.join(base, 'docs', 'measurements', 'shell-tools-inband.json'))
+      ? record('shell-tools-inband')
+      : null;
+    const key = (row) => `${cliOf(row)} ${modeOf(row)}`;
+    const again = new Set(later ? installed(later).map(key) : []);
+    const rows = [...installed(run).filter((row) => !again.has(key(row))), ...(later ? installed(later) : [])];
+    const attempts = [...run.summary.attempts, ...(later?.summary.attempts ?? [])];
     const classes = [...new Set(rows.map((row) => row.class))].sort();
     const modes = [...new Set(rows.map(modeOf))].sort((a, b) =>
       a === 'none' ? -1 : b === 'none' ? 1 : a.localeCompare(b),
@@ -449,7 +459,7 @@ const GENERATORS = {
     const find = (cli, mode, cls) =>
       rows.find((row) => cliOf(row) === cli && modeOf(row) === mode && row.class === cls);
     const cases = (cls) =>
-      [...new Set(run.summary.attempts.filter((attempt) => attempt.class === cls).map((attempt) => attempt.caseId))]
+      [...new Set(attempts.filter((attempt) => attempt.class === cls).map((attempt) => attempt.caseId))]
         .sort()
         .map((id) => `\`${id}\``)
         .join(', ');
@@ -480,8 +490,14 @@ const GENERATORS = {
       }
       tables.pop();
     }
+    const sources = later
+      ? [
+          `Records: ${madeBy('shell-tools')} (${minSec(run.wallSeconds)} wall), for every row not in`,
+          `${madeBy('shell-tools-inband')} (${minSec(later.wallSeconds)} wall), which has ${[...again].sort().map((one) => `\`${one.replace(' ', '·')}\``).join(', ')}.`,
+        ].join(' ')
+      : `Record: ${madeBy('shell-tools')} (${minSec(run.wallSeconds)} wall).`;
     return [
-      `Record: ${madeBy('shell-tools')} (${minSec(run.wallSeconds)} wall). Each cell: how the CLI's shell tool had ended the repro when its result reached the model, the median seconds from the repro's start to then, and the repro's processes still alive then ("never returned": the attempt ended first; –: no attempt of that CLI on that class was scored).`,
+      `${sources} Each cell: how the CLI's shell tool had ended the repro when its result reached the model, the median seconds from the repro's start to then, and the repro's processes still alive then ("never returned": the attempt ended first; –: no attempt of that CLI on that class was scored).`,
       '',
       ...tables,
       '',

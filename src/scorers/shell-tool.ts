@@ -92,13 +92,28 @@ export function shellTool(events: readonly TraceEvent[]): ShellToolScore {
   };
 }
 
+/**
+ * The repro's exit as of its tool result: recorded before the result, or after it when nothing of the repro was alive as
+ * the result went out. A shim its tool SIGKILLed leaves no report, so the harness takes its exit a few hundred ms after
+ * its pid went, and a CLI can send its next request sooner (cline: its 30 s kill, then the request at once).
+ */
+function exitAsOf(
+  events: readonly TraceEvent[],
+  commandId: number,
+  result: EventOf<'tool.result'>,
+  leftAfterTool: number | null,
+): EventOf<'command.exit'> | undefined {
+  const exits = ofType(events, 'command.exit').filter((one) => one.commandId === commandId);
+  return exits.find((one) => happenedBefore(one, result)) ?? (leftAfterTool === 0 ? exits[0] : undefined);
+}
+
 function toolEnd(
   events: readonly TraceEvent[],
   commandId: number,
   result: EventOf<'tool.result'>,
   leftAfterTool: number | null,
 ): ToolEnd {
-  const exit = ofType(events, 'command.exit').find((one) => one.commandId === commandId && happenedBefore(one, result));
+  const exit = exitAsOf(events, commandId, result, leftAfterTool);
   if (!exit) return 'returned-running';
   const kill = ofType(events, 'kill').find((one) => one.commandId === commandId && !happenedBefore(exit, one));
   if (kill && kill.by !== 'agent') return 'ended-by-harness';

@@ -116,6 +116,28 @@ describe('shell-tool scores', () => {
       reason: 'timeout',
       held_output: null,
     });
+    // cline: its tool SIGKILLs the shim at 30 s and sends the next request at once; the harness takes the shim's exit
+    // when it has seen its pid gone for a while, after the result. Nothing was alive as the result went out: a kill.
+    const reportedLate = new TraceBuilder({ agent: 'cli' })
+      .at(1000)
+      .command(1, { command: REPRO })
+      .at(1500)
+      .onset(1)
+      .at(31_050)
+      .event(modelCall(2))
+      .event(result(2, 'Command timed out after 30000ms', JSON.stringify({ commands: [REPRO] })))
+      .event(tree(1, 'model.request', 0, 2))
+      .at(31_400)
+      .kill(1, 'agent')
+      .exit(1, { exitCode: null, killed: true })
+      .end()
+      .build();
+    expect(shellTool(reportedLate)).toMatchObject({ tool_end: 'killed-tree', left_after_tool: 0, tool_return_ms: 30_060 });
+    // the same order with the repro still alive as the result went out is a tool that returned with it running
+    const running = reportedLate.map((event) =>
+      event.type === 'command.tree' ? { ...event, alive: [{ pid: 100, command: 'sleep 100000' }] } : event,
+    );
+    expect(shellTool(running)).toMatchObject({ tool_end: 'returned-running', left_after_tool: 1 });
     const never = new TraceBuilder({ agent: 'cli' })
       .at(1000)
       .command(1, { command: REPRO })

@@ -77,6 +77,9 @@ describe(`cline in the sandbox (${cli.adapter.package}@${cli.adapter.version})`,
         ofType(ran.events, 'kill').find((kill) => kill.commandId === start!.commandId && kill.by === 'agent'),
       ).toMatchObject({ by: 'agent' });
       expect(lastChatToolOutput(ran.calls[1])).toMatch(/timed out after 30000ms/i);
+      // scored from the trace as the kill it was: cline sends the timeout at once, before the harness has taken the
+      // exit of the shim it SIGKILLed (no report), and nothing of the repro was alive as the result went out
+      expect(ran.scores.scores).toMatchObject({ tool_end: 'killed-tree', left_after_tool: 0 });
       expect(ofType(ran.events, 'agent.note').map((note) => note.message)).toContainEqual(
         expect.stringMatching(/^cline exited/),
       );
