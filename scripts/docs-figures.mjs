@@ -493,7 +493,12 @@ const GENERATORS = {
     const sources = later
       ? [
           `Records: ${madeBy('shell-tools')} (${minSec(run.wallSeconds)} wall), for every row not in`,
-          `${madeBy('shell-tools-inband')} (${minSec(later.wallSeconds)} wall; ${caseCount(later)} cases), which has ${[...again].sort().map((one) => `\`${one.replace(' ', '·')}\``).join(', ')}.`,
+          `${madeBy('shell-tools-inband')} (${minSec(later.wallSeconds)} wall; ${caseCount(later)} cases), which has ${[
+            ...again,
+          ]
+            .sort()
+            .map((one) => `\`${one.replace(' ', '·')}\``)
+            .join(', ')}.`,
         ].join(' ')
       : `Record: ${madeBy('shell-tools')} (${minSec(run.wallSeconds)} wall).`;
     return [

@@ -132,7 +132,11 @@ describe('shell-tool scores', () => {
       .exit(1, { exitCode: null, killed: true })
       .end()
       .build();
-    expect(shellTool(reportedLate)).toMatchObject({ tool_end: 'killed-tree', left_after_tool: 0, tool_return_ms: 30_060 });
+    expect(shellTool(reportedLate)).toMatchObject({
+      tool_end: 'killed-tree',
+      left_after_tool: 0,
+      tool_return_ms: 30_060,
+    });
     // the same order with the repro still alive as the result went out is a tool that returned with it running
     const running = reportedLate.map((event) =>
       event.type === 'command.tree' ? { ...event, alive: [{ pid: 100, command: 'sleep 100000' }] } : event,
