@@ -32,7 +32,7 @@ function expectHeld(run: HostileRun, id: string): AttemptView {
   const limit = attempt.of('limit')[0];
   if (limit) {
     expect(limit.kind).toBe('wall');
-    expect(limit.t).toBeLessThanOrEqual(start.budgets.wallMs + DECISION_SLACK_MS);
+    expect(limit.t, lateWall(attempt)).toBeLessThanOrEqual(start.budgets.wallMs + DECISION_SLACK_MS);
     expect(attempt.of('kill').find((kill) => kill.by === 'budget')).toBeDefined();
   }
 
@@ -59,6 +59,13 @@ function expectHeld(run: HostileRun, id: string): AttemptView {
       `${attempt.of('leak').length > 0 ? 'leak found + killed' : 'clean'} | ${(run.rss.peak / MiB).toFixed(0)} MiB (+${((run.rss.peak - run.rss.before) / MiB).toFixed(0)}) |`,
   );
   return attempt;
+}
+
+/** What a late wall limit is shown with: when the ticks came (a harness kept from a CPU ticks late, or not at all). */
+function lateWall(attempt: AttemptView): string {
+  const ticks = attempt.of('tick').map((tick) => Math.round(tick.t));
+  const gaps = ticks.slice(1).map((t, index) => t - ticks[index]!);
+  return `the wall limit came late; ${ticks.length} ticks at t=${ticks.join(',')} ms (longest gap ${Math.max(0, ...gaps)} ms)`;
 }
 
 describe('hostile programs, each beside a healthy canary (baseline agent that never kills: budgets and the sandbox decide)', () => {

@@ -10,8 +10,11 @@ const remembered = new Map<string, string>();
 /**
  * The command line of a sampled process. Reading /proc/<pid>/cmdline waits for the process's mmap lock, which a
  * forking process holds, often while preempted: under a fork bomb 512 such reads took 138 s and froze the harness.
- * So in a big tree a running (R) or uninterruptible (D) process — where a lock holder is — shows its last known
- * command line, or its comm, and is read once it sleeps. Small trees read every process, as a busy loop is no risk.
+ * A sleeping process can wake and fork between its stat line and the read, and a failed fork (the pids cgroup refuses
+ * it only after copying the address space) takes the lock all the same: 512 reads a tick lost a race every few
+ * seconds on a slower machine, and the wall budget's kill came 5 s late. So in a big tree a process is read once, while
+ * it sleeps, and shows that command line from then on (its comm while running or in D before that). Small trees read
+ * every process each time, as a busy loop is no risk there, and a retitled process (setproctitle) shows its new title.
  */
 export function processArgs(
   pid: number,
@@ -22,7 +25,11 @@ export function processArgs(
 ): string {
   // An exec keeps pid and start time but changes comm (usually), so the key tells a new program apart.
   const key = `${pid}:${stat.startTicks}:${stat.command}`;
-  if (treeSize > SMALL_TREE && (stat.state === 'R' || stat.state === 'D')) return remembered.get(key) ?? stat.command;
+  if (treeSize > SMALL_TREE) {
+    const known = remembered.get(key);
+    if (known !== undefined) return known;
+    if (stat.state === 'R' || stat.state === 'D') return stat.command;
+  }
   const args = parseCmdline(readCmdline() ?? '', maxChars);
   if (remembered.size >= MAX_REMEMBERED) remembered.clear();
   remembered.set(key, args);
