@@ -11,8 +11,8 @@ const remembered = new Map<string, string>();
  * The command line of a sampled process. Reading /proc/<pid>/cmdline waits for the process's mmap lock, which a
  * forking process holds, often while preempted: under a fork bomb 512 such reads took 138 s and froze the harness.
  * A sleeping process can wake and fork between its stat line and the read, and a failed fork (the pids cgroup refuses
- * it only after copying the address space) takes the lock all the same: 512 reads a tick lost a race every few
- * seconds on a slower machine, and the wall budget's kill came 5 s late. So in a big tree a process is read once, while
+ * it only after copying the address space) takes the lock all the same, so 512 reads a tick each risk waiting behind a
+ * preempted fork (one read took up to 103 ms beside two busy loops). So in a big tree a process is read once, while
  * it sleeps, and shows that command line from then on (its comm while running or in D before that). Small trees read
  * every process each time, as a busy loop is no risk there, and a retitled process (setproctitle) shows its new title.
  */
