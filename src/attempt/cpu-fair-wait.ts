@@ -8,6 +8,10 @@ export interface FairWaitResult {
   readonly cpuWaitMs: number;
   /** the deadline as it ended: the timeout plus that wait, capped. */
   readonly deadlineMs: number;
+  /** ms its processes ran on a CPU during the wait (schedstat), as far as the 50 ms looks saw them. */
+  readonly cpuMs: number;
+  /** the wait for a CPU filled the cap: the machine stayed saturated, and the deadline could move no further. */
+  readonly saturated: boolean;
 }
 
 /** What the wait needs of a running command: its live processes and its exit. */
@@ -51,28 +55,49 @@ export async function waitFairly(
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
-  return { timedOut: !done && !signal?.aborted, cpuWaitMs: Math.round(queued.ms), deadlineMs: Math.round(deadline()) };
+  return {
+    timedOut: !done && !signal?.aborted,
+    cpuWaitMs: Math.round(queued.ms),
+    deadlineMs: Math.round(deadline()),
+    cpuMs: Math.round(queued.ranMs),
+    saturated: cap > 1 && timeoutMs + queued.ms >= capMs,
+  };
 }
 
-/** Run-queue wait of a changing set of processes: the growth of each one's schedstat since it was first seen. */
+/** Run-queue wait and run time of a changing set of processes: the growth of each one's schedstat since first seen. */
 class QueueWait {
-  readonly #first = new Map<number, number>();
-  readonly #last = new Map<number, number>();
+  readonly #first = new Map<number, Schedstat>();
+  readonly #last = new Map<number, Schedstat>();
 
   get ms(): number {
-    let ns = 0;
-    for (const [pid, last] of this.#last) ns += last - (this.#first.get(pid) ?? last);
-    return ns / 1e6;
+    return this.#growth('queuedNs') / 1e6;
+  }
+
+  get ranMs(): number {
+    return this.#growth('ranNs') / 1e6;
   }
 
   sample(pids: readonly number[]): void {
     for (const pid of pids) {
-      const queuedNs = Number((readProcFile(`/proc/${pid}/schedstat`) ?? '').split(' ')[1]);
-      if (!Number.isFinite(queuedNs)) continue;
-      if (!this.#first.has(pid)) this.#first.set(pid, queuedNs);
-      this.#last.set(pid, queuedNs);
+      const [ranNs, queuedNs] = (readProcFile(`/proc/${pid}/schedstat`) ?? '').split(' ').map(Number);
+      if (!Number.isFinite(ranNs) || !Number.isFinite(queuedNs)) continue;
+      const now = { ranNs: ranNs!, queuedNs: queuedNs! };
+      if (!this.#first.has(pid)) this.#first.set(pid, now);
+      this.#last.set(pid, now);
     }
   }
+
+  #growth(field: keyof Schedstat): number {
+    let ns = 0;
+    for (const [pid, last] of this.#last) ns += last[field] - (this.#first.get(pid) ?? last)[field];
+    return ns;
+  }
+}
+
+/** /proc/<pid>/schedstat's first two fields: ns on a CPU, ns waiting on a run queue. */
+interface Schedstat {
+  readonly ranNs: number;
+  readonly queuedNs: number;
 }
 
 function sleep(ms: number): Promise<void> {

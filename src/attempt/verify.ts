@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { stripTerminalControls } from '../monitor/index.js';
 import type { CommandRunner } from '../sandbox/index.js';
@@ -60,7 +61,7 @@ async function runStep(
   process.stdin.on('error', () => undefined);
   const stdout = collect(process.stdout);
   const stderr = collect(process.stderr);
-  const { timedOut, cpuWaitMs, deadlineMs } = await waitFairly(process, timeoutMs);
+  const { timedOut, cpuWaitMs, deadlineMs, cpuMs, saturated } = await waitFairly(process, timeoutMs);
   if (timedOut) {
     const decidedAt = trace.now();
     const record = await process.kill('verify-timeout', `verify step ${index} ran past ${deadlineMs}ms`, 'SIGTERM');
@@ -71,7 +72,7 @@ async function runStep(
   const out = settings.terminal === 'pty' ? stripTerminalControls(stdout.text()) : stdout.text();
   const err = stderr.text();
   const reason = timedOut
-    ? `${timeoutText(timeoutMs, cpuWaitMs, deadlineMs)} (still running: the hang is not fixed)`
+    ? `${timeoutText(timeoutMs, cpuWaitMs, deadlineMs)} ${saturated ? SATURATED : '(still running: the hang is not fixed)'}`
     : unmetExpectation(step, exit, out, err);
   trace.write({
     type: 'verify',
@@ -82,11 +83,17 @@ async function runStep(
     timedOut,
     durationMs: Math.round(performance.now() - started),
     cpuWaitMs,
+    cpuMs,
+    ...(timedOut && saturated ? { saturated: true as const, load1: Number(loadavg()[0]!.toFixed(2)) } : {}),
     reason,
     outputTail: (out + err).slice(-TAIL_BYTES),
   });
   return reason === '';
 }
+
+/** A timeout that the load may explain: the wait for a CPU filled its cap, so the step never got its time. */
+const SATURATED =
+  '(still running, but the machine stayed saturated: its processes waited for a CPU as long as the cap allows, so this timeout is the load, not a verdict on the fix)';
 
 /** A timeout in words: what the step was given and, on a loaded machine, the time added while it waited for a CPU. */
 export function timeoutText(timeoutMs: number, cpuWaitMs: number, deadlineMs: number): string {

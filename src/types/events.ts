@@ -277,6 +277,12 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     durationMs: z.number(),
     /** ms its processes waited runnable for a CPU; the timeout was extended by as much (absent in older traces). */
     cpuWaitMs: z.number().optional(),
+    /** ms its processes ran on a CPU (absent in older traces). */
+    cpuMs: z.number().optional(),
+    /** present when it timed out with the wait for a CPU at its cap: the load, not the fix, may explain the timeout. */
+    saturated: z.literal(true).optional(),
+    /** the machine's 1-minute load average then, with `saturated`. */
+    load1: z.number().optional(),
     /** why it failed, or '' */
     reason: z.string(),
     outputTail: z.string(),

@@ -23,6 +23,9 @@ describe.skipIf(process.platform !== 'linux')('waitFairly: a timeout in CPU-avai
     const result = await waitFairly(sleeper, 300);
     expect(result.timedOut).toBe(true);
     expect(result.deadlineMs).toBeLessThanOrEqual(300 * DEFAULTS.verifyCpuWaitCap);
+    // a sleep neither runs nor waits for a CPU: the timeout is the program's, not the machine's
+    expect(result).toMatchObject({ saturated: false });
+    expect(result.cpuMs).toBeLessThan(50);
   });
 
   it('a program kept from the CPU by busy loops on its core gets that time back, up to the cap', async () => {
@@ -34,6 +37,10 @@ describe.skipIf(process.platform !== 'linux')('waitFairly: a timeout in CPU-avai
     expect(result.deadlineMs).toBeGreaterThan(300);
     expect(result.deadlineMs).toBeLessThanOrEqual(300 * DEFAULTS.verifyCpuWaitCap);
     expect(result.timedOut).toBe(true);
+    // a quarter of one core for the program: it waited for a CPU as long as the cap allows, and ran meanwhile
+    expect(result.saturated).toBe(true);
+    expect(result.deadlineMs).toBe(300 * DEFAULTS.verifyCpuWaitCap);
+    expect(result.cpuMs).toBeGreaterThan(0);
   });
 
   it('an exit before the deadline is not a timeout', async () => {

@@ -47,7 +47,7 @@ export function describeEndToEnd(options: EndToEnd): void {
           out,
           cwd: projectRoot,
           caseInputs,
-          concurrency: 4,
+          // the default concurrency: admission, not the test, keeps the load from deciding a score
           runId: `${agent}-${process.pid}`,
         });
       }
@@ -62,8 +62,11 @@ export function describeEndToEnd(options: EndToEnd): void {
       expect(runs.oracle?.summary.attempts.length).toBe(chosen.length);
     });
 
-    // Whether the oracle's verify finishes in time and the baseline kills after the onset depends, at this scale, on
-    // start-up speed: both are checked at time scale 1 in the slow suite (test/hostile-slow/library.test.ts).
+    it('the oracle solves every case at the default concurrency: no budget or verify timeout ran out for want of CPU', () => {
+      const unsolved = runs.oracle!.summary.attempts.filter((attempt) => !attempt.scores.solved);
+      expect(unsolved.map((attempt) => [attempt.caseId, attempt.outcome])).toEqual([]);
+    });
+
     it('oracle and baseline end every attempt without a harness error', () => {
       for (const agent of ['oracle', 'baseline']) {
         const errors = runs[agent]!.summary.attempts.filter((attempt) => attempt.outcome === 'error');
