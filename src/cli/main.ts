@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { killEverySandboxNow } from '../sandbox/index.js';
 import { resultsFaultOf } from '../trace/results-fault.js';
 import { ConfigFileSchema } from '../run/config-file.js';
 import { hangbenchVersion } from '../run/meta.js';
@@ -11,6 +10,7 @@ import { checkCasesCommand } from './check-cases.js';
 import { evalCommand } from './eval.js';
 import { MAIN_HELP } from './help.js';
 import type { CliIO } from './io.js';
+import { commandEnded, processIO } from './process-io.js';
 import { compareCommand } from './compare.js';
 import { planCommand } from './plan.js';
 import { captureCommand } from './capture.js';
@@ -21,7 +21,6 @@ import { reportCommand } from './report.js';
 import { scoreCommand } from './score.js';
 import { validateCommand } from './validate.js';
 import { viewCommand } from './view.js';
-import { DEFAULTS } from '../defaults.js';
 
 const COMMANDS: Record<string, (args: readonly string[], io: CliIO) => Promise<number>> = {
   eval: evalCommand,
@@ -66,12 +65,6 @@ export function summaryJsonSchema(): unknown {
     title: 'hangbench summary.json',
   };
 }
-
-/** Set once the command returned or failed: a shutdown bound that fires later has nothing left to report. */
-let returned = false;
-
-/** After the first SIGINT/SIGTERM the run has this long to stop on its own before the process exits regardless. */
-const SHUTDOWN_BOUND_MS = DEFAULTS.shutdown.boundMs;
 
 /**
  * Entry point: argv in, exit code out. Only this layer touches process signals and decides how errors look.
@@ -123,7 +116,7 @@ export async function main(argv: readonly string[], given?: CliIO): Promise<numb
     io.stderr.write(`hangbench ${command}: internal error: ${(error as Error).stack ?? String(error)}\n`);
     return 1;
   } finally {
-    returned = true;
+    commandEnded();
   }
 }
 
@@ -147,57 +140,4 @@ export function caseJsonSchema(): unknown {
     ...(z.toJSONSchema(CaseFileSchema, { io: 'input', unrepresentable: 'any' }) as object),
     title: 'hangbench case file',
   };
-}
-
-/** What the first Ctrl-C / SIGTERM says, by command: only eval and check-cases have sandboxes and a run to resume. */
-const INTERRUPT_MESSAGES: Readonly<Record<string, string>> = {
-  eval: 'stopping: killing every sandbox and keeping finished results; `hangbench eval --resume DIR` runs the rest (again to exit at once)',
-  'check-cases': 'stopping: killing every sandbox; the cases checked so far are reported (again to exit at once)',
-  capture: 'stopping: killing the captured command and writing what was seen (again to exit at once)',
-  view: 'stopping the viewer',
-};
-
-/**
- * First SIGINT/SIGTERM: abort the command (for eval: every sandbox is killed, finished results kept); should it not
- * have ended SHUTDOWN_BOUND_MS later (a stage that ignores the abort), exit anyway. Second: exit at once. Every exit,
- * a crash included, first makes one synchronous SIGKILL pass over every sandbox, so nothing is left running; finished
- * attempts are already on disk (score.json by rename) and `--resume` runs the rest. A reader that closed stdout
- * (`hangbench list | head`) ends the command quietly with 0, as `git log | head` does.
- */
-function processIO(command: string | undefined): CliIO {
-  const shutdown = new AbortController();
-  process.on('exit', () => killEverySandboxNow());
-  const message = INTERRUPT_MESSAGES[command ?? ''] ?? 'stopping';
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (shutdown.signal.aborted) process.exit(130);
-    process.stderr.write(`\nhangbench: ${signal} — ${message}\n`);
-    shutdown.abort(signal);
-    setTimeout(() => {
-      if (returned) process.exit(130);
-      process.stderr.write(
-        `hangbench: not stopped within ${SHUTDOWN_BOUND_MS} ms of ${signal}; exiting now${command === 'eval' ? ' (finished attempts are kept; --resume runs the rest)' : ''}\n`,
-      );
-      process.exit(130);
-    }, SHUTDOWN_BOUND_MS).unref();
-  };
-  // The bin script's start-up handlers (signals before this module loaded) give way to these.
-  process.removeAllListeners('SIGINT');
-  process.removeAllListeners('SIGTERM');
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  process.stdout.on('error', closedReader);
-  return {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    env: process.env,
-    cwd: process.cwd(),
-    shutdown: shutdown.signal,
-  };
-}
-
-/** stdout's reader went away (EPIPE): nothing more can be said, so end quietly; any other write error is a fault. */
-function closedReader(error: NodeJS.ErrnoException): void {
-  if (error.code === 'EPIPE') process.exit(0);
-  process.stderr.write(`hangbench: cannot write to stdout: ${error.message}\n`);
-  process.exit(1);
 }

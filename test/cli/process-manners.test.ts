@@ -51,6 +51,18 @@ describe('the CLI behaves as a Unix command', () => {
     expect(await cli.exited).toBe(130);
   });
 
+  it('a SIGTERM caught while the CLI module evaluates (no handler can run yet) still stops eval with 130', async () => {
+    const out = await mkdtemp(path.join(tmpdir(), 'hangbench-early-'));
+    const cli = start(
+      ['eval', path.join(root, 'cases/node-busy-loop.yaml'), '--agent', 'nop', '--time-scale', '0.1', '--out', out],
+      ['--import', path.join(root, 'test/fixtures/cli/slow-cli-evaluate.mjs')],
+    );
+    await until(() => cli.stderr().includes('evaluating the CLI'), 'the CLI module to be evaluating');
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(130);
+    expect(cli.stderr()).toContain('SIGTERM — stopping');
+  });
+
   it("Ctrl-C on view says view's own message, not eval's", async () => {
     const cli = start(['view', path.join(root, 'test/fixtures'), '--port', '0']);
     let stdout = '';
