@@ -1,18 +1,53 @@
 #!/usr/bin/env bash
-# The package as another project gets it: npm pack, install the tarball into a fresh project, then use it there —
+# The package as another project gets it, by the install line of README.md's first screen (docs/api.md has the same):
+# a copy of the project as a clone has it (no node_modules/, no dist/) beside an empty project, the line run there as
+# written (npm ci and npm pack in the clone, the tarball installed into the project); then, in the project:
 # validate (the bundled library, no cases/ in the project), eval of a few bundled cases with the oracle, init +
 # check-cases, a module agent importing defineAgent from 'hangbench', and a TypeScript type check of the exports that
-# sees only the project's node_modules (the published .d.ts name Node's types: @types/node is a dependency for that).
+# reads nothing outside the project but the compiler's own lib (the repo's tsc is the compiler only).
 # Dependencies come from the npm registry (npm's cache first). Usage: scripts/pack-smoke.sh [--keep]
 set -euo pipefail
-repo="$(cd "$(dirname "$0")/.." && pwd)"
+repo="$(cd "$(dirname "$0")/.." && pwd -P)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/hangbench-pack-smoke.XXXXXX")"
+work="$(cd "$work" && pwd -P)"
 [ "${1:-}" = "--keep" ] || trap 'rm -rf "$work"' EXIT
 step() { printf '\n== %s\n' "$*"; }
 fail() { echo "pack-smoke: FAIL: $*" >&2; exit 1; }
+# The first ```sh block of a markdown file.
+first_sh_block() { awk '/^```sh$/ { inside = 1; next } inside && /^```$/ { exit } inside' "$1"; }
+# Its one line that installs a tarball, without a trailing comment.
+install_line() { first_sh_block "$1" | grep -E '^[^#]*npm install -D [^ ]+\.tgz' | sed -E 's/[[:space:]]+#.*$//'; }
 
-step "npm pack (prepack builds dist/ from a clean slate)"
-(cd "$repo" && npm pack --silent --pack-destination "$work" --json) > "$work/pack.json"
+step "the install line of README.md's first screen, the same in docs/api.md"
+line="$(install_line "$repo/README.md")"
+[ -n "$line" ] && [ "$(printf '%s\n' "$line" | wc -l)" -eq 1 ] || fail "README.md's first sh block has no single 'npm install -D <tarball>' line"
+[ "$(install_line "$repo/docs/api.md")" = "$line" ] || fail "docs/api.md's first sh block does not install as README.md does: $line"
+echo "$line"
+
+step "a copy of the project as a clone has it: the files git tracks or would add, no node_modules/, no dist/"
+git -C "$repo" rev-parse --is-inside-work-tree > /dev/null 2>&1 || fail "$repo is not a git work tree (the copy is the files git lists)"
+clone="$work/hangbench"
+mkdir -p "$clone"
+(
+  cd "$repo"
+  git ls-files -z --cached --others --exclude-standard |
+    while IFS= read -r -d '' file; do if [ -e "$file" ] || [ -L "$file" ]; then printf '%s\0' "$file"; fi; done |
+    tar --null -T - -cf -
+) | tar -C "$clone" -xf -
+[ ! -e "$clone/node_modules" ] && [ ! -e "$clone/dist" ] || fail "the copy has node_modules/ or dist/"
+
+step "the install line, run as written in an empty project beside the clone (npm ci and npm pack there, no build in the project)"
+project="$work/project"
+mkdir -p "$project"
+cd "$project"
+printf '{ "name": "smoke-project", "version": "1.0.0", "private": true, "type": "module" }\n' > package.json
+bash -euo pipefail -c "$line" || fail "the install line: $line"
+[ -d node_modules/hangbench/dist ] || fail "node_modules/hangbench/dist/ was not installed"
+[ ! -d node_modules/hangbench/src ] || fail "src/ was installed"
+[ ! -d node_modules/typescript ] || fail "a devDependency (typescript) was installed into the project"
+
+step "the tarball's file list (npm pack --dry-run --json of the clone as the line built it)"
+(cd "$clone" && npm pack --dry-run --json --ignore-scripts 2> /dev/null) > "$work/pack.json"
 node -e '
   const [info] = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
   const files = info.files.map((file) => file.path);
@@ -23,15 +58,6 @@ node -e '
   if (bad.length > 0) { console.error(`files that do not belong in the package: ${bad.slice(0, 10).join(", ")}`); process.exit(1); }
   if (missing.length > 0) { console.error(`missing from the package: ${missing.join(", ")}`); process.exit(1); }
 ' "$work/pack.json" || fail "the tarball's file list"
-tarball="$work/$(node -p 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))[0].filename' "$work/pack.json")"
-
-step "install the tarball into an empty project (no devDependencies, no build there)"
-project="$work/project"
-mkdir -p "$project"
-cd "$project"
-printf '{ "name": "smoke-project", "version": "1.0.0", "private": true, "type": "module" }\n' > package.json
-npm install --silent --no-audit --no-fund --prefer-offline -D "$tarball"
-[ ! -d node_modules/hangbench/src ] || fail "src/ was installed"
 
 step "npx hangbench --version / --help"
 version="$(npx --no-install hangbench --version)"
@@ -72,7 +98,16 @@ const run: (input: Parameters<typeof runEval>[0]) => Promise<RunSummary> = async
 const first = (events: TraceEvent[]): AttemptScores => score(events);
 void [agent, run, first, loadCases, summarize];
 TS
-"$repo/node_modules/.bin/tsc" --noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 --skipLibCheck false api-check.mts \
-  || fail "the package's types"
+tsc="$repo/node_modules/.bin/tsc"
+tsc_lib="$(cd "$repo/node_modules/typescript/lib" && pwd -P)"
+options=(--noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 --skipLibCheck false)
+"$tsc" "${options[@]}" api-check.mts || fail "the package's types (the project's node_modules/@types loaded automatically)"
+# A tsconfig that lists its own `types` loads no @types/* by itself: the package's .d.ts must bring Node's.
+printf '{ "compilerOptions": { "types": [] }, "files": ["api-check.mts"] }\n' > tsconfig.json
+"$tsc" -p . "${options[@]}" || fail "the package's types (a tsconfig with types: [])"
+"$tsc" -p . "${options[@]}" --listFilesOnly > "$work/tsc-files.txt"
+outside="$(awk -v project="$project/" -v lib="$tsc_lib/" 'index($0, project) != 1 && index($0, lib) != 1' "$work/tsc-files.txt")"
+[ -z "$outside" ] || fail "tsc read files from outside the project: $(echo "$outside" | head -3)"
+grep -q "^$project/node_modules/@types/node/" "$work/tsc-files.txt" || fail "@types/node did not come from the project's node_modules"
 
 step "pack-smoke: ok"

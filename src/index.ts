@@ -2,6 +2,8 @@
  * The library API of `import … from 'hangbench'` (docs/api.md). Everything here is stable across patch releases;
  * anything reached by a deeper path is not.
  */
+// The .d.ts name Node's types: load @types/node (a dependency) even for a consumer whose tsconfig `types` omits it.
+/// <reference types="node" preserve="true" />
 export { runEval, type RunHooks, type RunResult } from './run/run-eval.js';
 export type { EvalOptionsInput, EvalOptions } from './run/options.js';
 export type { Reporter, RunInfo, AttemptInfo, TickEvent } from './run/reporter-hooks.js';
