@@ -78,6 +78,13 @@ export const DEFAULTS = {
   verifyCpuWaitCap: 3,
   /** how often a verify step's or gate's processes are looked at for that wait (schedstat). */
   cpuWaitSampleMs: 50,
+  /**
+   * the wall budget moves by the time the attempt's processes wait for a CPU (the load took it), up to this × the
+   * budget in all; a hang waiting on a pipe or a lock is not runnable, so its budget ends on time whatever the load.
+   */
+  wallCpuWaitCap: 3,
+  /** how often the wall budget looks at that wait (one read of the attempt cgroup's cpu.pressure). */
+  wallSampleMs: 250,
   /** the seed of the interleaved attempt order (and of bootstrap intervals). */
   seed: 1,
   /**

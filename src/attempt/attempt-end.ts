@@ -49,7 +49,12 @@ export async function verifyAttempt(
 }
 
 /** The last events: processes left behind (looked for, not assumed), the sandbox's own limits hit, and attempt.end. */
-export async function endTrace(setup: AttemptSetup, settled: SettledStop, ran: AgentPhaseResult): Promise<void> {
+export async function endTrace(
+  setup: AttemptSetup,
+  settled: SettledStop,
+  ran: AgentPhaseResult,
+  cpuWaitMs: number,
+): Promise<void> {
   const { sandbox, trace } = setup;
   const leaks = await sandbox.leakScan();
   if (!leaks.clean) trace.write({ type: 'leak', processes: leaks.leaked });
@@ -61,6 +66,7 @@ export async function endTrace(setup: AttemptSetup, settled: SettledStop, ran: A
     clean: leaks.clean && !killLeftSurvivors(trace.events),
     wallMs: trace.now(),
     agentWallMs: Math.round(ran.agentWallMs),
+    cpuWaitMs,
     tokens: ran.tokens,
   });
 }

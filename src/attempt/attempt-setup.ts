@@ -9,6 +9,7 @@ import { RUN_FILES } from '../types/run-files.js';
 import type { AttemptContext, AttemptPlan } from './attempt-plan.js';
 import { planInstalledAgent, type InstalledAgentPlan } from './installed-agent.js';
 import type { StopReason } from './stop-outcome.js';
+import { FairWallClock } from './wall-clock.js';
 
 /** The set-up phase's result: the trace begun, the sandbox made, and the one signal that stops the attempt. */
 export interface AttemptSetup {
@@ -76,25 +77,34 @@ export interface AttemptStops {
   agentEnded(): void;
   /** the commands are stopped: the hard stop is not needed. */
   commandsEnded(): void;
+  /** ms the wall budget moved because the attempt's processes waited for a CPU (wall-clock.ts). */
+  cpuWaitMs(): number;
 }
 
 export function armStops(plan: AttemptPlan, setup: AttemptSetup, shutdown: AbortSignal): AttemptStops {
   const { stop, sandbox } = setup;
   const { wallMs } = plan.start.budgets;
-  const wallTimer = setTimeout(
-    () => stop.abort({ kind: 'wall', value: wallMs, limit: wallMs } satisfies StopReason),
-    wallMs,
-  );
+  const { hardStopGraceMs } = DEFAULTS.shutdown;
   // The budget holds whatever else broke: should the graceful kill not end every command, SIGKILL them all at once.
-  const hardStop = setTimeout(() => sandbox.killNow(), wallMs + DEFAULTS.shutdown.hardStopGraceMs);
+  let hardStop = setTimeout(() => sandbox.killNow(), wallMs * DEFAULTS.wallCpuWaitCap + hardStopGraceMs);
+  const wall = new FairWallClock(
+    wallMs,
+    () => sandbox.cpuTimes(),
+    ({ elapsedMs, cpuWaitMs }) => {
+      clearTimeout(hardStop);
+      hardStop = setTimeout(() => sandbox.killNow(), hardStopGraceMs);
+      stop.abort({ kind: 'wall', value: elapsedMs, limit: wallMs, cpuWaitMs } satisfies StopReason);
+    },
+  );
   const onShutdown = () => stop.abort({ kind: 'harness' } satisfies StopReason);
   shutdown.addEventListener('abort', onShutdown, { once: true });
   if (shutdown.aborted) onShutdown();
   return {
     agentEnded: () => {
-      clearTimeout(wallTimer);
+      wall.stop();
       shutdown.removeEventListener('abort', onShutdown);
     },
     commandsEnded: () => clearTimeout(hardStop),
+    cpuWaitMs: () => Math.round(wall.credit()),
   };
 }

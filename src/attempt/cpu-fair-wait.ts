@@ -1,4 +1,4 @@
-import { readProcFile } from '../proc/index.js';
+import { RunQueueWait } from '../proc/index.js';
 import { DEFAULTS } from '../defaults.js';
 
 /** How a wait for a command's exit ended, and how long its processes were kept from a CPU meanwhile. */
@@ -33,7 +33,7 @@ export async function waitFairly(
   signal?: AbortSignal,
   cap: number = DEFAULTS.verifyCpuWaitCap,
 ): Promise<FairWaitResult> {
-  const queued = new QueueWait();
+  const queued = new RunQueueWait();
   const capMs = timeoutMs * cap;
   const started = performance.now();
   let done = false;
@@ -62,42 +62,6 @@ export async function waitFairly(
     cpuMs: Math.round(queued.ranMs),
     saturated: cap > 1 && timeoutMs + queued.ms >= capMs,
   };
-}
-
-/** Run-queue wait and run time of a changing set of processes: the growth of each one's schedstat since first seen. */
-class QueueWait {
-  readonly #first = new Map<number, Schedstat>();
-  readonly #last = new Map<number, Schedstat>();
-
-  get ms(): number {
-    return this.#growth('queuedNs') / 1e6;
-  }
-
-  get ranMs(): number {
-    return this.#growth('ranNs') / 1e6;
-  }
-
-  sample(pids: readonly number[]): void {
-    for (const pid of pids) {
-      const [ranNs, queuedNs] = (readProcFile(`/proc/${pid}/schedstat`) ?? '').split(' ').map(Number);
-      if (!Number.isFinite(ranNs) || !Number.isFinite(queuedNs)) continue;
-      const now = { ranNs: ranNs!, queuedNs: queuedNs! };
-      if (!this.#first.has(pid)) this.#first.set(pid, now);
-      this.#last.set(pid, now);
-    }
-  }
-
-  #growth(field: keyof Schedstat): number {
-    let ns = 0;
-    for (const [pid, last] of this.#last) ns += last[field] - (this.#first.get(pid) ?? last)[field];
-    return ns;
-  }
-}
-
-/** /proc/<pid>/schedstat's first two fields: ns on a CPU, ns waiting on a run queue. */
-interface Schedstat {
-  readonly ranNs: number;
-  readonly queuedNs: number;
 }
 
 function sleep(ms: number): Promise<void> {

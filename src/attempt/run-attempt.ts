@@ -52,7 +52,7 @@ export async function runAttempt(attempt: Attempt, context: AttemptContext): Pro
     await stopCommands(settled, ran, session, trace);
     stops.commandsEnded();
     await verifyAttempt(plan, setup, settled, context.options);
-    await endTrace(setup, settled, ran);
+    await endTrace(setup, settled, ran, stops.cpuWaitMs());
   } finally {
     stops.commandsEnded();
     trace.close();

@@ -10,7 +10,7 @@ import type { LimitKind } from '../types/limits.js';
  * (`fault`), or the sandbox killed from outside (`lost`); null when the agent finished.
  */
 export type StopReason =
-  | { kind: LimitKind; value: number; limit: number }
+  | { kind: LimitKind; value: number; limit: number; cpuWaitMs?: number }
   | { kind: 'harness' }
   | { kind: 'error'; message: string }
   | ({ kind: 'fault' } & ResultsFault)

@@ -11,6 +11,7 @@ export { startEgressProxy, type EgressProxy, type EgressRecord } from './net/egr
 export type { Bridge, BridgeOptions, BridgeTarget } from './net/bridge.js';
 export type {
   CommandRunner,
+  CpuTimes,
   HostCapabilities,
   Isolation,
   CgroupLimits,

@@ -12,7 +12,16 @@ import { openBridge, type Bridge, type BridgeOptions, type BridgeTarget } from '
 import { trackSandbox } from './kill/live.js';
 import { OwnInodes } from './files/own-inodes.js';
 import { confinePath } from './files/paths.js';
-import { hostPidIn, inOtherAttemptCgroup, markerEntries, pidNamespace, scanForMarker } from '../proc/index.js';
+import {
+  cgroupCpu,
+  type CgroupCpu,
+  hostPidIn,
+  inOtherAttemptCgroup,
+  markerEntries,
+  pidNamespace,
+  RunQueueWait,
+  scanForMarker,
+} from '../proc/index.js';
 import { needsCommandUserns, sandboxOwner, startJail, type AttemptJail } from './jail/attempt-jail.js';
 import { jailedTree } from './kill/jailed-tree.js';
 import { chownNew, chownTree } from './jail/owner.js';
@@ -22,6 +31,7 @@ import { PTY_ENV, ptyLaunchEnv, terminalTree } from './pty.js';
 import { cgroupTree, scanTree } from './kill/tree.js';
 import type {
   CommandRunner,
+  CpuTimes,
   HostCapabilities,
   KillGraces,
   LeakReport,
@@ -93,6 +103,10 @@ class AttemptSandbox implements Sandbox {
   readonly #pythonBin = pyenvVersionBin(process.env, this.#pyenvRoot);
   #verifyJail: AttemptJail | null = null;
   #disposed = false;
+  /** the cgroup's CPU counters at the start, null where the attempt has no cgroup v2 with PSI: schedstat instead. */
+  readonly #cpuAtStart: CgroupCpu | null;
+  readonly #queueWait = new RunQueueWait();
+  #cpuTimes: CpuTimes = { waitedMs: 0, ranMs: 0 };
   readonly #untrack = trackSandbox(this);
 
   constructor(setup: AttemptSetup) {
@@ -101,6 +115,28 @@ class AttemptSandbox implements Sandbox {
     this.capabilities = setup.capabilities;
     this.root = setup.dirs.root;
     this.workspace = setup.dirs.workspace;
+    this.#cpuAtStart = setup.cgroups.v2 === null ? null : cgroupCpu(setup.cgroups.v2);
+  }
+
+  cpuTimes(): CpuTimes {
+    const { v2 } = this.#setup.cgroups;
+    const start = this.#cpuAtStart;
+    let now: CpuTimes | null = null;
+    if (start !== null) {
+      const cpu = v2 === null ? null : cgroupCpu(v2);
+      if (cpu !== null)
+        now = { waitedMs: (cpu.stallUs - start.stallUs) / 1000, ranMs: (cpu.usageUs - start.usageUs) / 1000 };
+    } else {
+      this.#queueWait.sample(this.#commands.filter((command) => !command.done).flatMap((command) => command.pids()));
+      now = { waitedMs: this.#queueWait.ms, ranMs: this.#queueWait.ranMs };
+    }
+    // a cgroup already removed reads as nothing: keep what was counted
+    if (now !== null)
+      this.#cpuTimes = {
+        waitedMs: Math.max(this.#cpuTimes.waitedMs, now.waitedMs),
+        ranMs: Math.max(this.#cpuTimes.ranMs, now.ranMs),
+      };
+    return this.#cpuTimes;
   }
 
   spawn(command: string, options: SpawnOptions): SandboxCommand {

@@ -115,6 +115,14 @@ export interface SandboxProcess {
 /** What verify needs of a sandbox: somewhere to run a command. */
 export type CommandRunner = Pick<Sandbox, 'spawn'>;
 
+/** What the attempt's processes got of the CPUs so far: Sandbox.cpuTimes(). */
+export interface CpuTimes {
+  /** ms some process of the attempt waited runnable for a core. */
+  readonly waitedMs: number;
+  /** ms its processes ran on a core (summed over cores). */
+  readonly ranMs: number;
+}
+
 /** A limit of the sandbox (not a budget of the agent) that refused the program something. */
 export interface SandboxLimitHit {
   readonly kind: 'processes' | 'memory';
@@ -169,6 +177,12 @@ export interface Sandbox {
   limitHits(): readonly SandboxLimitHit[];
   /** Why the attempt's sandbox ended under it (bwrap or its PID 1 killed from outside), or null while it stands. */
   lost(): string | null;
+  /**
+   * ms the attempt's processes have waited runnable for a core, and run on one, since the sandbox stood. Its cgroup's
+   * cpu.pressure and cpu.stat where cgroup v2 and PSI are there (every process, however short-lived); else the
+   * schedstat growth of the processes each call finds alive. Neither ever decreases.
+   */
+  cpuTimes(): CpuTimes;
   /** SIGKILLs every process of the attempt at once, synchronously: the last resort when a graceful kill did not end it. */
   killNow(): void;
   /** Removes the temp dir and cgroups. Call after leakScan. */

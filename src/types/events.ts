@@ -265,6 +265,8 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     kind: LimitKindSchema,
     value: z.number(),
     limit: z.number(),
+    /** wall: ms the deadline had moved past `limit` because the attempt's processes waited for a CPU (the load). */
+    cpuWaitMs: z.number().optional(),
   }),
   z.object({
     ...base,
@@ -410,6 +412,11 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     clean: z.boolean(),
     wallMs: z.number(),
     agentWallMs: z.number(),
+    /**
+     * ms of the agent phase its processes waited for a CPU, as far as the wall budget counts it (capped): the budget
+     * moved by this much, and within_budget compares agentWallMs less it. Absent in traces from before it was counted.
+     */
+    cpuWaitMs: z.number().optional(),
     tokens: z.number(),
   }),
 ]);
