@@ -165,6 +165,6 @@ Options:
   --ticks N         hung ticks in a row that end the capture (default: ${DEFAULTS.captureHungTicks})
   --max D           give up after this long without a hung classification (default: ${formatDuration(DEFAULTS.captureMaxMs)})
   --terminal MODE   pipe (default) or pty, as the case's terminal
-  --out DIR         where cases/ is written (default: the working folder)
+  --out DIR         where cases/ and fixtures/ are written (default: the working folder)
   --force           overwrite a case of the same id
   -h, --help        this help`;

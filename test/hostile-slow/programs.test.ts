@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeHost } from '../../src/sandbox/index.js';
+import { DEFAULTS } from '../../src/defaults.js';
 import { requireCapability, requireCgroup } from '../support/capability.js';
 import {
   DECISION_SLACK_MS,
@@ -32,7 +33,11 @@ function expectHeld(run: HostileRun, id: string): AttemptView {
   const limit = attempt.of('limit')[0];
   if (limit) {
     expect(limit.kind).toBe('wall');
-    expect(limit.t, lateWall(attempt)).toBeLessThanOrEqual(start.budgets.wallMs + DECISION_SLACK_MS);
+    // the budget moves by the CPU wait that others caused (cpuWaitMs, never past the cap), no further
+    expect(limit.cpuWaitMs ?? 0).toBeLessThanOrEqual(start.budgets.wallMs * (DEFAULTS.wallCpuWaitCap - 1));
+    expect(limit.t, lateWall(attempt)).toBeLessThanOrEqual(
+      start.budgets.wallMs + (limit.cpuWaitMs ?? 0) + DECISION_SLACK_MS,
+    );
     expect(attempt.of('kill').find((kill) => kill.by === 'budget')).toBeDefined();
   }
 
@@ -65,7 +70,8 @@ function expectHeld(run: HostileRun, id: string): AttemptView {
 function lateWall(attempt: AttemptView): string {
   const ticks = attempt.of('tick').map((tick) => Math.round(tick.t));
   const gaps = ticks.slice(1).map((t, index) => t - ticks[index]!);
-  return `the wall limit came late; ${ticks.length} ticks at t=${ticks.join(',')} ms (longest gap ${Math.max(0, ...gaps)} ms)`;
+  const credit = attempt.of('limit')[0]?.cpuWaitMs ?? 0;
+  return `the wall limit came late (budget moved ${credit} ms by CPU wait); ${ticks.length} ticks at t=${ticks.join(',')} ms (longest gap ${Math.max(0, ...gaps)} ms)`;
 }
 
 describe('hostile programs, each beside a healthy canary (baseline agent that never kills: budgets and the sandbox decide)', () => {

@@ -122,3 +122,66 @@ describe('an attempt whose sandbox cannot be set up', () => {
     );
   });
 });
+
+/** An installed agent CLI where the run has no bubblewrap sandbox (forced here, as where bubblewrap cannot run). */
+describe('an installed agent without the bubblewrap sandbox', () => {
+  let root: string;
+  let run: ReturnType<typeof spawnSync>;
+  const runId = `no-bwrap-${process.pid}`;
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'hangbench-no-bwrap-'));
+    run = spawnSync(
+      'node',
+      [
+        bin,
+        'eval',
+        'cases/bash-tail-follow.yaml',
+        '--agent',
+        'cli:codex',
+        '--model',
+        'probe',
+        '--time-scale',
+        '0.1',
+      ].concat(['--out', path.join(root, 'results'), '--run-id', runId]),
+      {
+        cwd: projectRoot,
+        encoding: 'utf8',
+        // an empty agent cache: the refusal comes before anything would be installed or started
+        env: { ...process.env, HANGBENCH_ISOLATION: 'host-user', HANGBENCH_AGENT_CACHE: path.join(root, 'cache') },
+      },
+    );
+  }, 120_000);
+
+  afterAll(() => rm(root, { recursive: true, force: true }));
+
+  it('is a scored ERROR attempt with the cause in one line, reports, and exit 1: the run measured nothing', async () => {
+    expect(run.status).toBe(1);
+    expect(String(run.stderr)).toMatch(
+      /^hangbench eval: every attempt broke in the harness, so this run measured nothing: .*an installed agent runs only inside the bubblewrap sandbox.*install bubblewrap.*$/m,
+    );
+    const runDir = path.join(root, 'results', runId);
+    expect(readdirSync(runDir)).toEqual(
+      expect.arrayContaining(['report.md', 'report.html', 'junit.xml', 'summary.json']),
+    );
+    const dir = path.join(runDir, 'bash-tail-follow', 'cli-codex·interval-10s', '1');
+    const events = (await readFile(path.join(dir, 'trace.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; message?: string; outcome?: string });
+    expect(events.map((event) => event.type)).toEqual(['attempt.start', 'error', 'attempt.end']);
+    expect(events[1]!.message).not.toContain('\n');
+    expect(events[2]!.outcome).toBe('error');
+    const recorded = JSON.parse(await readFile(path.join(dir, 'score.json'), 'utf8')) as {
+      outcome: string;
+      scores: { solved: boolean };
+    };
+    expect(recorded).toMatchObject({ outcome: 'error', scores: { solved: false } });
+    expect(execFileSync('node', [bin, 'score', runDir], { encoding: 'utf8' })).toContain(
+      'every recorded score.json agrees',
+    );
+    const report = spawnSync('node', [bin, 'report', runDir], { encoding: 'utf8' });
+    expect(report.status).toBe(0);
+    expect(report.stderr).toContain('rendered 1 attempt');
+  });
+});
