@@ -95,7 +95,15 @@ export const ProcessSampleSchema = z
     writeBytes: z.number(),
     /** syscall number the main thread is blocked in, and its first argument (fd for read/write), when readable. */
     syscall: z.object({ nr: z.number(), arg0: z.number() }).readonly().nullable(),
-    fds: z.object({ pipes: z.number(), sockets: z.number(), total: z.number() }).readonly(),
+    fds: z
+      .object({
+        pipes: z.number(),
+        sockets: z.number(),
+        /** descriptors on a terminal (/dev/pts/N, /dev/tty*); absent in traces written before they were counted. */
+        terminals: z.number().optional(),
+        total: z.number(),
+      })
+      .readonly(),
     /** true when fd 0 is the pipe the harness writes stdin to. */
     stdinIsHarnessPipe: z.boolean(),
     children: z.array(z.number()).readonly(),

@@ -99,10 +99,13 @@ describe.skipIf(process.platform !== 'linux')('Sandbox.cpuTimes: what the attemp
     it(`${shape}: a busy program kept from its core counts the wait; a sleeping one counts none`, async () => {
       loadCpu0(3);
       const busy = await makeSandbox('cpu-wait-busy', capabilities ? { capabilities } : {});
-      const busyTimes = await timesOf(busy, "echo started; exec taskset -c 0 sh -c 'while :; do :; done'", 1_500);
+      // two loops of its own on core 0 beside the three outside: each waits at least half the time, whatever share of
+      // the core the cgroup weights give the attempt against the loops outside
+      const loop = "taskset -c 0 sh -c 'while :; do :; done'";
+      const busyTimes = await timesOf(busy, `${loop} & echo started; exec ${loop}`, 1_500);
       const idle = await makeSandbox('cpu-wait-idle', capabilities ? { capabilities } : {});
       const idleTimes = await timesOf(idle, 'echo started; exec sleep 30', 1_500);
-      // a quarter of core 0 for the program: it waited runnable for most of the 1.5 s, and ran a little
+      // runnable and waiting for most of the 1.5 s, and ran a little
       expect(busyTimes.waitedMs).toBeGreaterThan(500);
       expect(busyTimes.ranMs).toBeGreaterThan(0);
       // a sleep is not runnable: whatever the load, its budget is not moved

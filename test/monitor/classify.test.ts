@@ -102,6 +102,25 @@ describe('classify', () => {
     expect(classify(input([])).classification).toBe('exited');
   });
 
+  it('calls a root-gone tree exited when what is left holds no pipe, socket or terminal (a daemon that redirected)', () => {
+    const daemon = { command: 'bash', wchan: 'do_wait', sid: 7, fds: { pipes: 0, sockets: 0, terminals: 0, total: 4 } };
+    const left = [proc(101, daemon), proc(102, { ...daemon, command: 'sleep', wchan: 'hrtimer_nanosleep', ppid: 101 })];
+    expect(classify(input(left))).toMatchObject({
+      classification: 'exited',
+      pid: null,
+      reason: expect.stringMatching(
+        /root exited; sleep \(pid 102.*and 1 more still run but hold no pipe, socket or terminal/,
+      ),
+    });
+    // the same daemon on the terminal (pty mode, no redirect) does hold the output
+    const onTty = { ...daemon, fds: { ...daemon.fds, terminals: 3 } };
+    expect(classify(input([proc(101, onTty)])).classification).toBe('zombie');
+    // a trace from before terminals were counted: it may hold the output
+    expect(classify(input([proc(101, { ...daemon, fds: { pipes: 0, sockets: 0, total: 4 } })])).classification).toBe(
+      'zombie',
+    );
+  });
+
   it('among idle leaves names a lock wait before a sleep, as for a flock waiting on a sleeping holder', () => {
     const bash = proc(100, { command: 'bash', wchan: 'do_wait', children: [101, 103] });
     const holder = proc(101, { ppid: 100, command: 'flock', wchan: 'do_wait', children: [102] });

@@ -217,16 +217,37 @@ function stuckVerdict(tree: TreeStates): Verdict | null {
     return verdict('deadlock-futex', `${describeProcess(locked)}: ${threads} on locks (futex) at ~0% CPU`, locked);
   }
   const root = processes.find((p) => p.pid === input.rootPid);
-  if (!root || kinds.get(root.pid) === 'zombie') {
-    const holder = leavesFirst(processes).find((p) => kinds.get(p.pid) !== 'zombie');
-    if (holder)
-      return verdict(
-        'zombie',
-        `the command's root exited but ${describeProcess(holder)} still runs, holding the output open`,
-        holder,
-      );
-  }
+  if (!root || kinds.get(root.pid) === 'zombie') return leftVerdict(tree);
   return null;
+}
+
+/**
+ * The root exited and these still run: a process that can hold the output open (a pipe, a socket or a terminal among
+ * its descriptors, or descriptors unreadable) keeps the command from ending; one with none is left behind (a daemon
+ * that redirected its output), so as a terminal sees it the command is over.
+ */
+function leftVerdict({ processes, kinds }: TreeStates): Verdict | null {
+  const alive = leavesFirst(processes).filter((p) => kinds.get(p.pid) !== 'zombie');
+  const holder = alive.find(mayHoldOutput);
+  if (holder)
+    return verdict(
+      'zombie',
+      `the command's root exited but ${describeProcess(holder)} still runs, holding the output open`,
+      holder,
+    );
+  const [left] = alive;
+  if (!left) return null;
+  const others = alive.length > 1 ? ` and ${alive.length - 1} more` : '';
+  return verdict(
+    'exited',
+    `the command's root exited; ${describeProcess(left)}${others} still run but hold no pipe, socket or terminal, so not its output: left behind, not the command`,
+  );
+}
+
+function mayHoldOutput(process: ProcessSample): boolean {
+  const { pipes, sockets, terminals, total } = process.fds;
+  // no count of terminals (an older trace) or no descriptors read: it may hold the output
+  return total === 0 || terminals === undefined || pipes + sockets + terminals > 0;
 }
 
 function busyVerdict(busy: ProcessSample, silence: string): Verdict {

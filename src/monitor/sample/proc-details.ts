@@ -39,6 +39,8 @@ export interface FdLink {
 
 /** Descriptors kept per process for the relations; a process with more shows the first ones. */
 const MAX_KEPT_LINKS = 64;
+/** a terminal: a pty slave or a tty, the output of a command run in pty mode. */
+const TERMINAL = /^\/dev\/(pts\/\d+|tty\w*)$/;
 
 export function readDetails(pid: number, stat: StatFields, treeSize: number, handles: ProcHandles): ProcDetails {
   const fds = countFds(pid);
@@ -95,7 +97,7 @@ function threadIdInside(dir: string, tid: number): number {
   return Number.isInteger(inner) && inner > 0 ? inner : tid;
 }
 
-/** Pipe, socket and total descriptor counts, and where fd 0 points (read in the same pass). */
+/** Pipe, socket, terminal and total descriptor counts, and where fd 0 points (read in the same pass). */
 function countFds(pid: number): {
   readonly counts: ProcessSample['fds'];
   readonly stdin: string | null;
@@ -104,6 +106,7 @@ function countFds(pid: number): {
   const fds = listProcDir(`/proc/${pid}/fd`);
   let pipes = 0;
   let sockets = 0;
+  let terminals = 0;
   let stdin: string | null = null;
   const links: FdLink[] = [];
   for (const fd of fds.slice(0, MAX_FD_LINKS)) {
@@ -111,10 +114,13 @@ function countFds(pid: number): {
     if (fd === '0') stdin = target;
     if (target.startsWith('pipe:')) pipes++;
     else if (target.startsWith('socket:')) sockets++;
-    else if (!target.startsWith('/') || /^\/(dev|proc|sys)\//.test(target)) continue;
+    else if (TERMINAL.test(target)) {
+      terminals++;
+      continue;
+    } else if (!target.startsWith('/') || /^\/(dev|proc|sys)\//.test(target)) continue;
     if (links.length < MAX_KEPT_LINKS) links.push({ fd: Number(fd), target });
   }
   // fd 0 past the cap (listing order is numeric, so only with a huge table) is read on its own.
   if (stdin === null && fds.includes('0')) stdin = readProcLink(`/proc/${pid}/fd/0`);
-  return { counts: { pipes, sockets, total: fds.length }, stdin, links };
+  return { counts: { pipes, sockets, terminals, total: fds.length }, stdin, links };
 }
