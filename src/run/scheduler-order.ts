@@ -28,7 +28,8 @@ export interface PlannedAttempt<A extends SchedulableAttempt> {
 }
 
 /**
- * The start order: cases longest-expected first (so the tail of the run is short), and within a case its attempts
+ * The start order: cases that keep a core busy (cpuWeight) first, then the others, each part longest-expected first
+ * (so the tail of the run is short), and within a case its attempts
  * together, repeat by repeat, with the variants of each repeat in a seeded order — machine noise then favours no
  * variant, and the same seed gives the same order. Ties between cases are broken by the seed too.
  */
@@ -48,9 +49,12 @@ export function planAttempts<A extends SchedulableAttempt>(
     expected: Math.max(
       ...group.map((attempt) => expectedDurationMs(attempt.testCase, attempt.variant, timeScale, history)),
     ),
+    heavy: cpuWeight(group[0]!.testCase) > 0,
   }));
-  // Array.prototype.sort is stable, so equal cases keep their shuffled order.
-  cases.sort((a, b) => b.expected - a.expected);
+  // The busy attempts share the few CPU slots one after another (scheduler.ts): started last, that chain is the run's
+  // tail (the 7-CLI matrix ran its ctl-quiet-optimizer attempts alone at the end). Started first, the idle ones fill
+  // in beside it. Array.prototype.sort is stable, so equal cases keep their shuffled order.
+  cases.sort((a, b) => Number(b.heavy) - Number(a.heavy) || b.expected - a.expected);
   const ordered = cases.flatMap(({ group }) => {
     const repeats = [...new Set(group.map((attempt) => attempt.repeat))].sort((a, b) => a - b);
     return repeats.flatMap((repeat) =>

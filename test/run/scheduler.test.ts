@@ -96,6 +96,16 @@ describe('planAttempts', () => {
     expect(plan.map((planned) => planned.position)).toEqual(plan.map((_, index) => index));
   });
 
+  it('starts the cases that keep a core busy before all others, since their attempts share the CPU slots in turn', () => {
+    const plan = planAttempts(attemptsOf(cases.map((testCase) => testCase.id), ['a', 'b'], 1), 3, 1);
+    const heavy = plan.map((planned) => planned.cpuWeight > 0);
+    const firstLight = heavy.indexOf(false);
+    expect(firstLight).toBe(2 * cases.filter((testCase) => cpuWeight(testCase) > 0).length);
+    expect(heavy.slice(firstLight).includes(true)).toBe(false);
+    const light = plan.slice(firstLight).map((planned) => planned.expectedMs);
+    expect(light[0]).toBe(Math.max(...light));
+  });
+
   it('gives the same order for the same seed, and lets no variant always go first', () => {
     const attempts = attemptsOf(
       cases.map((testCase) => testCase.id),
