@@ -215,7 +215,14 @@ async function measure() {
   });
   /** The highest VmHWM seen of the hangbench process (the first one found: the run's own, not a child it starts). */
   let harness = { pid: null, kb: 0 };
+  // The tree is walked only until the harness is found: a matrix run's tree has thousands of CLI threads, and walking
+  // it every 100 ms cost a tenth of a core of the machine being measured.
   const poll = setInterval(() => {
+    if (harness.pid !== null) {
+      const hwm = /VmHWM:\s+(\d+) kB/.exec(readOr(`/proc/${harness.pid}/status`, ''));
+      if (hwm) harness.kb = Math.max(harness.kb, Number(hwm[1]));
+      return;
+    }
     for (const [pid, kb] of harnessHwm(child.pid)) {
       if (harness.pid === null) harness = { pid, kb };
       if (pid === harness.pid) harness.kb = Math.max(harness.kb, kb);
