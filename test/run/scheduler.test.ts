@@ -97,7 +97,15 @@ describe('planAttempts', () => {
   });
 
   it('starts the cases that keep a core busy before all others, since their attempts share the CPU slots in turn', () => {
-    const plan = planAttempts(attemptsOf(cases.map((testCase) => testCase.id), ['a', 'b'], 1), 3, 1);
+    const plan = planAttempts(
+      attemptsOf(
+        cases.map((testCase) => testCase.id),
+        ['a', 'b'],
+        1,
+      ),
+      3,
+      1,
+    );
     const heavy = plan.map((planned) => planned.cpuWeight > 0);
     const firstLight = heavy.indexOf(false);
     expect(firstLight).toBe(2 * cases.filter((testCase) => cpuWeight(testCase) > 0).length);
