@@ -3,7 +3,7 @@ import { createAgentFactory } from '../agents/registry.js';
 import type { AgentFactory } from '../agents/protocol.js';
 import { attemptDir, type Attempt } from '../attempt/run-attempt.js';
 import { loadCases } from '../cases/load-cases.js';
-import { probeHost } from '../sandbox/index.js';
+import { applyHarnessNice, probeHost } from '../sandbox/index.js';
 import type { HostCapabilities } from '../sandbox/index.js';
 import type { Case } from '../types/case.js';
 import type { CaseProblem } from '../types/errors.js';
@@ -93,6 +93,8 @@ export async function planRun(
     else pending.push(attempt);
   }
   // --out is made, written and measured before any attempt: a typo or a full disk is one line now, not a fault later.
+  const refused = applyHarnessNice();
+  if (refused !== null) onWarning?.(refused);
   const warning = await prepareResultsFolder(runDir, resumed ? runDir : options.out, pending.length);
   if (warning !== null) onWarning?.(warning);
   stopIfAborted(shutdown);

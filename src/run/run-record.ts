@@ -9,7 +9,7 @@ import type { Case } from '../types/case.js';
 import { attemptKey } from '../types/attempt-key.js';
 import { HangbenchError } from '../types/errors.js';
 import { RUN_FILES } from '../types/run-files.js';
-import type { HostCapabilities } from '../sandbox/index.js';
+import { harnessNice, type HostCapabilities } from '../sandbox/index.js';
 import { attemptInfo } from './attempt-info.js';
 import { gitSha, META_VERSION, RunMetaSchema, type RunMeta } from './meta.js';
 import type { EvalOptions } from './options.js';
@@ -151,7 +151,8 @@ async function buildMeta(
       platform: `${process.platform}-${process.arch}`,
       gitSha: await gitSha(options.cwd),
     },
-    host,
+    // the harness's nice value as the run started (HANGBENCH_HARNESS_NICE moves it): ticks on time depend on it.
+    host: { ...host, harnessNice: harnessNice() },
     order,
   });
 }

@@ -1,4 +1,5 @@
 export { probeHost } from './host/probe.js';
+export { applyHarnessNice, harnessNice } from './harness-priority.js';
 export { isolationWarning, requireIsolation } from './host/isolation.js';
 export { innerPid, isLive } from '../proc/index.js';
 export { ObservedProcess, type ObservedExit } from './agent/observed.js';

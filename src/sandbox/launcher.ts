@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { niceIncrement } from './harness-priority.js';
 import { SCRIPT_COMMAND } from './pty.js';
 import { CPU_PRIORITIES, type CpuPriority, type ResourceLimits } from './types.js';
 import { HangbenchError } from '../types/errors.js';
@@ -86,11 +87,7 @@ export interface LaunchPlan {
 
 /** argv for child_process.spawn; the command itself travels in HANGBENCH_CMD, never quoted into a script. */
 export function launcherArgv(plan: LaunchPlan): [string, ...string[]] {
-  const prefix = [
-    ...(plan.jail ?? []),
-    ...schedPrefix(plan.cpuPriority),
-    ...(plan.nice === 0 ? [] : ['nice', '-n', String(plan.nice)]),
-  ];
+  const prefix = [...(plan.jail ?? []), ...schedPrefix(plan.cpuPriority), ...niceArgs(plan.nice)];
   const launcher = ['bash', '-c', LAUNCHER, 'hangbench-launcher'] as const;
   const ownNetns = plan.isolateNetwork && plan.jail === null;
   const args = [
@@ -103,6 +100,12 @@ export function launcherArgv(plan: LaunchPlan): [string, ...string[]] {
   ];
   // unshare without --fork execs into the namespace: same pid, no PID namespace, nothing forked before the join.
   return ownNetns ? ['unshare', '--net', '--', ...launcher, ...args] : [...launcher, ...args];
+}
+
+/** `nice -n` to put the command at nice `target` from wherever the harness runs (see niceIncrement). */
+function niceArgs(target: number): string[] {
+  const increment = niceIncrement(target);
+  return increment === 0 ? [] : ['nice', '-n', String(increment)];
 }
 
 /** util-linux chrt sets the policy and execs: the same process, so the spawned pid stays the root of the tree. */

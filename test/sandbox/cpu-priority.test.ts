@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { getPriority, setPriority } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { applyHarnessNice, harnessNice, niceIncrement } from '../../src/sandbox/harness-priority.js';
 import { cpuPriorityOverride } from '../../src/sandbox/launcher.js';
 import { sandboxPerTest, run } from './helpers.js';
 
@@ -64,5 +66,41 @@ describe('the fixtures yield the CPU to the harness', () => {
     expect(cpuPriorityOverride({})).toEqual({});
     expect(cpuPriorityOverride({ HANGBENCH_CPU_PRIORITY: 'idle' })).toEqual({ cpuPriority: 'idle' });
     expect(() => cpuPriorityOverride({ HANGBENCH_CPU_PRIORITY: 'rt' })).toThrow(/not one of nice, batch, idle/);
+  });
+});
+
+describe('HANGBENCH_HARNESS_NICE: the harness above other work, its programs where they were', () => {
+  // As root the harness may lower its nice value; as a normal user (test:nonroot) the same request is refused.
+  it('root: the harness moves to the nice asked for and a sandboxed command still runs at nice 10; non-root: one line, no move', async () => {
+    const before = getPriority();
+    if (process.getuid?.() !== 0) {
+      expect(applyHarnessNice({ HANGBENCH_HARNESS_NICE: String(before - 1) })).toMatch(
+        new RegExp(
+          `refused \\(\\w+: lowering a nice value needs root or CAP_SYS_NICE\\); the harness stays at nice ${before}`,
+        ),
+      );
+      expect(getPriority()).toBe(before);
+      return;
+    }
+    try {
+      expect(applyHarnessNice({ HANGBENCH_HARNESS_NICE: '-4' })).toBeNull();
+      expect(harnessNice()).toBe(-4);
+      const sandbox = await makeSandbox('harness-nice', { limits: { cpuPriority: 'nice' } });
+      const { proc, out } = run(sandbox, SHOW);
+      await expect(proc.exited).resolves.toMatchObject({ exitCode: 0 });
+      expect(out.text).toBe('policy 0 nice 10 nicelimit 0/0\n');
+    } finally {
+      setPriority(before);
+    }
+  });
+
+  it('the increment is relative for a harness at or above nice 0, absolute for one that raised itself; bad values refused', () => {
+    expect(niceIncrement(10, 0)).toBe(10);
+    expect(niceIncrement(10, 5)).toBe(10);
+    expect(niceIncrement(10, -5)).toBe(15);
+    expect(niceIncrement(0, -5)).toBe(5);
+    expect(applyHarnessNice({})).toBeNull();
+    expect(() => applyHarnessNice({ HANGBENCH_HARNESS_NICE: '-25' })).toThrow(/not an integer from -20 to 19/);
+    expect(() => applyHarnessNice({ HANGBENCH_HARNESS_NICE: 'high' })).toThrow(/not an integer from -20 to 19/);
   });
 });
