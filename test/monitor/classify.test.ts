@@ -132,6 +132,18 @@ describe('classify', () => {
     });
   });
 
+  it("a shell polling with sleep is the loop, also when the sample caught this second's sleep still starting (R)", () => {
+    const bash = proc(100, { command: 'bash', args: 'bash scripts/e2e.sh', wchan: 'do_wait', children: [101] });
+    const asleep = proc(101, { ppid: 100, command: 'sleep', args: 'sleep 1.000', wchan: 'hrtimer_nanosleep' });
+    const starting = proc(101, { ppid: 100, command: 'sleep', args: 'sleep 1.000', state: 'R', wchan: '' });
+    for (const sleep of [asleep, starting])
+      expect(classify(input([bash, sleep], { sinceOutputMs: 19_000 }))).toMatchObject({
+        classification: 'sleeping',
+        pid: 100,
+        reason: expect.stringContaining('polls in a loop'),
+      });
+  });
+
   it('names the deepest, most telling process: the leaf, not the waiting bash', () => {
     const bash = proc(100, { command: 'bash', wchan: 'do_wait', children: [101] });
     const python = proc(101, { ppid: 100, wchan: 'do_wait', children: [102] });

@@ -297,8 +297,10 @@ function idleVerdict(tree: TreeStates): Verdict {
   }
   // A shell waiting on a `sleep` is a polling loop (until …; do sleep 1; done): the loop, not this second's sleep, is the cause.
   // Only a sleep shorter than the silence so far: the shell has outlived one sleep already, so it runs them in turn.
+  // A `sleep` caught running (R) is this second's sleep starting or ending, not work: the loop still polls.
   const short = sleepSeconds(leaf.args) * 1000 < input.sinceOutputMs;
-  const sleeper = leafKind === 'sleep' && leaf.command === 'sleep' && short ? parentOf(processes, leaf) : undefined;
+  const asleep = leafKind === 'sleep' || leaf.state === 'R';
+  const sleeper = asleep && leaf.command === 'sleep' && short ? parentOf(processes, leaf) : undefined;
   if (sleeper && kinds.get(sleeper.pid) === 'child-wait') {
     return verdict(
       'sleeping',
