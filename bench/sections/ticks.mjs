@@ -18,8 +18,9 @@ const MOST = Math.max(...LOADS);
 const LEVERS = sized(['nice', 'batch', 'idle', 'group-low', 'group-idle'], ['nice', 'idle']);
 
 /**
- * Lateness of each tick against its deadline start + n·interval (deadlines are never chained): the nearest one, since
- * a Node timer may fire up to 1 ms early (libuv counts whole milliseconds). Negative = early.
+ * Lateness of each tick against its deadline: the schedule's position (`dueMs`, start + n·interval on the command's
+ * CPU-available clock, never chained) moved by what the load took from the command (`cpuWaitMs`). Negative = early
+ * (a Node timer may fire up to 1 ms early: libuv counts whole milliseconds).
  */
 function latenesses(runEvents) {
   const values = [];
@@ -27,9 +28,9 @@ function latenesses(runEvents) {
   for (const events of runEvents) {
     let lastIndex = 0;
     for (const event of events) {
-      if (event.type !== 'tick' || event.commandId !== 1) continue;
-      const index = Math.round(event.elapsedMs / INTERVAL_MS);
-      values.push(event.elapsedMs - index * INTERVAL_MS);
+      if (event.type !== 'tick' || event.commandId !== 1 || event.dueMs === undefined) continue;
+      const index = Math.round(event.dueMs / INTERVAL_MS);
+      values.push(event.elapsedMs - event.dueMs - (event.cpuWaitMs ?? 0));
       skipped += Math.max(0, index - lastIndex - 1);
       lastIndex = index;
     }

@@ -166,6 +166,7 @@ export class AttemptSession {
       mode: this.deps.mode,
       onset: this.onsetFor(command),
       logFile: path.join(this.deps.logDir, `command-${id}.log`),
+      cpuTimes: () => this.deps.sandbox.cpuTimes(),
     });
     // A previous foreground command that ended unseen is superseded: its exit is in the trace.
     for (const old of [...this.commands.values()].filter((cmd) => cmd.exited && !cmd.background))
@@ -263,6 +264,7 @@ export class AttemptSession {
       background: false,
       isRepro,
     });
+    // its ticks run on its own processes' clock (schedstat): the CLI spawned them, not the sandbox
     const monitor = createMonitor({
       process,
       mode: this.deps.mode,

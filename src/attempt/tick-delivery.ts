@@ -15,6 +15,7 @@ function tickFields(commandId: number, tick: Tick, merged: readonly Tick[], sour
     source,
     elapsedMs: tick.elapsedMs,
     ...(tick.dueMs === undefined ? {} : { dueMs: tick.dueMs }),
+    ...(tick.cpuWaitMs === undefined ? {} : { cpuWaitMs: tick.cpuWaitMs }),
     sinceOutputMs: tick.sinceOutputMs,
     totalOutputBytes: tick.totalOutputBytes,
     output: tick.output,

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { DEFAULTS } from '../defaults.js';
+import { loadCreditMs } from '../proc/index.js';
 import type { CpuTimes } from '../sandbox/index.js';
 
 /** When the wall budget ran out: the agent phase's ms so far, and the CPU wait that had moved the deadline. */
@@ -69,8 +70,6 @@ export class FairWallClock {
     const waitedMs = times.waitedMs - this.#last.times.waitedMs;
     const ranMs = times.ranMs - this.#last.times.ranMs;
     this.#last = { at, times };
-    if (spanMs <= 0 || waitedMs <= 0) return;
-    const othersShare = Math.max(0, 1 - ranMs / (spanMs * this.#cores));
-    this.#creditMs = Math.min(this.#capMs, this.#creditMs + Math.min(waitedMs, spanMs) * othersShare);
+    this.#creditMs = Math.min(this.#capMs, this.#creditMs + loadCreditMs(spanMs, waitedMs, ranMs, this.#cores));
   }
 }

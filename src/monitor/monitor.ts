@@ -5,6 +5,7 @@ import { createOnsetMatcher, type OnsetMatcher } from './classify/onset.js';
 import { OutputIntake } from './output/output-intake.js';
 import { DEFAULT_WINDOW } from './output/output-window.js';
 import { scheduleFor, type ModeSchedule } from '../modes/index.js';
+import { CpuAvailableClock } from './ticks/cpu-clock.js';
 import { monotonicStart, ScheduleTimer } from './ticks/schedule.js';
 import { TickBuilder } from './ticks/tick-builder.js';
 import type { Monitor, MonitorEvent, MonitorOptions } from './types.js';
@@ -68,7 +69,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
   };
 
   const onsetTimer = startTimedOnset(watch, reportOnset);
-  const ticker = startSchedule(watch, scheduleFor(options.mode));
+  const ticker = startSchedule(watch, scheduleFor(options.mode), options.cpuTimes);
   const stopTimers = (): void => {
     ticker?.stop();
     if (onsetTimer) clearTimeout(onsetTimer);
@@ -122,29 +123,35 @@ function startTimedOnset(
       );
 }
 
-/** The started timer of the mode's schedule; null for a mode that pushes nothing (poll, wait-pid). */
-function startSchedule(watch: Watch, schedule: ModeSchedule | null): ScheduleTimer | null {
-  const ticker =
-    schedule === null
-      ? null
-      : new ScheduleTimer(
-          watch.startedAt,
-          schedule,
-          () => lastOutputMs(watch),
-          (dueMs) => onDeadline(watch, schedule, dueMs),
-        );
-  ticker?.start();
+/** The started timer of the mode's schedule, on the command's CPU-available clock; null for a mode that pushes nothing (poll, wait-pid). */
+function startSchedule(
+  watch: Watch,
+  schedule: ModeSchedule | null,
+  cpuTimes: MonitorOptions['cpuTimes'],
+): ScheduleTimer | null {
+  if (schedule === null) return null;
+  const { startedAt, child } = watch;
+  const clock = cpuTimes
+    ? new CpuAvailableClock(startedAt, cpuTimes)
+    : CpuAvailableClock.ofProcesses(startedAt, () => child.pids());
+  const ticker = new ScheduleTimer(
+    clock,
+    schedule,
+    () => lastOutputMs(watch),
+    (dueMs, cpuWaitMs) => onDeadline(watch, schedule, dueMs, cpuWaitMs),
+  );
+  ticker.start();
   return ticker;
 }
 
 /** A deadline of a running command: the `timeout` event in that mode, else a tick, to listeners and then to waiters. */
-function onDeadline(watch: Watch, schedule: ModeSchedule, dueMs: number): void {
+function onDeadline(watch: Watch, schedule: ModeSchedule, dueMs: number, cpuWaitMs: number): void {
   if (watch.state !== 'running') return;
   if (schedule.action === 'timeout') {
-    watch.emit({ type: 'timeout', elapsedMs: performance.now() - watch.startedAt, afterMs: dueMs });
+    watch.emit({ type: 'timeout', elapsedMs: performance.now() - watch.startedAt, afterMs: dueMs, cpuWaitMs });
     return;
   }
-  const tick = { ...watch.ticks.next(), dueMs };
+  const tick = { ...watch.ticks.next(), dueMs, cpuWaitMs };
   flushOutput(watch);
   watch.emit({ type: 'tick', tick });
   watch.waiters.settle({ type: 'tick', tick });

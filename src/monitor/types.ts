@@ -1,4 +1,4 @@
-import type { SandboxProcess } from '../sandbox/index.js';
+import type { CpuTimes, SandboxProcess } from '../sandbox/index.js';
 import type { Onset } from '../types/case.js';
 import type { ExitInfo, Tick } from '../types/process.js';
 import type { MonitorMode } from '../modes/index.js';
@@ -6,7 +6,10 @@ import type { WindowLimits } from './output/output-window.js';
 
 export interface MonitorOptions {
   readonly process: SandboxProcess;
-  /** the variant's monitor mode, durations already scaled; deadlines are absolute, from the command's start. */
+  /**
+   * the variant's monitor mode, durations already scaled; deadlines are absolute, from the command's start, in
+   * CPU-available time (wall time less the waits for a core that the load caused, never under a third of it).
+   */
   readonly mode: MonitorMode;
   /** ground truth for hang cases run on the repro command; never shown to agents. */
   readonly onset?: Onset | null;
@@ -15,6 +18,11 @@ export interface MonitorOptions {
   readonly logCapBytes?: number;
   /** bytes of each tick's output kept from its start and its end (default 1 KiB + 3 KiB); the rest is cut with a marker. */
   readonly window?: WindowLimits;
+  /**
+   * the counters of the processes whose waits for a core move the schedule (Sandbox.cpuTimes(): the attempt's); omit
+   * for the command's own processes (their schedstat).
+   */
+  readonly cpuTimes?: () => CpuTimes;
 }
 
 /** What a monitor reports, in order: output counts, the onset (once), ticks or the timeout, and finally the exit. */
@@ -23,7 +31,7 @@ export type MonitorEvent =
   | { readonly type: 'onset'; readonly elapsedMs: number; readonly trigger: string }
   | { readonly type: 'tick'; readonly tick: Tick }
   /** the `timeout` mode's deadline came with the command still running: the session ends it as a harness kill. */
-  | { readonly type: 'timeout'; readonly elapsedMs: number; readonly afterMs: number }
+  | { readonly type: 'timeout'; readonly elapsedMs: number; readonly afterMs: number; readonly cpuWaitMs: number }
   | { readonly type: 'exit'; readonly exit: ExitInfo; readonly tail: string; readonly totalBytes: number };
 
 export interface Monitor {

@@ -1,36 +1,35 @@
 import { readProcFile } from './read.js';
 
 /**
- * Run-queue wait and run time of a changing set of processes: the growth of each one's /proc/<pid>/schedstat since it
- * was first seen. A process that lives and dies between two looks is not seen at all.
+ * Run-queue wait and run time of a changing set of processes, each counted from its birth (the whole of its
+ * /proc/<pid>/schedstat as last seen): the processes watched are born after the watch began (a command's, an
+ * attempt's), so a wait before a process was first seen — its exec on a loaded machine — counts too. A process that
+ * lives and dies between two looks is not seen at all.
  */
 export class RunQueueWait {
-  readonly #first = new Map<number, Schedstat>();
   readonly #last = new Map<number, Schedstat>();
 
   /** ms the seen processes waited runnable for a core. */
   get ms(): number {
-    return this.#growth('queuedNs') / 1e6;
+    return this.#total('queuedNs') / 1e6;
   }
 
   /** ms the seen processes ran on a core. */
   get ranMs(): number {
-    return this.#growth('ranNs') / 1e6;
+    return this.#total('ranNs') / 1e6;
   }
 
   sample(pids: readonly number[]): void {
     for (const pid of pids) {
       const [ranNs, queuedNs] = (readProcFile(`/proc/${pid}/schedstat`) ?? '').split(' ').map(Number);
       if (!Number.isFinite(ranNs) || !Number.isFinite(queuedNs)) continue;
-      const now = { ranNs: ranNs!, queuedNs: queuedNs! };
-      if (!this.#first.has(pid)) this.#first.set(pid, now);
-      this.#last.set(pid, now);
+      this.#last.set(pid, { ranNs: ranNs!, queuedNs: queuedNs! });
     }
   }
 
-  #growth(field: keyof Schedstat): number {
+  #total(field: keyof Schedstat): number {
     let ns = 0;
-    for (const [pid, last] of this.#last) ns += last[field] - (this.#first.get(pid) ?? last)[field];
+    for (const last of this.#last.values()) ns += last[field];
     return ns;
   }
 }
@@ -57,4 +56,16 @@ export function cgroupCpu(cgroupDir: string): CgroupCpu | null {
   const stall = readProcFile(`${cgroupDir}/cpu.pressure`)?.match(/^some .*\btotal=(\d+)/m);
   const usage = readProcFile(`${cgroupDir}/cpu.stat`)?.match(/^usage_usec (\d+)/m);
   return stall && usage ? { stallUs: Number(stall[1]), usageUs: Number(usage[1]) } : null;
+}
+
+/**
+ * The part of a run-queue wait that the load took away, over one span between two looks: the wait (never more than
+ * the span) weighed by the share of the machine the watched processes did not use themselves (`1 − ran / (span ×
+ * cores)`). Processes that keep every core busy, contending with each other, are credited nothing: on a quiet machine
+ * no command can buy itself time.
+ */
+export function loadCreditMs(spanMs: number, waitedMs: number, ranMs: number, cores: number): number {
+  if (spanMs <= 0 || waitedMs <= 0) return 0;
+  const othersShare = Math.max(0, 1 - ranMs / (spanMs * cores));
+  return Math.min(waitedMs, spanMs) * othersShare;
 }

@@ -176,8 +176,10 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     /** schedule: pushed by the mode's schedule; status: asked for (poll, or a wait's timeout / until_quiet). */
     source: z.enum(['schedule', 'status']),
     elapsedMs: z.number(),
-    /** when the schedule wanted the last merged tick; elapsedMs − dueMs is its lateness. */
+    /** when the schedule wanted the last merged tick, in CPU-available ms; elapsedMs − dueMs − cpuWaitMs is its lateness. */
     dueMs: z.number().optional(),
+    /** ms the load had taken from the command by then (waits for a core others held): the tick came that much later. */
+    cpuWaitMs: z.number().optional(),
     sinceOutputMs: z.number(),
     totalOutputBytes: z.number(),
     output: z.object({

@@ -247,8 +247,13 @@ export interface Tick {
   readonly commandId: number;
   readonly seq: number;
   readonly elapsedMs: number;
-  /** when the schedule wanted it (ms after start; elapsedMs − dueMs is its lateness); absent for a status asked for (poll). */
+  /**
+   * when the schedule wanted it, in ms of CPU-available time after the start (elapsedMs − dueMs − cpuWaitMs is its
+   * lateness); absent for a status asked for (poll).
+   */
   readonly dueMs?: number;
+  /** ms the load had taken from the command by this scheduled tick, which moved it that much later in wall time. */
+  readonly cpuWaitMs?: number;
   /** ms since the last byte of output, or since start when there was none. */
   readonly sinceOutputMs: number;
   readonly totalOutputBytes: number;

@@ -1,4 +1,5 @@
 import type { ModeSchedule } from '../../modes/index.js';
+import type { CpuAvailableClock } from './cpu-clock.js';
 
 /**
  * `SandboxProcess.startedAt` on the performance.now() clock. The monitor's contract says
@@ -13,32 +14,34 @@ export function monotonicStart(startedAt: number): number {
 const EARLY_MS = 1;
 
 /**
- * Drives a mode's schedule with one timer at a time, on absolute deadlines (ms since `startMs`). When the timer
- * fires it re-asks the schedule, so output that arrived meanwhile can push a no-output deadline back without any
- * timer work per chunk of output.
+ * Drives a mode's schedule with one timer at a time, on absolute deadlines on the command's CPU-available clock (ms
+ * since its start, less what the load took away: see CpuAvailableClock). When the timer fires it re-asks the schedule,
+ * so output that arrived meanwhile can push a no-output deadline back without any timer work per chunk of output; a
+ * deadline the clock has not reached yet (the load slowed it) is armed again for what is left.
  */
 export class ScheduleTimer {
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
-  private readonly startMs: number;
+  private readonly clock: CpuAvailableClock;
   private readonly schedule: ModeSchedule;
   private readonly lastOutputMs: () => number | null;
-  private readonly onDeadline: (dueMs: number) => void;
+  private readonly onDeadline: (dueMs: number, cpuWaitMs: number) => void;
 
+  /** `lastOutputMs` in wall ms since the start; `onDeadline` gets the deadline and the clock's credit when it came. */
   constructor(
-    startMs: number,
+    clock: CpuAvailableClock,
     schedule: ModeSchedule,
     lastOutputMs: () => number | null,
-    onDeadline: (dueMs: number) => void,
+    onDeadline: (dueMs: number, cpuWaitMs: number) => void,
   ) {
-    this.startMs = startMs;
+    this.clock = clock;
     this.schedule = schedule;
     this.lastOutputMs = lastOutputMs;
     this.onDeadline = onDeadline;
   }
 
   start(): void {
-    this.arm(this.elapsed());
+    this.arm(this.clock.now());
   }
 
   stop(): void {
@@ -47,25 +50,27 @@ export class ScheduleTimer {
     this.timer = null;
   }
 
-  private elapsed(): number {
-    return performance.now() - this.startMs;
+  /** When the last output came, on the schedule's clock. */
+  private lastOutput(): number | null {
+    const wallMs = this.lastOutputMs();
+    return wallMs === null ? null : this.clock.at(wallMs);
   }
 
-  private arm(afterMs: number): void {
+  private arm(nowMs: number): void {
     if (this.stopped) return;
-    const at = this.schedule.next(afterMs, this.lastOutputMs());
+    const at = this.schedule.next(nowMs, this.lastOutput());
     if (at === null) return;
-    this.timer = setTimeout(() => this.fire(at), Math.max(0, at - this.elapsed()));
+    this.timer = setTimeout(() => this.fire(at), this.clock.wallFor(at - nowMs));
   }
 
   private fire(armedAt: number): void {
     this.timer = null;
     if (this.stopped) return;
-    const now = this.elapsed();
-    const due = this.schedule.next(armedAt - EARLY_MS, this.lastOutputMs());
+    const now = this.clock.now();
+    const due = this.schedule.next(armedAt - EARLY_MS, this.lastOutput());
     if (due !== null && due <= now + EARLY_MS) {
       this.schedule.served(due);
-      this.onDeadline(due);
+      this.onDeadline(due, Math.round(this.clock.creditMs));
     }
     this.arm(now);
   }
