@@ -12,10 +12,14 @@ const STARTS_THEN_WAITS =
 
 const hogs: ChildProcess[] = [];
 
-/** Busy loops on CPU 0, as other jobs on a shared machine: a process pinned there gets a quarter of it. */
+/**
+ * Busy loops on CPU 0, as other jobs on a shared machine: a process pinned there gets a quarter of it. Each loop is a
+ * session of its own (detached), so where the kernel groups scheduling by session (autogroup) the four still share
+ * the CPU evenly, not the program's session against the three loops' one.
+ */
 function loadCpuZero(count: number): void {
   for (let i = 0; i < count; i++)
-    hogs.push(spawn('taskset', ['-c', '0', 'node', '-e', 'for (;;);'], { stdio: 'ignore' }));
+    hogs.push(spawn('taskset', ['-c', '0', 'node', '-e', 'for (;;);'], { stdio: 'ignore', detached: true }));
 }
 
 afterEach(async () => {

@@ -50,10 +50,13 @@ export class ScheduleTimer {
     this.timer = null;
   }
 
-  /** When the last output came, on the schedule's clock. */
+  /**
+   * When the last output came, on the schedule's clock, in whole ms: deadlines counted from it are then whole ms too,
+   * and two of them a number of periods apart differ by exactly that many periods (no float remainder in the trace).
+   */
   private lastOutput(): number | null {
     const wallMs = this.lastOutputMs();
-    return wallMs === null ? null : this.clock.at(wallMs);
+    return wallMs === null ? null : Math.round(this.clock.at(wallMs));
   }
 
   private arm(nowMs: number): void {
