@@ -212,7 +212,13 @@ export class AttemptSession {
         return;
       case 'onset':
         this.onsetSeen = true;
-        trace.write({ type: 'onset', commandId, elapsedMs: event.elapsedMs, trigger: event.trigger });
+        trace.write({
+          type: 'onset',
+          commandId,
+          elapsedMs: event.elapsedMs,
+          trigger: event.trigger,
+          ...cpuWait(event.cpuWaitMs),
+        });
         return;
       case 'tick':
         if (this.observed.has(commandId)) {
@@ -342,10 +348,12 @@ export class AttemptSession {
     signal: SignalName = 'SIGINT',
   ): Promise<void> {
     const decidedAt = this.deps.trace.now();
+    // How far the command's tick clock had fallen behind the wall when the kill was decided (the interrupt latency's).
+    const lost = cpuWait(entry.monitor.cpuWaitMs() ?? undefined);
     entry.killing = true;
     const recorded = entry.process.kill(by, reason, signal).then((record) => {
       entry.kill = record;
-      this.deps.trace.write({ type: 'kill', commandId: entry.id, ...record }, decidedAt);
+      this.deps.trace.write({ type: 'kill', commandId: entry.id, ...record, ...lost }, decidedAt);
     });
     entry.killRecorded = recorded.catch(() => undefined);
     await recorded;
@@ -435,4 +443,9 @@ function seconds(value: number | undefined): number | undefined {
 
 function isNodeError(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string';
+}
+
+/** A record's `cpuWaitMs` when the command's monitor keeps a CPU-available clock; nothing otherwise. */
+function cpuWait(ms: number | undefined): { cpuWaitMs?: number } {
+  return ms === undefined ? {} : { cpuWaitMs: ms };
 }

@@ -25,6 +25,8 @@ interface Watch {
   readonly log: LogCopy | null;
   readonly listeners: Listener[];
   readonly emit: Listener;
+  /** the schedule's CPU-available clock; null in a mode without a schedule. */
+  readonly clock: CpuAvailableClock | null;
   state: 'running' | 'exited' | 'stopped';
   /** set once the exit has been told (after the log is closed). */
   exitEvent: ExitEvent | null;
@@ -44,7 +46,10 @@ export function createMonitor(options: MonitorOptions): Monitor {
   const onset = createOnsetMatcher(options.onset);
   const log = options.logFile ? new LogCopy(options.logFile, options.logCapBytes) : null;
   const emit = fanOut(listeners);
-  const reportOnset = (trigger: string, elapsedMs: number): void => emit({ type: 'onset', elapsedMs, trigger });
+  const schedule = scheduleFor(options.mode);
+  const clock = schedule === null ? null : scheduleClock(child, startedAt, options.cpuTimes);
+  const reportOnset = (trigger: string, elapsedMs: number): void =>
+    emit({ type: 'onset', elapsedMs, trigger, ...lostBy(clock, elapsedMs) });
   const intake = new OutputIntake(
     options.window ?? DEFAULT_WINDOW,
     onset,
@@ -64,12 +69,13 @@ export function createMonitor(options: MonitorOptions): Monitor {
     log,
     listeners,
     emit,
+    clock,
     state: 'running',
     exitEvent: null,
   };
 
   const onsetTimer = startTimedOnset(watch, reportOnset);
-  const ticker = startSchedule(watch, scheduleFor(options.mode), options.cpuTimes);
+  const ticker = schedule === null || clock === null ? null : startSchedule(watch, schedule, clock);
   const stopTimers = (): void => {
     ticker?.stop();
     if (onsetTimer) clearTimeout(onsetTimer);
@@ -123,17 +129,24 @@ function startTimedOnset(
       );
 }
 
-/** The started timer of the mode's schedule, on the command's CPU-available clock; null for a mode that pushes nothing (poll, wait-pid). */
-function startSchedule(
-  watch: Watch,
-  schedule: ModeSchedule | null,
+/** The clock a schedule runs on: the counters the monitor is given, else the command's own processes. */
+function scheduleClock(
+  child: MonitorOptions['process'],
+  startedAt: number,
   cpuTimes: MonitorOptions['cpuTimes'],
-): ScheduleTimer | null {
-  if (schedule === null) return null;
-  const { startedAt, child } = watch;
-  const clock = cpuTimes
+): CpuAvailableClock {
+  return cpuTimes
     ? new CpuAvailableClock(startedAt, cpuTimes)
     : CpuAvailableClock.ofProcesses(startedAt, () => child.pids());
+}
+
+/** `{ cpuWaitMs }` for a record at `elapsedMs` (ms since the start) on a schedule's clock; nothing without one. */
+function lostBy(clock: CpuAvailableClock | null, elapsedMs: number): { cpuWaitMs?: number } {
+  return clock === null ? {} : { cpuWaitMs: Math.round(clock.lostBy(elapsedMs)) };
+}
+
+/** The started timer of the mode's schedule (interval, no-output, backoff, timeout), on the command's CPU-available clock. */
+function startSchedule(watch: Watch, schedule: ModeSchedule, clock: CpuAvailableClock): ScheduleTimer {
   const ticker = new ScheduleTimer(
     clock,
     schedule,
@@ -204,6 +217,9 @@ function handleOf(watch: Watch, stopTimers: () => void): Monitor {
     },
     get exited() {
       return watch.exitEvent !== null;
+    },
+    cpuWaitMs() {
+      return lostBy(watch.clock, performance.now() - watch.startedAt).cpuWaitMs ?? null;
     },
     stop() {
       if (watch.state !== 'running') return;

@@ -28,7 +28,8 @@ export interface MonitorOptions {
 /** What a monitor reports, in order: output counts, the onset (once), ticks or the timeout, and finally the exit. */
 export type MonitorEvent =
   | { readonly type: 'output'; readonly bytes: number; readonly totalBytes: number }
-  | { readonly type: 'onset'; readonly elapsedMs: number; readonly trigger: string }
+  /** cpuWaitMs: how far the schedule's CPU-available clock had fallen behind the wall by then (absent without a schedule). */
+  | { readonly type: 'onset'; readonly elapsedMs: number; readonly trigger: string; readonly cpuWaitMs?: number }
   | { readonly type: 'tick'; readonly tick: Tick }
   /** the `timeout` mode's deadline came with the command still running: the session ends it as a harness kill. */
   | { readonly type: 'timeout'; readonly elapsedMs: number; readonly afterMs: number; readonly cpuWaitMs: number }
@@ -49,5 +50,10 @@ export interface Monitor {
   readonly applicationCursorKeys: boolean;
   readonly onsetSeen: boolean;
   readonly exited: boolean;
+  /**
+   * How far the schedule's CPU-available clock has fallen behind the wall by now (what the load took away, as the ticks
+   * count it); null in a mode without a schedule (poll, wait-pid), whose ticks the agent asks for on wall time.
+   */
+  cpuWaitMs(): number | null;
   stop(): void;
 }

@@ -164,6 +164,8 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     commandId: z.number().int(),
     elapsedMs: z.number(),
     trigger: z.string(),
+    /** ms the command's tick clock (CPU-available time) had fallen behind the wall by the onset; absent without a schedule. */
+    cpuWaitMs: z.number().optional(),
   }),
   z.object({
     ...base,
@@ -244,6 +246,8 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     escalatedToKill: z.boolean(),
     goneMs: z.number().nullable(),
     survivors: z.array(z.number()),
+    /** ms the command's tick clock had fallen behind the wall when the kill was decided; absent without a schedule. */
+    cpuWaitMs: z.number().optional(),
   }),
   z.object({
     ...base,

@@ -10,6 +10,7 @@ import { AttemptSession } from '../../src/attempt/session.js';
 import { TraceWriter } from '../../src/trace/writer.js';
 import { createSandbox, probeHost, type Sandbox } from '../../src/sandbox/index.js';
 import type { EventOf } from '../../src/types/events.js';
+import type { Onset } from '../../src/types/case.js';
 import type { MonitorMode } from '../../src/modes/index.js';
 
 const WORKSPACE = path.resolve(import.meta.dirname, '../fixtures/monitor');
@@ -33,7 +34,10 @@ afterEach(async () => {
 });
 
 /** A real attempt session (real sandbox, real processes, real monitor) in the given mode, with the default tick. */
-async function sessionIn(mode: MonitorMode): Promise<{ session: AttemptSession; trace: TraceWriter }> {
+async function sessionIn(
+  mode: MonitorMode,
+  onset: Onset | null = null,
+): Promise<{ session: AttemptSession; trace: TraceWriter }> {
   const loaded = await loadCaseFile(CASE_FILE);
   if ('problems' in loaded) throw new Error(JSON.stringify(loaded.problems));
   const dir = await mkdtemp(path.join(tmpdir(), 'hangbench-modes-'));
@@ -50,11 +54,17 @@ async function sessionIn(mode: MonitorMode): Promise<{ session: AttemptSession; 
     testCase: { ...loaded, terminal: 'pipe' },
     mode,
     renderTick: (tick) => renderTick(tick),
-    onset: null,
+    onset,
     logDir: dir,
     signal: new AbortController().signal,
   });
   return { session, trace };
+}
+
+/** Waits (each wait a tick or a status) until the trace has the onset; a few seconds at most. */
+async function untilOnset(session: AttemptSession, writer: TraceWriter): Promise<void> {
+  for (let tries = 0; tries < 20 && !writer.events.some((event) => event.type === 'onset'); tries++)
+    await session.perform({ type: 'wait', timeout: 0.2 });
 }
 
 function ticksOf(writer: TraceWriter): Array<EventOf<'tick'>> {
@@ -122,6 +132,27 @@ describe('monitor modes on real processes', () => {
     expect(gap).toBeGreaterThan(0);
     expect(gap % 300).toBe(0);
     expect(second!.output.bytes).toBe(0);
+  });
+
+  it("the onset and the agent's kill record how far the tick clock fell behind the wall, in a mode with a schedule", async () => {
+    const { session, trace } = await sessionIn({ mode: 'interval', everyMs: 300 }, { output: 'waiting now' });
+    await session.perform({ type: 'run', command: 'echo waiting now; exec sleep 30' });
+    await untilOnset(session, trace);
+    await session.perform({ type: 'kill' });
+    const onset = trace.events.find((event) => event.type === 'onset');
+    const kill = trace.events.find((event) => event.type === 'kill');
+    // The interrupt latency subtracts the difference (src/scorers/interrupted.ts); a quiet machine takes next to nothing.
+    expect(onset).toMatchObject({ cpuWaitMs: expect.any(Number) });
+    expect(kill).toMatchObject({ by: 'agent', cpuWaitMs: expect.any(Number) });
+  });
+
+  it('poll: no clock behind the ticks, so the onset and the kill carry none (the latency is wall time)', async () => {
+    const { session, trace } = await sessionIn({ mode: 'poll' }, { output: 'waiting now' });
+    await session.perform({ type: 'run', command: 'echo waiting now; exec sleep 30' });
+    await untilOnset(session, trace);
+    await session.perform({ type: 'kill', id: 1 });
+    expect(trace.events.find((event) => event.type === 'onset')).not.toHaveProperty('cpuWaitMs');
+    expect(trace.events.find((event) => event.type === 'kill')).not.toHaveProperty('cpuWaitMs');
   });
 
   it('backoff: ticks at N, 2N, 4N', async () => {

@@ -93,6 +93,32 @@ describe('interrupted and interrupt_latency', () => {
       .build();
     expect(interrupted(events)).toEqual({ interrupted: false, interrupt_latency: 4000 });
   });
+
+  it('counts in the CPU-available time the ticks came on: what the load took from the clock in between is not late', () => {
+    // 40 s of wall from the onset to the kill, 15 s of them taken by the load (the tick clock fell from 2 s to 17 s
+    // behind): 25 s on the ticks' clock, within a 30 s budget that the wall span is over.
+    const events = hangTrace({ budgets: { interruptMs: 30_000 } })
+      .command(1)
+      .at(3000)
+      .onset(1, 2900, 2000)
+      .at(43_000)
+      .kill(1, 'agent', 17_000)
+      .end()
+      .build();
+    expect(interrupted(events)).toEqual({ interrupted: true, interrupt_latency: 25_000 });
+  });
+
+  it('counts wall time when either record lacks the clock (a mode without a schedule, an older trace)', () => {
+    const events = hangTrace({ budgets: { interruptMs: 30_000 } })
+      .command(1)
+      .at(3000)
+      .onset(1, 2900)
+      .at(43_000)
+      .kill(1, 'agent', 17_000)
+      .end()
+      .build();
+    expect(interrupted(events)).toEqual({ interrupted: false, interrupt_latency: 40_000 });
+  });
 });
 
 describe('control kinds get no hang scores', () => {

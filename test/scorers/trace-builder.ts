@@ -86,8 +86,10 @@ export class TraceBuilder {
     });
   }
 
-  onset(commandId: number, elapsedMs = 1000): this {
-    return this.push({ type: 'onset', commandId, elapsedMs, trigger: 'output "compiling unit 3"' });
+  /** `cpuWaitMs`: how far the command's tick clock had fallen behind the wall by the onset (absent: none kept). */
+  onset(commandId: number, elapsedMs = 1000, cpuWaitMs?: number): this {
+    const lost = cpuWaitMs === undefined ? {} : { cpuWaitMs };
+    return this.push({ type: 'onset', commandId, elapsedMs, trigger: 'output "compiling unit 3"', ...lost });
   }
 
   tick(commandId: number, classification: Classification, tickSeq = 1): this {
@@ -109,8 +111,9 @@ export class TraceBuilder {
     });
   }
 
-  kill(commandId: number, by: KillBy = 'agent'): this {
+  kill(commandId: number, by: KillBy = 'agent', cpuWaitMs?: number): this {
     return this.push({
+      ...(cpuWaitMs === undefined ? {} : { cpuWaitMs }),
       type: 'kill',
       commandId,
       by,

@@ -54,6 +54,15 @@ export class CpuAvailableClock {
     return this.#last().creditMs;
   }
 
+  /**
+   * How far this clock fell behind the wall by `wallMs` (ms since the start): what the load took away by then, as the
+   * schedule counts it (the cap applied). A time at or past the last look takes a fresh look first.
+   */
+  lostBy(wallMs: number): number {
+    if (wallMs >= this.#last().wallMs) this.#look();
+    return Math.max(0, wallMs - this.at(wallMs));
+  }
+
   /** This clock's reading at an earlier wall time (ms since the start), interpolated between the looks around it. */
   at(wallMs: number): number {
     const looks = this.#looks;
