@@ -219,7 +219,12 @@ function handleOf(watch: Watch, stopTimers: () => void): Monitor {
       return watch.exitEvent !== null;
     },
     cpuWaitMs() {
-      return lostBy(watch.clock, performance.now() - watch.startedAt).cpuWaitMs ?? null;
+      try {
+        return lostBy(watch.clock, performance.now() - watch.startedAt).cpuWaitMs ?? null;
+      } catch {
+        // Counters that cannot be read any more (the attempt's cgroup already gone): the record keeps wall time.
+        return null;
+      }
     },
     stop() {
       if (watch.state !== 'running') return;
