@@ -140,9 +140,17 @@ function scheduleClock(
     : CpuAvailableClock.ofProcesses(startedAt, () => child.pids());
 }
 
-/** `{ cpuWaitMs }` for a record at `elapsedMs` (ms since the start) on a schedule's clock; nothing without one. */
+/**
+ * `{ cpuWaitMs }` for a record at `elapsedMs` (ms since the start) on a schedule's clock; nothing without one, or when
+ * its counters cannot be read any more (the attempt's cgroup already gone): the record then keeps wall time.
+ */
 function lostBy(clock: CpuAvailableClock | null, elapsedMs: number): { cpuWaitMs?: number } {
-  return clock === null ? {} : { cpuWaitMs: Math.round(clock.lostBy(elapsedMs)) };
+  if (clock === null) return {};
+  try {
+    return { cpuWaitMs: Math.round(clock.lostBy(elapsedMs)) };
+  } catch {
+    return {};
+  }
 }
 
 /** The started timer of the mode's schedule (interval, no-output, backoff, timeout), on the command's CPU-available clock. */
@@ -219,12 +227,7 @@ function handleOf(watch: Watch, stopTimers: () => void): Monitor {
       return watch.exitEvent !== null;
     },
     cpuWaitMs() {
-      try {
-        return lostBy(watch.clock, performance.now() - watch.startedAt).cpuWaitMs ?? null;
-      } catch {
-        // Counters that cannot be read any more (the attempt's cgroup already gone): the record keeps wall time.
-        return null;
-      }
+      return lostBy(watch.clock, performance.now() - watch.startedAt).cpuWaitMs ?? null;
     },
     stop() {
       if (watch.state !== 'running') return;
