@@ -1,12 +1,56 @@
 import { listProcDir, readProcFile, readProcLink } from './read.js';
-import { readStat } from './stat.js';
+import { parseStat, readStat, type StatFields } from './stat.js';
 
 /** Finding, counting and naming the processes of an attempt, and the marker every one of them carries. */
 
-/** A zombie has done everything it will ever do, so it counts as gone. */
+/** PF_EXITING in a task's stat flags: the kernel has begun the task's exit, which nothing can stop. */
+const PF_EXITING = 0x4;
+/** SIGKILL's bit in the pending masks of /proc/PID/task/TID/status: it cannot be caught, blocked or undone. */
+const SIGKILL_BIT = 1n << 8n;
+
+/** A task that will never run its program's code again: a zombie, dead, or already inside its exit. */
+export function hasEnded(stat: Pick<StatFields, 'state' | 'flags'>): boolean {
+  return stat.state === 'Z' || stat.state === 'X' || (stat.flags & PF_EXITING) !== 0;
+}
+
+/**
+ * Whether a process can still run code. A zombie, or one inside its exit, has done everything it will ever do; but a
+ * thread group whose leader called pthread_exit shows a zombie leader while its other threads run on, so an ended
+ * leader with more threads than itself is live while one of them is.
+ */
 export function isLive(pid: number): boolean {
   const stat = readStat(pid);
-  return stat !== null && stat.state !== 'Z' && stat.state !== 'X';
+  if (stat === null) return false;
+  if (!hasEnded(stat)) return true;
+  return (
+    stat.threads > 1 && listProcDir(`/proc/${pid}/task`).some((tid) => tid !== String(pid) && taskMayRun(pid, tid))
+  );
+}
+
+/**
+ * Whether a process may run its code again: live, and not every thread of it already sent SIGKILL. The leak scan's
+ * test, so a process killed a moment before the scan (by a check that exits right after its kill, on a loaded
+ * machine) is not reported as left running.
+ */
+export function mayRunAgain(pid: number): boolean {
+  return isLive(pid) && listProcDir(`/proc/${pid}/task`).some((tid) => taskMayRun(pid, tid));
+}
+
+function taskMayRun(pid: number, tid: string): boolean {
+  const stat = parseStat(readProcFile(`/proc/${pid}/task/${tid}/stat`) ?? '');
+  if (stat === null || hasEnded(stat)) return false;
+  const status = readProcFile(`/proc/${pid}/task/${tid}/status`);
+  return status !== null && !sigkillPending(status);
+}
+
+/** A task's status says SIGKILL is pending for it (its own mask or its process's shared one). */
+export function sigkillPending(status: string): boolean {
+  return ['SigPnd', 'ShdPnd'].some((field) => (pendingMask(status, field) & SIGKILL_BIT) !== 0n);
+}
+
+function pendingMask(status: string, field: string): bigint {
+  const hex = new RegExp(`^${field}:\\s*([0-9a-f]+)$`, 'm').exec(status)?.[1];
+  return hex === undefined ? 0n : BigInt(`0x${hex}`);
 }
 
 export function allPids(): number[] {
@@ -35,7 +79,7 @@ export function markerEntries(attemptId: string, commandId?: number): string[] {
 
 /** The command a process's environment marks it as within this attempt, or null: no marker of it, or the process is gone. */
 export function markedCommand(pid: number, attemptId: string): number | null {
-  const environ = readProcFile(`/proc/${pid}/environ`, 'utf8')?.split('\0');
+  const environ = readEnviron(pid);
   if (environ === undefined || !environ.includes(`${MARKER_VARS.attempt}=${attemptId}`)) return null;
   const prefix = `${MARKER_VARS.command}=`;
   const entry = environ.find((item) => item.startsWith(prefix));
@@ -44,8 +88,26 @@ export function markedCommand(pid: number, attemptId: string): number | null {
 
 /** The process's environment carries every marker entry (exact `NAME=value`, never a prefix); false once it is gone. */
 export function environHas(pid: number, entries: readonly string[]): boolean {
-  const environ = readProcFile(`/proc/${pid}/environ`, 'utf8')?.split('\0');
+  const environ = readEnviron(pid);
   return environ !== undefined && entries.every((entry) => environ.includes(entry));
+}
+
+/**
+ * A process's environment, undefined once it is gone. A leader that called pthread_exit has no memory of its own left
+ * (its environ reads empty) while its other threads run on with the process's memory: theirs is read instead, so a
+ * process cannot hide its marker by ending its first thread.
+ */
+function readEnviron(pid: number): string[] | undefined {
+  const own = readProcFile(`/proc/${pid}/environ`, 'utf8');
+  if (own) return own.split('\0');
+  const stat = readStat(pid);
+  if (stat === null) return undefined;
+  if (stat.threads > 1 && hasEnded(stat))
+    for (const tid of listProcDir(`/proc/${pid}/task`)) {
+      const theirs = tid === String(pid) ? null : readProcFile(`/proc/${pid}/task/${tid}/environ`, 'utf8');
+      if (theirs) return theirs.split('\0');
+    }
+  return [];
 }
 
 /**
@@ -95,7 +157,7 @@ export function inOtherAttemptCgroup(pid: number, ownName: string): boolean {
 export function groupMembers(pgid: number): number[] {
   return allPids().filter((pid) => {
     const stat = readStat(pid);
-    return stat !== null && stat.pgid === pgid && stat.state !== 'Z' && stat.state !== 'X';
+    return stat !== null && stat.pgid === pgid && isLive(pid);
   });
 }
 

@@ -19,6 +19,8 @@ export interface StatFields {
   /** controlling terminal (device number, 0 for none) and its foreground process group (-1 for none). */
   readonly ttyNr: number;
   readonly tpgid: number;
+  /** the kernel's per-task flags (field 9): PF_EXITING (0x4) once the task has begun its exit. */
+  readonly flags: number;
 }
 
 const STATES = new Set<string>(PROC_STATES);
@@ -44,6 +46,7 @@ export function parseStat(text: string): StatFields | null {
     rssPages: field(24),
     ttyNr: field(7),
     tpgid: field(8),
+    flags: field(9),
   };
 }
 
