@@ -7,6 +7,7 @@ export { createSandbox, pyenvVersionBin } from './sandbox.js';
 export { killEverySandboxNow } from './kill/live.js';
 export { scrubEnvironment, isSecretName } from './env.js';
 export { openBridge } from './net/bridge.js';
+export { withoutInheritedFds } from './host/inherited-fds.js';
 export { startAgentSandbox, type AgentSandbox } from './agent/agent-sandbox.js';
 export { startEgressProxy, type EgressProxy, type EgressRecord } from './net/egress-proxy.js';
 export type { Bridge, BridgeOptions, BridgeTarget } from './net/bridge.js';

@@ -1,21 +1,24 @@
 import { readFileSync } from 'node:fs';
 import { niceIncrement } from './harness-priority.js';
+import { closeInheritedFds } from './host/inherited-fds.js';
 import { SCRIPT_COMMAND } from './pty.js';
 import { CPU_PRIORITIES, type CpuPriority, type ResourceLimits } from './types.js';
 import { HangbenchError } from '../types/errors.js';
 import type { Terminal } from '../types/terminal.js';
 
 /**
- * The first program of every command. It joins the command's cgroups before it can fork (so no descendant is ever
- * outside them), lowers its limits, brings up loopback in a fresh network namespace, and then execs
- * `nice … bash -c "$HANGBENCH_CMD"` in the same process, so the spawned pid stays the root of the tree — or, for a
- * pty, `nice … script …`, which runs the command on a pseudo-terminal (see pty.ts).
+ * The first program of every command. It closes the descriptors the harness inherited (closeInheritedFds), joins the
+ * command's cgroups before it can fork (so no descendant is ever outside them), lowers its limits, brings up loopback
+ * in a fresh network namespace, and then execs `nice … bash -c "$HANGBENCH_CMD"` in the same process, so the spawned
+ * pid stays the root of the tree — or, for a pty, `nice … script …`, which runs the command on a pseudo-terminal (see
+ * pty.ts).
  * $1 v2 cgroup.procs, $2 the v1 cgroup.procs files (pids, memory, cpu) joined by ':', $3 ulimit flags, $4 'lo' or ''
  * — each '' to skip; $5 'pipe', 'pty' or 'null' (a pipe command whose stdin is /dev/null);
  * the rest is the exec prefix. In a jail the cgroups are joined here, as root and before nsenter forks into the sandbox,
  * so the command and everything it forks are members from their first instruction.
  */
 const LAUNCHER = [
+  closeInheritedFds(),
   'cmd=$HANGBENCH_CMD; unset HANGBENCH_CMD',
   'set -f; IFS=:; shared=($2); unset IFS; set +f',
   'for procs in "$1" "${shared[@]}"; do',
@@ -26,7 +29,7 @@ const LAUNCHER = [
   'terminal=$5; shift 5',
   `[ "$terminal" != pty ] || HANGBENCH_CMD=$cmd exec "$@" script -qec '${SCRIPT_COMMAND}' /dev/null`,
   '[ "$terminal" != null ] || exec </dev/null',
-  'exec "$@" bash -c "$cmd"',
+  'exec "$@" bash --norc -c "$cmd"',
 ].join('\n');
 
 /** Hard limits of the harness, by /proc/self/limits row; a launcher cannot raise them, only stay below. */
@@ -88,7 +91,9 @@ export interface LaunchPlan {
 /** argv for child_process.spawn; the command itself travels in HANGBENCH_CMD, never quoted into a script. */
 export function launcherArgv(plan: LaunchPlan): [string, ...string[]] {
   const prefix = [...(plan.jail ?? []), ...schedPrefix(plan.cpuPriority), ...niceArgs(plan.nice)];
-  const launcher = ['bash', '-c', LAUNCHER, 'hangbench-launcher'] as const;
+  // --norc: `bash -c` whose stdin is a socket (Node's pipes are socketpairs) takes itself for rshd's and runs ~/.bashrc,
+  // and HOME is the sandbox's, which the agent writes: the launcher would run it on the host, as the harness's user.
+  const launcher = ['bash', '--norc', '-c', LAUNCHER, 'hangbench-launcher'] as const;
   const ownNetns = plan.isolateNetwork && plan.jail === null;
   const args = [
     plan.v2Procs ?? '',

@@ -16,10 +16,10 @@ const PTY_COLUMNS = 80;
  * Run by bash as script's child, on the slave: size the terminal (a pipe-fed script leaves it 0×0, and pagers and
  * editors read the size from the kernel), drop the harness's variables, and become the command (same pid).
  */
-const PTY_INIT = `stty rows ${PTY_ROWS} cols ${PTY_COLUMNS} 2>/dev/null; cmd=$HANGBENCH_CMD; unset HANGBENCH_CMD HANGBENCH_PTY_INIT; exec bash -c "$cmd"`;
+const PTY_INIT = `stty rows ${PTY_ROWS} cols ${PTY_COLUMNS} 2>/dev/null; cmd=$HANGBENCH_CMD; unset HANGBENCH_CMD HANGBENCH_PTY_INIT; exec bash --norc -c "$cmd"`;
 
 /** script's -c string, parsed by $SHELL: kept to one `exec` any shell understands. */
-export const SCRIPT_COMMAND = 'exec bash -c "$HANGBENCH_PTY_INIT"';
+export const SCRIPT_COMMAND = 'exec bash --norc -c "$HANGBENCH_PTY_INIT"';
 
 /** What every program in a pty sees, whatever the host's terminal: the same size and terminal type on every machine. */
 export const PTY_ENV: Readonly<Record<string, string>> = {

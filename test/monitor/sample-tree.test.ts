@@ -64,6 +64,27 @@ describeOnLinux('sampleTree', () => {
     );
   });
 
+  it('skips a process that ended while it was read, instead of showing it live with no descriptors', async () => {
+    // Its exit closes a process's descriptors before it turns zombie: read in that window, a child looked like a live
+    // process whose descriptors cannot be read, which the classifier must take as one that may hold the output.
+    const { tree } = await watch('bash fork-churn.sh');
+    await waitForText(tree, 'ready');
+    let children = 0;
+    const empty: string[] = [];
+    let sample: ReturnType<typeof sampleTree> | null = null;
+    for (const until = performance.now() + 3000; performance.now() < until;) {
+      sample = sampleTree([tree.pid, ...tree.pids()], sample);
+      for (const p of sample.snapshot.processes) {
+        if (p.pid === tree.pid) continue;
+        children++;
+        if (p.state !== 'Z' && p.fds.total === 0) empty.push(`${p.command} (pid ${p.pid}, ${p.state})`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    expect(children).toBeGreaterThan(50);
+    expect(empty).toEqual([]);
+  });
+
   it('measures CPU over the interval from the previous sample', async () => {
     const { tree } = await watch('python3 busy-loop.py');
     await waitForText(tree, 'fixed point');

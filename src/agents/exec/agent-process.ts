@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { withDeadline } from '../../types/deadline.js';
 import { HangbenchError } from '../../types/errors.js';
+import { withoutInheritedFds } from '../../sandbox/index.js';
 
 const STDERR_TAIL = 2048;
 const GRACE_MS = 1000;
@@ -27,7 +28,8 @@ export class AgentProcess {
     argv: readonly string[] = ['/bin/sh', '-c', command],
   ) {
     this.command = command;
-    const [file = '/bin/sh', ...args] = argv;
+    // What the harness inherited is not the agent's (a jailed agent: nor its sandbox's).
+    const [file, ...args] = withoutInheritedFds(argv);
     // Its own process group, so the whole agent (a shell and what it starts) can be stopped.
     this.child = spawn(file, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     this.exited = once(this.child, 'close').catch(() => undefined);

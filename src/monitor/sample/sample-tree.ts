@@ -1,6 +1,6 @@
 import type { ProcessSample, ProgressDelta, TreeSnapshot } from '../../types/process.js';
 import { readDetails, type ProcDetails } from './proc-details.js';
-import { pageSizeKb, readProcFile, readProcLink } from '../../proc/index.js';
+import { isLive, pageSizeKb, readProcFile, readProcLink } from '../../proc/index.js';
 import { ProcHandles } from './proc-handles.js';
 import { parseStat, parseUptime, type StatFields } from '../../proc/index.js';
 import { findTerminalWaits, PTY_SLAVE, type TerminalWait } from './terminal-waits.js';
@@ -45,7 +45,7 @@ export function releaseSample(sample: TreeSample | null | undefined): void {
 /**
  * Samples every pid from /proc. The first pid is the tree root: on the first sample its fd 0
  * target is taken as the harness's stdin (pty mode: the slave that fd 0 of the root's child is). Pids that vanish
- * mid-sample are skipped.
+ * or end mid-sample are skipped.
  */
 export function sampleTree(
   pids: readonly number[],
@@ -145,6 +145,9 @@ function samplePid(pid: number, sampling: Sampling): PidSample | null {
   const ranNs = stat.threads === 1 ? ranText : '';
   const kept = before && before.startTicks === stat.startTicks ? previous?.details.get(pid) : undefined;
   const current = unchanged(kept, ranNs, stat) ? kept.details : readDetails(pid, stat, sampling.pidCount, handles);
+  // Its exit closes a process's descriptors before it turns zombie: an empty list from one that ended while it was read
+  // says nothing of what it held, so it is skipped like a pid that vanished (a live one with none stays: unreadable).
+  if (current.fds.total === 0 && !isLive(pid)) return null;
   const keptCounters = previous?.counters.get(pid);
   const now: ProgressCounters = {
     startTicks: stat.startTicks,

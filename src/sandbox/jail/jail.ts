@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { HangbenchError } from '../../types/errors.js';
+import { withoutInheritedFds } from '../host/inherited-fds.js';
 import { mountArgs, type Bind } from './jail-mounts.js';
 import { isLive } from '../../proc/index.js';
 import { sendSignal, sleep } from '../kill/signals.js';
@@ -133,7 +134,9 @@ export class Jail {
       '--',
       ...(spec.root ? ['sh', '-c', `echo ${READY}; exec sleep infinity`] : ['bash', '-c', USERNS_INIT]),
     ];
-    const holder = spawn('bwrap', args, {
+    // fd 3 is bwrap's --info-fd; what else the harness inherited stays out of the sandbox's PID 1 and its reaper.
+    const [file, ...argv] = withoutInheritedFds(['bwrap', ...args], [3]);
+    const holder = spawn(file, argv, {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       env: { PATH: '/usr/bin:/bin' },
       detached: true,

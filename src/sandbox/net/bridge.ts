@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { HangbenchError } from '../../types/errors.js';
+import { withoutInheritedFds } from '../host/inherited-fds.js';
 
 /** Where a bridge forwards to on the host: a Unix socket (a proxy listening on a path) or a loopback TCP port. */
 export type BridgeTarget = { readonly socketPath: string } | { readonly host: string; readonly port: number };
@@ -61,8 +62,9 @@ function listenOnHost(port: number): Promise<Server> {
 }
 
 function listenInside(enter: readonly string[], port: number): Promise<Server> {
-  const [file, ...args] = [...enter, process.execPath, '-e', LISTENER];
-  const child = spawn(file as string, args, {
+  // fd 3 is the IPC channel the listener hands its socket back on.
+  const [file, ...args] = withoutInheritedFds([...enter, process.execPath, '-e', LISTENER], [3]);
+  const child = spawn(file, args, {
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     env: { PATH: '/usr/bin:/bin', HANGBENCH_BRIDGE_PORT: String(port) },
   });
