@@ -157,6 +157,11 @@ export const DEFAULTS = {
   },
   /** `--model probe`: it waits this share of the case's (scaled) interrupt budget on a running command before interrupting. */
   probeWaitShare: 0.5,
+  /**
+   * `--model probe`: its wall budget is at least the adapter's longest own tool deadline plus this, so the tool can return
+   * at its timeout and the probe still interrupt, finish and let the CLI exit (a variant's own wall budget wins).
+   */
+  probeTimeoutMarginMs: 60_000,
   /** comparisons: a difference is called at this level after Holm; minimum detectable effects and plans are at this power. */
   alpha: 0.05,
   power: 0.8,

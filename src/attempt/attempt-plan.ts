@@ -4,7 +4,8 @@ import { scaleMode } from '../modes/index.js';
 import type { HostCapabilities } from '../sandbox/index.js';
 import type { Case, Onset } from '../types/case.js';
 import { caseClass } from '../types/case.js';
-import { TRACE_SCHEMA_VERSION, type EventOf } from '../types/events.js';
+import { DEFAULTS } from '../defaults.js';
+import { TRACE_SCHEMA_VERSION, type EventOf, type WallBudgetSource } from '../types/events.js';
 import type { VariantSpec } from '../types/variant.js';
 import { attemptKey, sandboxAttemptId, type AttemptCoordinates } from '../types/attempt-key.js';
 
@@ -55,7 +56,7 @@ export function planAttempt(attempt: Attempt, context: AttemptContext): AttemptP
     dir: attemptDir(context.runDir, attempt),
     sandboxId: sandboxAttemptId(context.options.runId, coordinatesOf(attempt)),
     scale,
-    start: attemptStartEvent(attempt, scale, context.capabilities),
+    start: attemptStartEvent(attempt, scale, context.capabilities, installedTool(context.agent)),
     onset: scaleOnset(attempt.testCase, scale),
   };
 }
@@ -72,9 +73,15 @@ export function coordinatesOf(attempt: Attempt): AttemptCoordinates {
  * The event an attempt's trace begins with: who it is, its budgets and monitor mode after --time-scale, its case's
  * gates, hints and culprit, and how it is isolated. It is all a score needs of an attempt that never got further.
  */
-export function attemptStartEvent(attempt: Attempt, scale: number, capabilities: HostCapabilities): AttemptStart {
+export function attemptStartEvent(
+  attempt: Attempt,
+  scale: number,
+  capabilities: HostCapabilities,
+  tool: InstalledTool | null = null,
+): AttemptStart {
   const { testCase, variant } = attempt;
   const override = variant.budgets ?? {};
+  const wall = wallBudget(attempt, scale, tool);
   return {
     type: 'attempt.start',
     schemaVersion: TRACE_SCHEMA_VERSION,
@@ -90,9 +97,11 @@ export function attemptStartEvent(attempt: Attempt, scale: number, capabilities:
     monitor: scaleMode(variant.monitor, scale),
     budgets: {
       tokens: override.tokens ?? testCase.budgets.tokens,
-      wallMs: (override.wallMs ?? testCase.budgets.wall) * scale,
+      wallMs: wall.ms,
       interruptMs: (override.interruptMs ?? testCase.budgets.interrupt) * scale,
+      wallFrom: wall.from,
     },
+    ...(tool?.timeouts ? { toolTimeouts: tool.timeouts } : {}),
     gates: testCase.gates.length,
     hints: testCase.hints.length,
     ...(testCase.kind === 'hang' && testCase.hang.culprit ? { culprit: testCase.hang.culprit } : {}),
@@ -100,6 +109,34 @@ export function attemptStartEvent(attempt: Attempt, scale: number, capabilities:
     isolation: capabilities.isolation,
     startedAt: new Date().toISOString(),
   };
+}
+
+/** What the start event needs of an installed agent CLI: its tool's own deadlines, and whether the probe model drives it. */
+export interface InstalledTool {
+  readonly timeouts: Readonly<Record<string, number>> | null;
+  readonly probe: boolean;
+}
+
+function installedTool(agent: AgentFactory): InstalledTool | null {
+  if (agent.kind !== 'installed') return null;
+  return { timeouts: agent.installed.toolTimeouts(), probe: agent.installed.upstream === null };
+}
+
+/**
+ * The attempt's wall budget: the variant's override, else the case's, both scaled; with the probe model at least the
+ * CLI tool's longest own deadline plus a margin (unscaled: the CLI's timers do not follow --time-scale), so that the
+ * tool can speak before the budget ends the attempt and "never returned" means the tool never did.
+ */
+function wallBudget(
+  { testCase, variant }: Attempt,
+  scale: number,
+  tool: InstalledTool | null,
+): { readonly ms: number; readonly from: WallBudgetSource } {
+  if (variant.budgets?.wallMs !== undefined) return { ms: variant.budgets.wallMs * scale, from: 'variant' };
+  const caseMs = testCase.budgets.wall * scale;
+  const longest = tool?.probe && tool.timeouts ? Math.max(0, ...Object.values(tool.timeouts)) : 0;
+  const floor = longest > 0 ? longest + DEFAULTS.probeTimeoutMarginMs : 0;
+  return floor > caseMs ? { ms: floor, from: 'tool-timeout' } : { ms: caseMs, from: 'case' };
 }
 
 function scaleOnset(testCase: Case, scale: number): Onset | null {

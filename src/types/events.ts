@@ -10,6 +10,10 @@ import { LimitKindSchema } from './limits.js';
 /** 2: variants (attempt.start has the variant spec), ticks recorded as delivered, tick.dropped, no tick.prompt. */
 export const TRACE_SCHEMA_VERSION = 2;
 
+/** Where an attempt's wall budget came from (attempt.start `budgets.wallFrom`). */
+export const WALL_BUDGET_SOURCES = ['case', 'variant', 'tool-timeout'] as const;
+export type WallBudgetSource = (typeof WALL_BUDGET_SOURCES)[number];
+
 const KillDeciderSchema = z.enum(KILL_DECIDERS);
 const MechanismSchema = z.enum(KILL_MECHANISMS);
 
@@ -113,7 +117,18 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     variantSpec: VariantSpecSchema,
     monitor: MonitorModeSchema,
     /** budgets after --time-scale: wall and interrupt in ms. */
-    budgets: z.object({ tokens: z.number(), wallMs: z.number(), interruptMs: z.number() }),
+    budgets: z.object({
+      tokens: z.number(),
+      wallMs: z.number(),
+      interruptMs: z.number(),
+      /**
+       * where the wall budget came from: the case's (scaled), the variant's override (scaled), or — `--model probe` — the
+       * CLI shell tool's longest own deadline plus a margin, unscaled. Absent in traces written before it: case or variant.
+       */
+      wallFrom: z.enum(WALL_BUDGET_SOURCES).optional(),
+    }),
+    /** (installed agents whose adapter declares them) the CLI shell tool's own deadlines when given no timeout, ms. */
+    toolTimeouts: z.record(z.string(), z.number().nonnegative()).optional(),
     /** how many gates and hints the case has (absent in traces written before they existed: none). */
     gates: z.number().int().nonnegative().optional(),
     hints: z.number().int().nonnegative().optional(),

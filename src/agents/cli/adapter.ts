@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
-import { DurationSchema } from '../../types/duration.js';
+import { DurationSchema, parseDuration } from '../../types/duration.js';
 import { HangbenchError } from '../../types/errors.js';
 
 /** A setting of an adapter: a variant axis (`--set NAME=V1,V2`), substituted as {NAME} in its command, files and env. */
@@ -85,12 +85,28 @@ const AdapterSchema = z
     logs: z.array(z.string().min(1)).default([]),
     settings: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), SettingSchema).default({}),
     shell: ShellToolSchema.optional(),
+    /**
+     * The shell tool's own deadlines when the model gives it no timeout, as its documentation or code states them: a name
+     * (`tool`: it ends or returns the command then; `idle`: after that long without output; `yield`: it returns the
+     * command still running) and a duration, which may name a setting (`"{bash_timeout_ms}ms"`). `{}`: it has none.
+     */
+    timeouts: z.record(z.string().regex(/^[a-z][a-z_]*$/), z.string().min(1)).optional(),
     /** what `--model probe` calls, in this CLI's own tool names and argument shapes. */
     probe: ProbeSpecSchema.optional(),
     /** what the CLI tries to reach that no setting of it stops; the jail refuses it, and the attempt's trace says so. */
     unblockable_traffic: z.string().min(1).optional(),
   })
   .superRefine((adapter, ctx) => {
+    const defaults = Object.fromEntries(Object.entries(adapter.settings).map(([name, one]) => [name, one.default]));
+    for (const [name, text] of Object.entries(adapter.timeouts ?? {})) {
+      const problem = durationProblem(expand(text, defaults));
+      if (problem !== null)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['timeouts', name],
+          message: `${problem} (with every setting at its default); write 2m, 300s or "{a_setting}ms"`,
+        });
+    }
     if (
       (adapter.package === undefined) !== (adapter.version === undefined) ||
       (adapter.package === undefined) !== (adapter.bin === undefined)
@@ -185,4 +201,34 @@ export function resolveSettings(adapter: Adapter, given: Readonly<Record<string,
 /** {name} → value; an unknown placeholder is left as it is, so a shell `${VAR}` in a command survives. */
 export function expand(template: string, values: Readonly<Record<string, string>>): string {
   return template.replace(/\{([a-z_][a-z0-9_]*)\}/gi, (whole, name: string) => values[name] ?? whole);
+}
+
+function durationProblem(text: string): string | null {
+  try {
+    parseDuration(text);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** The adapter's own tool deadlines with the variant's settings, in ms; null when the adapter declares none (`generic`). */
+export function resolveTimeouts(
+  adapter: Adapter,
+  settings: Readonly<Record<string, string>>,
+): Readonly<Record<string, number>> | null {
+  if (adapter.timeouts === undefined) return null;
+  const resolved: Record<string, number> = {};
+  for (const [name, text] of Object.entries(adapter.timeouts)) {
+    const value = expand(text, settings);
+    try {
+      resolved[name] = parseDuration(value);
+    } catch (error) {
+      throw new HangbenchError(
+        'USAGE',
+        `adapter ${adapter.name}: timeouts.${name} is "${value}" with the settings given: ${(error as Error).message}`,
+      );
+    }
+  }
+  return resolved;
 }

@@ -1,7 +1,7 @@
 import { HangbenchError } from '../../types/errors.js';
 import type { InstalledAgentFactory } from '../protocol.js';
 import type { InstalledAgent } from './installed.js';
-import { loadAdapter, resolveSettings } from './adapter.js';
+import { loadAdapter, resolveSettings, resolveTimeouts } from './adapter.js';
 import { installAdapter } from './install.js';
 
 /** An installed agent CLI of a variant, ready to run in an attempt's sandbox (src/attempt/installed-agent.ts runs it). */
@@ -31,12 +31,14 @@ export function cliAgent(spec: CliSettings, env: NodeJS.ProcessEnv = process.env
     );
   const probe = model === PROBE_MODEL;
   let prepared: ReturnType<InstalledAgent['prepare']> | null = null;
+  let timeouts: Readonly<Record<string, number>> | null = null;
   const installed: InstalledAgent = {
     adapterName: spec.adapter,
     model,
     upstream: probe ? null : (spec.baseUrl ?? env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1'),
     apiKey: probe ? undefined : env.OPENAI_API_KEY,
     ...(spec.cmd === undefined ? {} : { cmd: spec.cmd }),
+    toolTimeouts: () => timeouts,
     prepare: () =>
       (prepared ??= (async () => {
         const adapter = await loadAdapter(spec.adapter);
@@ -46,6 +48,7 @@ export function cliAgent(spec: CliSettings, env: NodeJS.ProcessEnv = process.env
             `--model probe: adapter ${adapter.name} has no probe: section (how the probe model calls its shell tool; docs/installed-agents.md)`,
           );
         const settings = resolveSettings(adapter, spec.settings);
+        timeouts = resolveTimeouts(adapter, settings);
         return { adapter, settings, installed: await installAdapter(adapter) };
       })()),
   };

@@ -14,6 +14,11 @@ export interface InstalledAgent {
   /** the real endpoint and key: the model proxy's, never the agent's. null: `--model probe`, the proxy answers itself. */
   readonly upstream: string | null;
   readonly apiKey: string | undefined;
+  /**
+   * The adapter's own shell-tool deadlines with the variant's settings, in ms (null: it declares none); known once
+   * `prepare()` has resolved, which the run does for every variant before its first attempt.
+   */
+  toolTimeouts(): Readonly<Record<string, number>> | null;
   /** `generic`'s command (--cmd). */
   readonly cmd?: string;
 }
