@@ -49,6 +49,8 @@ ${MODE_NAMES.map((name) => `${' '.repeat(26)}${name.padEnd(11)}${modeHelp(name)}
   --hints on|off|on,off deliver the cases' hints or not (default: on)
   --stdin LIST          the agent's commands' stdin: pipe (an open pipe), null (/dev/null), tty (a pty);
                         default as each case declares; the report tables each case by wiring
+  --budget KEY=V,…      every variant's budgets instead of each case's, e.g. wall=6m,tokens=60000,interrupt=30s
+                        (any of the three; unscaled durations, as a config file's budgets:)
   --config FILE         variants, cases, repeats and budgets from a YAML file (schema/config.schema.json;
                         docs/variants.md); it and the variant flags above do not mix
 

@@ -3,6 +3,7 @@ import { loadConfigFile, type LoadedConfig } from '../run/config-file.js';
 import type { EvalOptionsInput } from '../run/options.js';
 import { HangbenchError } from '../types/errors.js';
 import { durationList, listFlag, numberList, type ParsedArgs } from './args.js';
+import { parseBudget } from './flags/budget.js';
 import type { CliIO } from './io.js';
 
 /** The flags that make variants, and --config; eval and list take the same, so list shows what eval would run. */
@@ -21,6 +22,7 @@ export const VARIANT_OPTIONS = {
   from: { type: 'string' },
   cmd: { type: 'string' },
   set: { type: 'string', multiple: true },
+  budget: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 /** Flags that make variants; a config file's variants and these do not mix. */
@@ -44,6 +46,7 @@ export async function variantInput(parsed: ParsedArgs, io: CliIO): Promise<Varia
         `--config ${configFile} defines the variants; leave out ${mixed.map((flag) => `--${flag}`).join(', ')} or drop --config`,
       );
   }
+  const budget = parsed.string('budget');
   const input: EvalOptionsInput = {
     caseInputs: parsed.positionals.length > 0 ? parsed.positionals : config?.caseInputs,
     ...(config ? { variants: config.variants, config: configFile } : {}),
@@ -60,6 +63,7 @@ export async function variantInput(parsed: ParsedArgs, io: CliIO): Promise<Varia
     from: parsed.string('from'),
     cmd: parsed.string('cmd'),
     settings: settingsFlag(parsed.strings('set')),
+    budgets: budget === undefined ? undefined : parseBudget(budget),
     cwd: io.cwd,
   };
   return { config, input };

@@ -7,7 +7,13 @@ import { DurationSchema } from '../types/duration.js';
 import { StdinWiringSchema } from '../types/terminal.js';
 import { formatCaseProblem, HangbenchError, type CaseProblem } from '../types/errors.js';
 import { makeMode, MODE_FIELDS, MODE_NAMES, modeTakes, type MonitorMode } from '../modes/index.js';
-import { AGENT_NAMES, type AgentName, type AgentSpec, type VariantSpec } from '../types/variant.js';
+import {
+  AGENT_NAMES,
+  type AgentName,
+  type AgentSpec,
+  type BudgetOverrides,
+  type VariantSpec,
+} from '../types/variant.js';
 import { AGENT_CONFIG_KEYS, AGENTS, type AgentDefinition } from '../agents/registry.js';
 import { problemsFromIssues } from '../cases/case-problems.js';
 import { assertUniqueNames, variantName } from './variants.js';
@@ -96,6 +102,20 @@ export const ConfigFileSchema = z.strictObject({
 type ConfigVariant = z.infer<typeof ConfigVariantSchema>;
 type Budgets = z.infer<typeof BudgetsSchema>;
 
+/** The keys of a `budgets:` block (and of `eval --budget`): tokens, wall, interrupt. */
+export type BudgetKey = keyof Budgets;
+export const BUDGET_KEYS = Object.keys(BudgetsSchema.shape) as readonly BudgetKey[];
+
+/** A `budgets:` block (durations already in ms) as a variant's overrides; an empty block overrides nothing. */
+export function budgetOverrides(budgets: Budgets): BudgetOverrides | undefined {
+  const overrides = {
+    ...(budgets.tokens === undefined ? {} : { tokens: budgets.tokens }),
+    ...(budgets.wall === undefined ? {} : { wallMs: budgets.wall }),
+    ...(budgets.interrupt === undefined ? {} : { interruptMs: budgets.interrupt }),
+  };
+  return Object.keys(overrides).length > 0 ? overrides : undefined;
+}
+
 export interface LoadedConfig {
   readonly file: string;
   readonly caseInputs?: readonly string[];
@@ -156,17 +176,12 @@ function toVariantSpec(variant: ConfigVariant, shared: Budgets | undefined, base
   const agent = agentSpecOf(variant, base);
   const monitor = monitorOf(variant);
   const hints = variant.hints ?? DEFAULTS.hints;
-  const budgets = { ...shared, ...variant.budgets };
-  const overrides = {
-    ...(budgets.tokens === undefined ? {} : { tokens: budgets.tokens }),
-    ...(budgets.wall === undefined ? {} : { wallMs: budgets.wall }),
-    ...(budgets.interrupt === undefined ? {} : { interruptMs: budgets.interrupt }),
-  };
+  const overrides = budgetOverrides({ ...shared, ...variant.budgets });
   return {
     name: variant.name ?? variantName(agent, monitor, hints, variant.stdin),
     agent,
     monitor,
-    ...(Object.keys(overrides).length > 0 ? { budgets: overrides } : {}),
+    ...(overrides === undefined ? {} : { budgets: overrides }),
     ...(hints ? {} : { hints: false }),
     ...(variant.stdin === undefined ? {} : { stdin: variant.stdin }),
   };

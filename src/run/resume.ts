@@ -18,7 +18,11 @@ export interface ResumedRun {
 }
 
 /** Options whose flag is not their name in kebab case (the rest are: hungTicks → --hung-ticks, intervalMs → --interval). */
-const FLAG_OF: Readonly<Record<string, string>> = { caseInputs: 'case paths', agentAllowHosts: '--agent-allow-host' };
+const FLAG_OF: Readonly<Record<string, string>> = {
+  caseInputs: 'case paths',
+  agentAllowHosts: '--agent-allow-host',
+  budgets: '--budget',
+};
 
 /** Reads the options of the run in `input.resume`; refuses options that would make it a different run. */
 export async function resumeRun(input: EvalOptionsInput & { readonly resume: string }): Promise<ResumedRun> {
