@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, it, type TestContext } from 'vitest';
+import { inCi } from './ci.js';
 
 /** What some tests need from the machine, each with how `.ci/run` provides it on the CI machine. */
 export const CAPABILITIES = {
@@ -16,9 +17,6 @@ export const CAPABILITIES = {
 
 export type Capability = keyof typeof CAPABILITIES;
 
-/** Under CI (true or 1) a missing required capability is a failure: a missing install step must not hide behind a skip. */
-export const IN_CI = /^(true|1)$/i.test(process.env.CI ?? '');
-
 /**
  * Lets the test go on when `available`; otherwise skips it with the reason, or, in CI, fails it, since the CI
  * machine is meant to have every capability. Call it first in a test body (or in a beforeEach).
@@ -31,7 +29,9 @@ export function requireCapability(
 ): void {
   if (available) return;
   const why = `needs ${name}${detail ? ` (${detail})` : ''}: ${CAPABILITIES[name]}`;
-  if (IN_CI) throw new Error(`CI=${process.env.CI} and this machine lacks a capability CI is meant to have: ${why}`);
+  // Under CI (any CI but false or 0, test/support/ci.ts) a missing required capability is a failure: a missing
+  // install step must not hide behind a skip.
+  if (inCi()) throw new Error(`CI=${process.env.CI} and this machine lacks a capability CI is meant to have: ${why}`);
   ctx.skip(why);
 }
 
