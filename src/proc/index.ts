@@ -3,3 +3,4 @@ export * from './read.js';
 export * from './stat.js';
 export * from './processes.js';
 export * from './schedstat.js';
+export * from './files.js';

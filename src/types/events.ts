@@ -45,7 +45,8 @@ const WaitsSchema = z.object({
       z.object({
         kind: z.literal('lock'),
         pid: z.number(),
-        lock: z.enum(['flock', 'posix']),
+        lock: z.enum(['flock', 'posix', 'ofd']),
+        polling: z.boolean().optional(),
         file: z.string(),
         path: z.string().nullable(),
         holderPid: z.number().nullable(),

@@ -145,11 +145,17 @@ export type WaitRelation =
       /** the waiting process holds the other end itself (so a read never sees end-of-file). */
       readonly selfHeld: boolean;
     }
-  /** blocked in flock/fcntl: the holder from /proc/locks (null when the holding process is gone). */
+  /**
+   * waits for a flock/fcntl lock, blocked in the kernel or polling (sleeping and retrying with the file open): the holder
+   * from /proc/locks and the tree's descriptors (null when the holding process is gone).
+   */
   | {
       readonly kind: 'lock';
       readonly pid: number;
-      readonly lock: 'flock' | 'posix';
+      /** flock(2), a process's fcntl lock (posix), or an open file description's fcntl lock (ofd). */
+      readonly lock: 'flock' | 'posix' | 'ofd';
+      /** the waiter is not blocked in the kernel: it sleeps and retries (absent: blocked; absent in older traces). */
+      readonly polling?: boolean;
       /** `major:minor:inode` as /proc/locks prints it, and the file's path where one of the tree has it open. */
       readonly file: string;
       readonly path: string | null;

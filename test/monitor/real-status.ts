@@ -7,9 +7,10 @@ import type { Sandbox, SandboxProcess } from '../../src/sandbox/index.js';
 import type { ProcessSample, Tick } from '../../src/types/process.js';
 import { Output } from '../sandbox/helpers.js';
 
-/** A fixture of test/fixtures/waits run in a real sandbox under a poll-mode monitor, and its statuses over time. */
+/** A fixture of test/fixtures/waits (or another folder) run in a real sandbox under a poll-mode monitor, and its statuses over time. */
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/waits', import.meta.url));
+export const MONITOR_FIXTURES = fileURLToPath(new URL('../fixtures/monitor', import.meta.url));
 const POLL_MS = 200;
 /** bounds the wait for what a test waits to see, not its speed */
 const MAX_POLLS = 60;
@@ -24,25 +25,34 @@ export function disposeAfterEach(): void {
   });
 }
 
-export async function start(command: string): Promise<{ proc: SandboxProcess; monitor: Monitor }> {
+/** Starts `command` and resolves once it printed its readiness line (`ready …`), with that line. */
+export async function start(
+  command: string,
+  fixtures: string = FIXTURES,
+): Promise<{ proc: SandboxProcess; monitor: Monitor; ready: string }> {
   sandbox = await createSandbox({
     attemptId: `test-monitor-real-${process.pid}-${++counter}`,
-    workspaceSource: FIXTURES,
+    workspaceSource: fixtures,
     timeScale: 1,
     capabilities: await probeHost(),
   });
   const proc = sandbox.spawn(command, { commandId: 1 });
   const out = Output.of(sandbox, proc);
   const monitor = createMonitor({ process: proc, mode: { mode: 'poll' } });
-  await out.line(/^ready/m);
-  return { proc, monitor };
+  const ready = (await out.line(/^ready.*$/m))[0];
+  return { proc, monitor, ready };
 }
 
 /** Statuses (each over a fresh interval) until one satisfies `done`, the command exits, or the polls run out. */
-export async function statuses(proc: SandboxProcess, monitor: Monitor, done: (tick: Tick) => boolean): Promise<Tick[]> {
+export async function statuses(
+  proc: SandboxProcess,
+  monitor: Monitor,
+  done: (tick: Tick) => boolean,
+  pollMs = POLL_MS,
+): Promise<Tick[]> {
   const ticks: Tick[] = [];
   for (let poll = 0; poll < MAX_POLLS && !proc.done; poll++) {
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
     const tick = monitor.status();
     ticks.push(tick);
     if (done(tick)) break;

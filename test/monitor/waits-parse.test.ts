@@ -3,17 +3,21 @@ import { address, parseDataSegments, parseTcp } from '../../src/monitor/waits/ne
 import { lockFileKey, parseLocks } from '../../src/monitor/waits/proc-locks.js';
 
 describe('/proc text the relations read', () => {
-  it('parses /proc/locks holders and waiters, FLOCK and POSIX, and skips leases', () => {
+  it('parses /proc/locks holders and waiters, FLOCK, POSIX and OFD, and skips leases', () => {
     const text = [
       '1: FLOCK  ADVISORY  WRITE 4711 00:2d:6 0 EOF',
       '1: -> FLOCK  ADVISORY  WRITE 4712 00:2d:6 0 EOF',
       '2: POSIX  ADVISORY  READ 0 fe:01:1234 0 EOF',
       '3: LEASE  ACTIVE    READ 99 fe:01:99 0 EOF',
+      '4: OFDLCK ADVISORY  WRITE -1 fe:00:2148588 0 EOF',
+      '4: -> OFDLCK ADVISORY  WRITE -1 fe:00:2148588 0 EOF',
     ].join('\n');
     expect(parseLocks(text)).toEqual([
-      { id: 1, waiting: false, lock: 'flock', pid: 4711, file: '00:2d:6' },
-      { id: 1, waiting: true, lock: 'flock', pid: 4712, file: '00:2d:6' },
-      { id: 2, waiting: false, lock: 'posix', pid: 0, file: 'fe:01:1234' },
+      { id: 1, waiting: false, lock: 'flock', access: 'write', pid: 4711, file: '00:2d:6' },
+      { id: 1, waiting: true, lock: 'flock', access: 'write', pid: 4712, file: '00:2d:6' },
+      { id: 2, waiting: false, lock: 'posix', access: 'read', pid: 0, file: 'fe:01:1234' },
+      { id: 4, waiting: false, lock: 'ofd', access: 'write', pid: -1, file: 'fe:00:2148588' },
+      { id: 4, waiting: true, lock: 'ofd', access: 'write', pid: -1, file: 'fe:00:2148588' },
     ]);
   });
 

@@ -64,6 +64,7 @@ export function sampleTree(
   const samples: ProcessSample[] = [];
   const counters = new Map<number, ProgressCounters>();
   const progress: ProgressDelta[] = [];
+  const wakeups = new Map<number, number>();
   const wanted = new Set(pids);
   for (const pid of wanted) {
     const sampled = samplePid(pid, sampling);
@@ -72,6 +73,7 @@ export function sampleTree(
     details.set(pid, sampled.kept);
     counters.set(pid, sampled.counters);
     if (sampled.moved) progress.push(sampled.moved);
+    if (sampled.wakeups !== null) wakeups.set(pid, sampled.wakeups);
     samples.push(sampled.sample);
   }
   handles.retain(wanted);
@@ -86,7 +88,12 @@ export function sampleTree(
     relations:
       options.relations === false
         ? []
-        : findRelations(processes, new Map([...details].map(([pid, kept]) => [pid, kept.details])), rootPid ?? -1),
+        : findRelations(
+            processes,
+            new Map([...details].map(([pid, kept]) => [pid, kept.details])),
+            rootPid ?? -1,
+            wakeups,
+          ),
     progress,
     intervalMs: previous ? takenAt - previous.takenAt : 0,
     netSegments: netSegments !== null && previous?.netSegments != null ? netSegments - previous.netSegments : null,
@@ -121,6 +128,8 @@ interface PidSample {
   readonly kept: Kept;
   readonly counters: ProgressCounters;
   readonly moved: ProgressDelta | null;
+  /** times its main thread was put on a CPU since the previous sample; null for a pid first seen now. */
+  readonly wakeups: number | null;
   readonly sample: ProcessSample;
 }
 
@@ -141,7 +150,7 @@ function samplePid(pid: number, sampling: Sampling): PidSample | null {
       ? percent(stat.cpuTicks - before.ticks, (takenAt - previous.takenAt) / 1000)
       : percent(stat.cpuTicks, sampling.uptime - stat.startTicks / CLOCK_TICKS);
   // schedstat: ns the main thread ran, and ns it waited runnable on a run queue (what outside load takes away).
-  const [ranText = '', queuedText = ''] = (handles.read(pid, 'schedstat') ?? '').split(' ');
+  const [ranText = '', queuedText = '', runsText = ''] = (handles.read(pid, 'schedstat') ?? '').split(' ');
   const ranNs = stat.threads === 1 ? ranText : '';
   const kept = before && before.startTicks === stat.startTicks ? previous?.details.get(pid) : undefined;
   const current = unchanged(kept, ranNs, stat) ? kept.details : readDetails(pid, stat, sampling.pidCount, handles);
@@ -153,6 +162,7 @@ function samplePid(pid: number, sampling: Sampling): PidSample | null {
     startTicks: stat.startTicks,
     runNs: Number(ranText) || 0,
     queuedNs: Number(queuedText) || 0,
+    runs: Number(runsText) || 0,
     cpuTicks: stat.cpuTicks,
     rchar: current.readBytes,
     wchar: current.writeBytes,
@@ -167,6 +177,7 @@ function samplePid(pid: number, sampling: Sampling): PidSample | null {
     kept: { ranNs, state: stat.state, details: current },
     counters: now,
     moved: progressDelta(pid, keptCounters, now),
+    wakeups: keptCounters && keptCounters.startTicks === now.startTicks ? now.runs - keptCounters.runs : null,
     sample: processSample(
       pid,
       stat,

@@ -61,8 +61,9 @@ function explain(
           classification: null,
         };
       }
+      const polls = relation.polling ? ' (it sleeps and retries: it polls)' : '';
       return {
-        sentence: `${name(relation.pid)} waits for the ${relation.lock} lock on ${file}, held by ${refName(relation.holder)}${holderState(relation.holder)}`,
+        sentence: `${name(relation.pid)} waits for the ${relation.lock} lock on ${file}${polls}, held by ${refName(relation.holder)}${holderState(relation.holder)}`,
         culprit: relation.holder.pid,
         classification: null,
       };

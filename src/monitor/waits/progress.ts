@@ -11,6 +11,8 @@ export interface ProgressCounters {
   /** schedstat of the main thread: ns run, ns waited on a run queue. */
   readonly runNs: number;
   readonly queuedNs: number;
+  /** schedstat's third field: how many times the main thread was put on a CPU (each wake-up from a sleep is one). */
+  readonly runs: number;
   readonly rchar: number;
   readonly wchar: number;
   readonly readBytes: number;

@@ -1,10 +1,9 @@
 import { statSync } from 'node:fs';
 import type { ProcessRef, ProcessSample, WaitRelation } from '../../types/process.js';
 import type { FdLink } from '../sample/proc-details.js';
-import { readProcFile } from '../../proc/index.js';
 import { waitKind, type WaitKind } from '../classify/wait-kind.js';
 import { accessMode, blockedOn, type BlockedOn } from './blocked-on.js';
-import { lockFileKey, parseLocks, type LockLine } from './proc-locks.js';
+import { LOCK_WAIT, lockRelations } from './lock-relations.js';
 import { socketsOf, type SocketTables } from './socket-tables.js';
 import { distinct } from '../../types/distinct.js';
 
@@ -16,7 +15,9 @@ export interface ProcExtras {
 
 /** At most this many blocked processes are followed a sample: a tree of hundreds costs no more than a few. */
 const MAX_FOLLOWED = 16;
-const LOCK_WAIT = /locks_lock|flock_lock|posix_lock|fcntl_setlk|locks_/;
+/** A poller woke at least this often since the previous sample (schedstat's run count) while it sleeps now. */
+const MIN_POLL_WAKEUPS = 2;
+const POLL_KINDS: ReadonlySet<WaitKind> = new Set(['sleep', 'child-wait', 'event-loop', 'other']);
 // TCP waits only: unix sockets have no peer or queue in /proc, and reading the host's unix table costs milliseconds.
 const SOCKET_WAIT = /inet_wait_for_connect|wait_woken|sk_wait_data|inet_csk_accept|tcp_|sk_stream_wait/;
 
@@ -28,6 +29,8 @@ export function findRelations(
   processes: readonly ProcessSample[],
   extras: ReadonlyMap<number, ProcExtras>,
   rootPid: number,
+  /** per pid, how often its main thread was put on a CPU since the previous sample (absent for one first seen now). */
+  wakeups: ReadonlyMap<number, number> = new Map(),
 ): WaitRelation[] {
   const byPid = new Map(processes.map((process) => [process.pid, process]));
   const ref = (process: ProcessSample): ProcessRef => ({
@@ -75,8 +78,14 @@ export function findRelations(
     followed++;
     relations.push(...blockedRelations(process, kind, blocked, extras.get(process.pid)?.links ?? [], lookup));
   }
-  if (processes.some((process) => LOCK_WAIT.test(process.wchan)))
-    relations.push(...lockRelations(processes, extras, byPid, ref));
+  const pollers = processes.filter(
+    (process) =>
+      process.state === 'S' &&
+      process.cpuPercent < 5 &&
+      (wakeups.get(process.pid) ?? 0) >= MIN_POLL_WAKEUPS &&
+      POLL_KINDS.has(waitKind(process)),
+  );
+  relations.push(...lockRelations({ processes, byPid, links: (pid) => extras.get(pid)?.links ?? [], ref }, pollers));
   // a process polling several fds of one pipe (stdout and stderr of one child) gives one relation per pipe
   return distinct(relations);
 }
@@ -181,60 +190,6 @@ function socketRelation(process: ProcessSample, inode: number, lookup: TreeLooku
     txQueue: line.txQueue,
     peerPid,
   };
-}
-
-function lockRelations(
-  processes: readonly ProcessSample[],
-  extras: ReadonlyMap<number, ProcExtras>,
-  byPid: ReadonlyMap<number, ProcessSample>,
-  ref: (process: ProcessSample) => ProcessRef,
-): WaitRelation[] {
-  const lines = parseLocks(readProcFile('/proc/locks') ?? '');
-  const out: WaitRelation[] = [];
-  let files: Map<string, Array<{ pid: number; path: string }>> | null = null;
-  for (const waiter of lines.filter((line) => line.waiting && byPid.has(line.pid))) {
-    const held = lines.find((line: LockLine) => !line.waiting && line.id === waiter.id);
-    files ??= openFiles(processes, extras);
-    const openers = files.get(waiter.file) ?? [];
-    const path = openers[0]?.path ?? null;
-    const holderPid = held && held.pid > 0 ? held.pid : null;
-    // The pid that took a flock may be gone while a child that inherited the descriptor keeps it: look for that one.
-    const byHolderPid = holderPid !== null ? byPid.get(holderPid) : undefined;
-    const holder =
-      byHolderPid ??
-      openers.map((o) => byPid.get(o.pid)).find((p) => p && p.pid !== waiter.pid && !LOCK_WAIT.test(p.wchan));
-    out.push({
-      kind: 'lock',
-      pid: waiter.pid,
-      lock: waiter.lock,
-      file: waiter.file,
-      path,
-      holderPid,
-      holder: holder ? ref(holder) : null,
-    });
-  }
-  return out;
-}
-
-/** Regular files the tree has open, by /proc/locks key. */
-function openFiles(
-  processes: readonly ProcessSample[],
-  extras: ReadonlyMap<number, ProcExtras>,
-): Map<string, Array<{ pid: number; path: string }>> {
-  const files = new Map<string, Array<{ pid: number; path: string }>>();
-  for (const process of processes) {
-    for (const link of extras.get(process.pid)?.links ?? []) {
-      if (!link.target.startsWith('/')) continue;
-      try {
-        const stat = statSync(`/proc/${process.pid}/fd/${link.fd}`);
-        const key = lockFileKey(stat.dev, stat.ino);
-        files.set(key, [...(files.get(key) ?? []), { pid: process.pid, path: link.target }]);
-      } catch {
-        // closed since it was listed
-      }
-    }
-  }
-  return files;
 }
 
 /** Who holds which pipe (and FIFO path, and socket) in the tree, with the access mode read only where asked. */
