@@ -27,6 +27,18 @@ export const HANG_CLASSES = [
   'background-never-reports',
   /** a client/daemon pair: the client was killed, its job runs on in the daemon */
   'orphan-after-kill',
+  /** git (or another tool) starts a terminal editor with no terminal: it waits on a pipe for keys */
+  'editor-no-tty',
+  /** a background process group touches the terminal, is stopped (SIGTTIN/SIGTTOU) and waited for */
+  'job-control-stop',
+  /** a child has exited but its parent never reaps it, and something waits for that zombie to go */
+  'zombie-unreaped',
+  /** a child dies by a signal (SIGSEGV, SIGABRT) and its wrapper hides it: restarts it or waits on */
+  'crash-hidden',
+  /** the prompt comes from a process outside the command's tree (gpg-agent's pinentry) */
+  'external-prompt',
+  /** a login waits on a loopback listener for a browser callback that never comes */
+  'login-callback',
 ] as const;
 
 export const CONTROL_CLASSES = [
@@ -44,6 +56,18 @@ export const CONTROL_CLASSES = [
   'background-reports',
   /** a client/daemon pair whose daemon finishes the job and answers */
   'daemon-job-finishes',
+  /** the editor step of a git command is bypassed; the command is only slow */
+  'editor-bypassed',
+  /** the terminal is touched from the foreground process group: nothing is stopped */
+  'foreground-job',
+  /** children that exit are reaped, so what waits for them sees them go */
+  'child-reaped',
+  /** a child crashes and its wrapper reports it and goes on */
+  'crash-reported',
+  /** a passphrase the agent needs is supplied without a prompt */
+  'passphrase-supplied',
+  /** a login uses a token from the environment instead of a browser */
+  'token-login',
 ] as const;
 
 export type HangClass = (typeof HANG_CLASSES)[number];
