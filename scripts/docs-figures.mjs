@@ -161,6 +161,7 @@ const END_TEXT = {
   'killed-leader': 'killed the leader only',
   exited: 'it exited',
   'ended-by-harness': 'the harness ended it',
+  'budget-first': 'the budget ended it first',
   'never-returned': 'never returned',
 };
 
@@ -177,7 +178,13 @@ function shellToolCell(row) {
   const when = row.returned === 0 || row.toolReturnMs.p50 === null ? '' : ` (${formatDuration(row.toolReturnMs.p50)})`;
   const some = row.returned > 0 && row.returned < row.attempts ? `; returned ${row.returned}/${row.attempts}` : '';
   const left = row.returned > 0 && row.leftAfterTool !== null ? `; ${row.leftAfterTool} left` : '';
-  return `${how}${when}${some}${left}`;
+  // A budget that ended the attempt before the tool's own deadline says so with the deadline: the cell is the budget's.
+  const before =
+    row.ends?.['budget-first'] && row.toolTimeoutMs ? ` (before its ${formatDuration(row.toolTimeoutMs)} timeout)` : '';
+  const ended = row.agentExit?.ended
+    ? `; the CLI did not exit (ended ${row.agentExit.ended}/${row.attempts}, ${formatDuration(row.agentExitMsMax ?? 0)} after its answer)`
+    : '';
+  return `${how}${before}${when}${some}${left}${ended}`;
 }
 
 const GENERATORS = {

@@ -11,6 +11,7 @@ const gracefulKillMs = killGraces.afterFirstMs + killGraces.afterTermMs + killGr
 const exitWithinMs = 2_000;
 /** the CLI exits regardless this long after the signal, leaving the rest of exitWithinMs to its synchronous SIGKILL pass. */
 const shutdownBoundMs = exitWithinMs - 500;
+const checkConcurrencyMax = 4;
 
 /**
  * Every default in one place (case files' defaults included: types/case.ts reads them from here); options are
@@ -53,8 +54,9 @@ export const DEFAULTS = {
   commandCpuMs: 250,
   /** eval without --concurrency: that unscaled work may fill this share of all cores at once (the rest is headroom for bursts). */
   startupCpuShare: 0.6,
-  /** check-cases without --concurrency: cases checked at once. */
-  checkConcurrency: Math.max(1, Math.min(4, availableParallelism())),
+  /** check-cases without --concurrency: cases checked at once, one a core up to checkConcurrencyMax. */
+  checkConcurrency: Math.max(1, Math.min(checkConcurrencyMax, availableParallelism())),
+  checkConcurrencyMax,
   repeat: 1,
   out: 'results',
   /** monitor: lines in a row that repeat (only a count moving), with nothing else changing, before it calls a retry loop. */
@@ -144,6 +146,13 @@ export const DEFAULTS = {
   captureIntervalMs: 2_000,
   captureHungTicks: 2,
   captureMaxMs: 120_000,
+  /** capture: the captured command's terminal, as a case's `terminal:`. */
+  captureTerminal: 'pipe' as 'pipe' | 'pty',
+  /** eval, check-cases, capture: bubblewrap when the host has it, else the host-user fallback with a warning. */
+  isolation: 'auto' as 'auto' | 'strict',
+  /** view: loopback only (traces and workspaces' output are served); port 0 is whichever one is free. */
+  viewHost: '127.0.0.1',
+  viewPort: 0,
   /** installed agents' model proxy: see docs/installed-agents.md. */
   modelProxy: {
     /** no byte from the endpoint for this long (before the headers or between two chunks): the call is abandoned with a 504. */
@@ -162,6 +171,8 @@ export const DEFAULTS = {
    * at its timeout and the probe still interrupt, finish and let the CLI exit (a variant's own wall budget wins).
    */
   probeTimeoutMarginMs: 60_000,
+  /** an installed CLI that has not exited this long after its final answer is ended by the harness (agent_exit: ended). */
+  agentExitGraceMs: 30_000,
   /** comparisons: a difference is called at this level after Holm; minimum detectable effects and plans are at this power. */
   alpha: 0.05,
   power: 0.8,

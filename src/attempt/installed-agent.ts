@@ -14,6 +14,7 @@ import type { Sandbox, SandboxOptions, SandboxProcess } from '../sandbox/index.j
 import type { Case } from '../types/case.js';
 import { DEFAULTS } from '../defaults.js';
 import { withDeadline } from '../types/deadline.js';
+import { ExitGrace } from './exit-grace.js';
 import { ToolResultLog } from './tool-result-log.js';
 import type { KillDecider } from '../types/process.js';
 import type { TraceWriter } from '../trace/writer.js';
@@ -70,6 +71,8 @@ export interface InstalledRunDeps {
   readonly onOverBudget: (value: number, limit: number) => void;
   /** how long each teardown wait may take (default DEFAULTS.teardownWaitMs). */
   readonly teardownWaitMs?: number;
+  /** how long the CLI may stay after its final answer before the harness ends it (default DEFAULTS.agentExitGraceMs). */
+  readonly exitGraceMs?: number;
 }
 
 export interface InstalledRunResult {
@@ -88,8 +91,10 @@ export interface InstalledRunResult {
 export async function runInstalledAgent(deps: InstalledRunDeps): Promise<InstalledRunResult> {
   const { plan, trace, agent, session } = deps;
   const results = new ToolResultLog(trace);
+  const grace = new ExitGrace(deps.exitGraceMs ?? DEFAULTS.agentExitGraceMs);
   // What each call brings the model: each tool result the first time it is sent, and the repro's processes then.
   const onRequest = (request: number, body: unknown): void => {
+    grace.request();
     results.record(request, body);
     session.lookAtRepros({ at: 'model.request', request });
   };
@@ -103,16 +108,19 @@ export async function runInstalledAgent(deps: InstalledRunDeps): Promise<Install
     socketPath: path.join(plan.hostDir, 'proxy', 'model.sock'),
     onOverBudget: deps.onOverBudget,
     onRequest,
+    onResponse: (_request, final) => grace.response(final),
   });
   try {
-    return await startCli(deps, proxy);
+    return await startCli(deps, proxy, grace);
   } catch (error) {
     await proxy.close();
     throw error;
+  } finally {
+    grace.dispose();
   }
 }
 
-async function startCli(deps: InstalledRunDeps, proxy: ModelProxy): Promise<InstalledRunResult> {
+async function startCli(deps: InstalledRunDeps, proxy: ModelProxy, grace: ExitGrace): Promise<InstalledRunResult> {
   const { plan, sandbox, session, trace } = deps;
   const endpoint = await openSandboxEndpoint(sandbox, path.join(plan.hostDir, 'proxy', 'model.sock'), AGENT_BASE_PATH);
   const values = placeholderValues(deps, proxy, endpoint);
@@ -136,15 +144,10 @@ async function startCli(deps: InstalledRunDeps, proxy: ModelProxy): Promise<Inst
   cli.stdout.pipe(log, { end: false });
   cli.stderr.pipe(log, { end: false });
   noteStarted(trace, plan, endpoint);
-  const exit = await cliExit(cli, deps.signal);
-  if (exit) {
-    trace.write({
-      type: 'agent.note',
-      kind: 'agent',
-      message: `${plan.adapter.name} exited ${exit.signal ?? `with code ${exit.exitCode}`}`,
-    });
-    session.lookAtRepros({ at: 'agent.exit' });
-  }
+  const ended = await cliExit(cli, deps.signal, grace);
+  const exit = ended === 'no-exit' ? null : ended;
+  if (ended !== null) recordExit(trace, plan.adapter.name, ended, grace);
+  if (ended !== null) session.lookAtRepros({ at: 'agent.exit' });
   const bounded = boundedBy(trace, deps.teardownWaitMs ?? DEFAULTS.teardownWaitMs);
   const running: RunningCli = { deps, proxy, endpoint, watcher, cli, log, exit, bounded };
   return {
@@ -221,20 +224,39 @@ function noteStarted(trace: TraceWriter, plan: InstalledAgentPlan, endpoint: San
 }
 
 /**
- * The CLI's own exit, or null once the attempt is aborted first. The CLI has finished when its process exits, not when
- * its pipes reach EOF: what it left holding them is a leftover.
+ * The CLI's own exit; 'no-exit' when it had not exited the grace after its final answer (the harness then ends it as
+ * what the finished agent left); null once the attempt is aborted first. The CLI has finished when its process exits,
+ * not when its pipes reach EOF: what it left holding them is a leftover.
  */
-function cliExit(cli: SandboxProcess, signal: AbortSignal): Promise<CliExit> {
+function cliExit(cli: SandboxProcess, signal: AbortSignal, grace: ExitGrace): Promise<CliExit | 'no-exit'> {
   const exited = cli.rootExited ?? cli.exited;
-  return new Promise<CliExit>((resolve) => {
+  return new Promise<CliExit | 'no-exit'>((resolve) => {
     const onAbort = (): void => resolve(null);
     signal.addEventListener('abort', onAbort, { once: true });
     if (signal.aborted) onAbort();
+    void grace.expired.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve('no-exit');
+    });
     void exited.then((info) => {
       signal.removeEventListener('abort', onAbort);
       resolve({ exitCode: info.exitCode, signal: info.signal });
     });
   });
+}
+
+function recordExit(trace: TraceWriter, name: string, ended: NonNullable<CliExit> | 'no-exit', grace: ExitGrace): void {
+  const afterFinalMs = grace.sinceFinalMs();
+  const exit = ended === 'no-exit' ? { exitCode: null, signal: null } : ended;
+  trace.write({
+    type: 'agent.note',
+    kind: 'agent',
+    message:
+      ended === 'no-exit'
+        ? `${name} had not exited ${grace.graceMs} ms after its final answer: the harness ends it`
+        : `${name} exited ${ended.signal ?? `with code ${ended.exitCode}`}`,
+  });
+  trace.write({ type: 'agent.exit', ended: ended === 'no-exit', ...exit, afterFinalMs, graceMs: grace.graceMs });
 }
 
 function boundedBy(trace: TraceWriter, waitMs: number): Bounded {

@@ -12,6 +12,7 @@ export const SHELL_TOOL_HEADS = [
   'how the tool ended it',
   'left after tool',
   'left after exit',
+  'CLI exit',
   'held output',
   'reason given',
   'hang tax',
@@ -25,6 +26,14 @@ const known = (value: number | null): string => (value === null ? DASH : String(
 export function endsText(ends: ShellToolRow['ends']): string {
   const parts = Object.entries(ends).map(([end, n]) => `${end} ${n}`);
   return parts.length === 0 ? DASH : parts.join(', ');
+}
+
+/** `exited 2, ended 1 (after 30s)`: ended ones were still running the grace after their final answer. */
+export function agentExitText(row: ShellToolRow): string {
+  const parts = Object.entries(row.agentExit).map(([how, n]) => `${how} ${n}`);
+  if (parts.length === 0) return DASH;
+  const after = row.agentExitMsMax === null ? '' : ` (after ${formatDuration(row.agentExitMsMax)})`;
+  return `${parts.join(', ')}${row.agentExit.ended ? after : ''}`;
 }
 
 /** The rows an installed CLI produced: the section shows what a CLI's own tool did, so other agents' hang tax stays in summary.json. */
@@ -42,6 +51,7 @@ export function shellToolCells(row: ShellToolRow): string[] {
     endsText(row.ends),
     known(row.leftAfterTool),
     known(row.leftAfterExit),
+    agentExitText(row),
     row.returned === 0 ? DASH : `${row.heldOutput}/${row.returned}`,
     row.reasons.length === 0 ? DASH : row.reasons.join(', '),
     row.hangTaxMs === null ? DASH : formatDuration(row.hangTaxMs),
@@ -51,4 +61,4 @@ export function shellToolCells(row: ShellToolRow): string[] {
 
 /** Said under the table: what the columns count, and that modes of one CLI sit side by side. */
 export const SHELL_TOOL_NOTE =
-  "Per CLI and hang class, summed over attempts: when the repro's tool result reached the model (a model request that carried it), how the CLI's own shell tool had ended the command by then, the repro's processes alive then and when the CLI exited, and the wall time and model tokens between the onset and the end of the hang. Rows of one CLI in modes none and inband follow each other.";
+  "Per CLI and hang class, summed over attempts: when the repro's tool result reached the model (a model request that carried it), how the CLI's own shell tool had ended the command by then, the repro's processes alive then and when the CLI exited, how the CLI's process ended (exited by itself; ended by the harness because it had not exited the grace after its final answer; stopped with the attempt), and the wall time and model tokens between the onset and the end of the hang. Rows of one CLI in modes none and inband follow each other.";

@@ -1,5 +1,6 @@
 import type { TraceEvent } from '../types/events.js';
 import type { AttemptScores } from '../types/scores.js';
+import { agentExit } from './agent-exit.js';
 import { classificationAtEnd } from './classification-at-end.js';
 import { clean } from './clean.js';
 import { completed } from './completed.js';
@@ -18,6 +19,7 @@ import { attemptEnd, attemptStart, ofType } from './trace-query.js';
 import { withinBudget } from './within-budget.js';
 
 export {
+  agentExit,
   classificationAtEnd,
   clean,
   completed,
@@ -36,6 +38,7 @@ export {
 };
 export type { HangTaxScore } from './hang-tax.js';
 export type { ShellToolScore } from './shell-tool.js';
+export type { AgentExitScore } from './agent-exit.js';
 export type { InterruptScore } from './interrupted.js';
 export type { GateScore } from './gates.js';
 export type { HintScore } from './hints.js';
@@ -75,6 +78,7 @@ export function scoreAttempt(events: readonly TraceEvent[]): AttemptScores {
       ...hints(events),
       ...hangTax(events),
       ...shellTool(events),
+      ...agentExit(events),
     },
     mode: start.monitor.mode,
     ticks: ofType(events, 'tick').length,

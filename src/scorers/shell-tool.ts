@@ -15,6 +15,8 @@ export interface ShellToolScore {
   readonly left_after_exit: number | null;
   /** the result as the CLI sent it, and what it tells the model. */
   readonly tool_result: ToolResultScore | null;
+  /** the tool's longest own deadline as the adapter declares it (attempt.start toolTimeouts); null: none declared. */
+  readonly tool_timeout_ms: number | null;
 }
 
 const NONE: ShellToolScore = {
@@ -23,6 +25,7 @@ const NONE: ShellToolScore = {
   left_after_tool: null,
   left_after_exit: null,
   tool_result: null,
+  tool_timeout_ms: null,
 };
 
 /** The string values of a tool call's arguments (JSON as the model wrote them), or the text itself. */
@@ -66,17 +69,19 @@ function reproStart(events: readonly TraceEvent[]): EventOf<'command.start'> | u
  * that never ran the repro.
  */
 export function shellTool(events: readonly TraceEvent[]): ShellToolScore {
-  const { agent } = attemptStart(events);
+  const { agent, toolTimeouts } = attemptStart(events);
   if (agent !== 'cli' && !agent.startsWith('cli:')) return NONE;
   const start = reproStart(events);
   if (!start) return NONE;
+  const tool_timeout_ms = longestTimeout(toolTimeouts);
   const result = ofType(events, 'tool.result').find(
     (one) => !happenedBefore(one, start) && callRan(one, start.command),
   );
   const trees = ofType(events, 'command.tree').filter((tree) => tree.commandId === start.commandId);
   const atExit = trees.find((tree) => tree.at === 'agent.exit');
   const left_after_exit = atExit ? atExit.alive.length : null;
-  if (!result) return { ...NONE, tool_end: 'never-returned', left_after_exit };
+  if (!result)
+    return { ...NONE, tool_end: unanswered(events, start, tool_timeout_ms), left_after_exit, tool_timeout_ms };
   const atTool = trees.find((tree) => tree.at === 'model.request' && tree.request === result.request);
   const left_after_tool = atTool ? atTool.alive.length : null;
   const output = ofType(events, 'tick')
@@ -89,7 +94,27 @@ export function shellTool(events: readonly TraceEvent[]): ShellToolScore {
     left_after_tool,
     left_after_exit,
     tool_result: describeToolResult(result.text, output),
+    tool_timeout_ms,
   };
+}
+
+function longestTimeout(timeouts: Readonly<Record<string, number>> | undefined): number | null {
+  if (timeouts === undefined) return null;
+  const values = Object.values(timeouts);
+  return values.length === 0 ? null : Math.max(...values);
+}
+
+/**
+ * A repro whose result never reached the model: `budget-first` when the attempt ended before the tool's own deadline
+ * could pass (the repro ran no longer than it), so the cell says the budget and not the tool; else `never-returned`
+ * (the tool has no deadline, or it passed and the tool still held the command).
+ */
+function unanswered(events: readonly TraceEvent[], start: EventOf<'command.start'>, timeoutMs: number | null): ToolEnd {
+  if (timeoutMs === null) return 'never-returned';
+  const kill = ofType(events, 'kill').find((one) => one.commandId === start.commandId && one.by !== 'agent');
+  const end = kill ?? ofType(events, 'attempt.end')[0] ?? events.at(-1);
+  const ranMs = (end?.t ?? start.t) - start.t;
+  return ranMs <= timeoutMs ? 'budget-first' : 'never-returned';
 }
 
 /**

@@ -1,6 +1,6 @@
 import { StdinWiringRowSchema } from './stdin-wiring.js';
 import { z } from 'zod';
-import { OUTCOMES, TOOL_ENDS, type AttemptScores } from '../types/scores.js';
+import { AGENT_EXITS, OUTCOMES, TOOL_ENDS, type AttemptScores } from '../types/scores.js';
 import { RateSchema } from './schema-rate.js';
 import { MetricComparisonSchema, OverSchema, SweepSchema } from './schema-comparisons.js';
 import { SequentialSchema } from './schema-sequential.js';
@@ -64,6 +64,10 @@ export const AttemptScoresSchema = z.strictObject({
       })
       .nullable()
       .default(null),
+    /** issue 47; absent from score.json written before the tool's own deadlines and the CLI's exit were scored. */
+    tool_timeout_ms: z.number().nonnegative().nullable().default(null),
+    agent_exit: z.enum(AGENT_EXITS).nullable().default(null),
+    agent_exit_ms: z.number().nonnegative().nullable().default(null),
   }),
   mode: z.string().optional(),
   ticks: z.number().int().nonnegative(),
@@ -218,6 +222,11 @@ export const ShellToolRowSchema = z.strictObject({
   hangTaxTokens: z.number().nullable(),
   /** the first attempt's tool result as the CLI sent it (cut at 4000 characters) */
   example: z.string().nullable(),
+  /** the tool's longest own deadline as its adapter declares it (null: none declared); absent before issue 47 */
+  toolTimeoutMs: z.number().nonnegative().nullable().default(null),
+  /** attempts per way the CLI's process ended (scores.agent_exit), and the longest ms from its final answer to then */
+  agentExit: z.partialRecord(z.enum(AGENT_EXITS), z.number().int().nonnegative()).default({}),
+  agentExitMsMax: z.number().nonnegative().nullable().default(null),
 });
 
 export const RunSummarySchema = z.strictObject({

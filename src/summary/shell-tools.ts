@@ -1,5 +1,5 @@
 import { percentile } from '../stats/index.js';
-import { TOOL_ENDS, type AttemptScores } from '../types/scores.js';
+import { AGENT_EXITS, TOOL_ENDS, type AttemptScores } from '../types/scores.js';
 import { groupBy } from './group-by.js';
 import type { ShellToolRow } from './schema.js';
 
@@ -10,6 +10,24 @@ const sum = (values: readonly (number | null)[]): number | null => {
   const known = values.filter((value): value is number => value !== null);
   return known.length === 0 ? null : known.reduce((total, value) => total + value, 0);
 };
+
+const largest = (values: readonly (number | null)[]): number | null => {
+  const known = values.filter((value): value is number => value !== null);
+  return known.length === 0 ? null : Math.max(...known);
+};
+
+/** How often each value occurs, in the order of `names`; values never seen are left out. */
+function counts<Name extends string>(
+  names: readonly Name[],
+  values: readonly (Name | null)[],
+): Partial<Record<Name, number>> {
+  const found: Partial<Record<Name, number>> = {};
+  for (const name of names) {
+    const n = values.filter((value) => value === name).length;
+    if (n > 0) found[name] = n;
+  }
+  return found;
+}
 
 /** The variant without its monitor mode: the same CLI and settings, so `none` and `inband` sit side by side. */
 export function cliOf(variant: string, mode: string | undefined): string {
@@ -32,10 +50,9 @@ export function summarizeShellTools(attempts: readonly AttemptScores[]): ShellTo
       const [first] = group as [AttemptScores];
       const returns = group.flatMap((attempt) => attempt.scores.tool_return_ms ?? []);
       const results = group.flatMap((attempt) => attempt.scores.tool_result ?? []);
-      const ends = Object.fromEntries(
-        TOOL_ENDS.map((end) => [end, group.filter((attempt) => attempt.scores.tool_end === end).length]).filter(
-          ([, n]) => n !== 0,
-        ),
+      const ends = counts(
+        TOOL_ENDS,
+        group.map((attempt) => attempt.scores.tool_end),
       );
       return {
         cli: cliOf(first.variant, first.mode),
@@ -56,6 +73,14 @@ export function summarizeShellTools(attempts: readonly AttemptScores[]): ShellTo
         hangTaxMs: sum(group.map((attempt) => attempt.scores.hang_tax_ms)),
         hangTaxTokens: sum(group.map((attempt) => attempt.scores.hang_tax_tokens)),
         example: results[0] ? results[0].text.slice(0, EXAMPLE_CHARS) : null,
+        toolTimeoutMs: largest(group.map((attempt) => attempt.scores.tool_timeout_ms)),
+        agentExit: counts(
+          AGENT_EXITS,
+          group.map((attempt) => attempt.scores.agent_exit),
+        ),
+        agentExitMsMax: largest(
+          group.map((attempt) => (attempt.scores.agent_exit === 'ended' ? attempt.scores.agent_exit_ms : null)),
+        ),
       };
     },
   );

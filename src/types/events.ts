@@ -90,6 +90,23 @@ const WaitsSchema = z.object({
   ),
   intervalMs: z.number(),
   netSegments: z.number().nullable(),
+  ended: z
+    .array(
+      z.object({
+        pid: z.number(),
+        innerPid: z.number().optional(),
+        ppid: z.number(),
+        command: z.string(),
+        args: z.string(),
+        endedMs: z.number(),
+        lastSeenMs: z.number(),
+        seen: z.enum(['zombie', 'gone']),
+        exitCode: z.number().nullable(),
+        signal: z.string().nullable(),
+        coreDumped: z.boolean().optional(),
+      }),
+    )
+    .optional(),
 });
 
 const UsageSchema = z.object({
@@ -231,6 +248,20 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     classification: z.enum(CLASSIFICATIONS),
   }),
   z.object({ ...base, type: z.literal('agent.note'), kind: z.enum(AGENT_NOTE_KINDS), message: z.string() }),
+  /**
+   * (installed agents) how the CLI's process ended: on its own (`ended: false`, with its code or signal), or by the
+   * harness because it had not exited `graceMs` after its final answer (`ended: true`). `afterFinalMs`: ms from its last
+   * final answer to then (null: it gave none). Absent when the attempt stopped the CLI first, and in older traces.
+   */
+  z.object({
+    ...base,
+    type: z.literal('agent.exit'),
+    ended: z.boolean(),
+    exitCode: z.number().int().nullable(),
+    signal: z.string().nullable(),
+    afterFinalMs: z.number().nonnegative().nullable(),
+    graceMs: z.number().nonnegative(),
+  }),
   /** one request of a sandboxed agent process through the egress proxy (no bodies). */
   z.object({
     ...base,
@@ -398,6 +429,8 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
         reason: z.string(),
       })
       .optional(),
+    /** the answer called no tool, to a call that offered tools: the agent's final answer (absent in older traces). */
+    final: z.boolean().optional(),
     bodyFile: z.string(),
     cutBytes: z.number().int().optional(),
   }),

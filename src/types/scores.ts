@@ -9,9 +9,14 @@ export const TOOL_ENDS = [
   'killed-leader',
   'exited',
   'ended-by-harness',
+  'budget-first',
   'never-returned',
 ] as const;
 export type ToolEnd = (typeof TOOL_ENDS)[number];
+
+/** How an installed CLI's process ended (scores.agent_exit). */
+export const AGENT_EXITS = ['exited', 'ended', 'stopped'] as const;
+export type AgentExit = (typeof AGENT_EXITS)[number];
 
 /** The repro's tool result exactly as the CLI sent it, and what it tells the model. */
 export interface ToolResultScore {
@@ -67,6 +72,11 @@ export interface AttemptScores {
     readonly left_after_tool: number | null;
     readonly left_after_exit: number | null;
     readonly tool_result: ToolResultScore | null;
+    /** (installed agents) the tool's longest own deadline as the adapter declares it (null: none declared). */
+    readonly tool_timeout_ms: number | null;
+    /** (installed agents) how the CLI ended, and ms from its final answer to then: see scorers/agent-exit.ts. */
+    readonly agent_exit: AgentExit | null;
+    readonly agent_exit_ms: number | null;
   };
   /** the variant's monitor mode (absent in scores written before it was kept). */
   readonly mode?: string;

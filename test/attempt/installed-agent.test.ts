@@ -32,6 +32,16 @@ const CHAT_AGENT = [
   .join(' ')
   .replaceAll("'", '"');
 
+// A CLI that gives its final answer and then never exits (anomalyco/opencode#44901): asks the model with a tool
+// offered, prints the text it gets back, and keeps its event loop alive.
+const STAYING_AGENT = [
+  "fetch(process.env.HANGBENCH_BASE_URL + '/chat/completions', { method: 'POST', headers: { authorization: 'Bearer ' + process.env.HANGBENCH_PROXY_AUTH, 'content-type': 'application/json' },",
+  "  body: JSON.stringify({ model: process.env.HANGBENCH_MODEL, messages: [{ role: 'user', content: 'fix it' }], tools: [{ type: 'function', function: { name: 'bash', parameters: { type: 'object', properties: {} } } }] }) })",
+  '  .then((response) => response.json()).then((answer) => { console.log(answer.choices[0].message.content); setInterval(() => {}, 1e9); });',
+]
+  .join(' ')
+  .replaceAll("'", '"');
+
 let out: string;
 beforeAll(async () => {
   out = await mkdtemp(path.join(tmpdir(), 'hangbench-installed-'));
@@ -127,7 +137,29 @@ describe('the installed path', () => {
     const atExit = ofType(events, 'command.tree').find((tree) => tree.at === 'agent.exit');
     expect(atExit?.alive.filter((process) => process.command.startsWith('sleep 100000'))).toHaveLength(2);
     expect(scores.scores.clean).toBe(true);
+    expect(ofType(events, 'agent.exit')).toMatchObject([{ ended: false, exitCode: 0, afterFinalMs: null }]);
+    expect(scores.scores).toMatchObject({ agent_exit: 'exited', agent_exit_ms: null });
   }, 60_000);
+
+  test('a CLI that does not exit after its final answer is ended after the grace and scored so', async (ctx) => {
+    requireCapability(ctx, 'bubblewrap', capabilities.isolation === 'bubblewrap');
+    const model = await startScriptedModel([() => ({ text: 'I fixed it.' })]);
+    try {
+      const { scores, events } = await generic('no-exit', SLEEP, `node -e '${STAYING_AGENT}'`, { model });
+      const answer = ofType(events, 'model.response')[0];
+      expect(answer).toMatchObject({ status: 200, final: true });
+      const exit = ofType(events, 'agent.exit')[0];
+      expect(exit).toMatchObject({ ended: true, exitCode: null, graceMs: DEFAULTS.agentExitGraceMs });
+      expect(exit!.afterFinalMs).toBeGreaterThanOrEqual(DEFAULTS.agentExitGraceMs);
+      // Ended by the grace, not by the case's 60 s wall budget: the agent finished, the harness ended what it left.
+      expect(ofType(events, 'limit')).toEqual([]);
+      expect(ofType(events, 'attempt.end')[0]!.outcome).toBe('completed');
+      expect(scores.scores).toMatchObject({ agent_exit: 'ended', clean: true });
+      expect(scores.scores.agent_exit_ms).toBe(exit!.afterFinalMs);
+    } finally {
+      await model.close();
+    }
+  }, 90_000);
 
   test('observed ticks carry the culprit, so diagnosed is scored for installed agents', async (ctx) => {
     requireCapability(ctx, 'bubblewrap', capabilities.isolation === 'bubblewrap');

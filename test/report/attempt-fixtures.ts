@@ -25,6 +25,9 @@ const HANG_SOLVED: Scores = {
   left_after_tool: null,
   left_after_exit: null,
   tool_result: null,
+  tool_timeout_ms: null,
+  agent_exit: null,
+  agent_exit_ms: null,
 };
 
 const CONTROL_SOLVED: Scores = {
@@ -50,6 +53,9 @@ const CONTROL_SOLVED: Scores = {
   left_after_tool: null,
   left_after_exit: null,
   tool_result: null,
+  tool_timeout_ms: null,
+  agent_exit: null,
+  agent_exit_ms: null,
 };
 
 export function hangAttempt(

@@ -42,6 +42,9 @@ export function attemptScores(
       left_after_tool: null,
       left_after_exit: null,
       tool_result: null,
+      tool_timeout_ms: null,
+      agent_exit: null,
+      agent_exit_ms: null,
       ...overrides.scores,
     },
   };

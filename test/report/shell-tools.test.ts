@@ -3,7 +3,11 @@ import { renderShellTools } from '../../src/report/html/shell-tools-section.js';
 import { renderShellToolsTable } from '../../src/report/shell-tools-table.js';
 import type { ShellToolRow } from '../../src/summary/schema.js';
 
-const row = (mode: string, example: string | null): ShellToolRow => ({
+const row = (
+  mode: string,
+  example: string | null,
+  agentExit: ShellToolRow['agentExit'] = { exited: 2 },
+): ShellToolRow => ({
   cli: 'cli-codex',
   variant: `cli-codex·${mode}`,
   agent: 'cli',
@@ -22,15 +26,23 @@ const row = (mode: string, example: string | null): ShellToolRow => ({
   hangTaxMs: 37_000,
   hangTaxTokens: 3000,
   example,
+  toolTimeoutMs: 10_000,
+  agentExit,
+  agentExitMsMax: agentExit.ended ? 30_400 : null,
 });
-const rows = [row('none', 'Process running with session ID 3\n<b>waiting</b>'), row('inband', null)];
+const rows = [
+  row('none', 'Process running with session ID 3\n<b>waiting</b>'),
+  row('inband', null, { exited: 1, ended: 1 }),
+];
 
 describe('the Shell tools section', () => {
   it('terminal: one row per CLI × class and mode, with how the tool ended the repro and what it left', () => {
     const text = renderShellToolsTable(rows);
     expect(text).toContain('Shell tools');
-    expect(text).toMatch(/cli-codex\s+sleep-forever\s+none\s+2\s+2\/2 \(10\S*s\)\s+returned-running 2\s+4\s+0/);
-    expect(text).toContain('inband');
+    expect(text).toMatch(
+      /cli-codex\s+sleep-forever\s+none\s+2\s+2\/2 \(10\S*s\)\s+returned-running 2\s+4\s+0\s+exited 2\s/,
+    );
+    expect(text).toMatch(/inband.*exited 1, ended 1 \(after 30\.4s\)/);
     expect(renderShellToolsTable([{ ...rows[0]!, installed: false }])).toBe('');
   });
 

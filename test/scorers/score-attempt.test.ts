@@ -39,6 +39,9 @@ describe('scoreAttempt', () => {
         tool_result: null,
         left_after_tool: null,
         left_after_exit: null,
+        tool_timeout_ms: null,
+        agent_exit: null,
+        agent_exit_ms: null,
       },
       ticks: 1,
       tokens: 1000,
@@ -98,6 +101,9 @@ describe('scoreAttempt', () => {
       tool_result: null,
       left_after_tool: null,
       left_after_exit: null,
+      tool_timeout_ms: null,
+      agent_exit: null,
+      agent_exit_ms: null,
     });
     expect(result.classificationAtEnd).toBe('busy-no-output');
   });

@@ -161,6 +161,33 @@ describe('shell-tool scores', () => {
     });
   });
 
+  it("never returned only when the repro outlived the tool's own deadline; else the budget ended it first", () => {
+    const cut = (toolTimeouts: Record<string, number> | undefined, budgetAt: number) =>
+      new TraceBuilder({ agent: 'cli:opencode', ...(toolTimeouts ? { toolTimeouts } : {}) })
+        .at(1000)
+        .command(1, { command: REPRO })
+        .at(1500)
+        .onset(1)
+        .at(budgetAt)
+        .limit('wall', budgetAt, budgetAt)
+        .kill(1, 'budget')
+        .exit(1, { killed: true })
+        .end()
+        .build();
+    // a 90 s budget against opencode's 2 min: the repro ran 89 s, so its tool could not have returned yet
+    expect(shellTool(cut({ tool: 120_000 }, 90_000))).toMatchObject({
+      tool_end: 'budget-first',
+      tool_timeout_ms: 120_000,
+    });
+    // the probe's budget (3 min): the deadline passed and nothing came back
+    expect(shellTool(cut({ tool: 120_000 }, 180_000))).toMatchObject({ tool_end: 'never-returned' });
+    // the longest deadline counts (gemini's idle timer), and a tool with none (pi) never returns whatever the budget
+    expect(shellTool(cut({ idle: 300_000, tool: 10_000 }, 180_000)).tool_end).toBe('budget-first');
+    expect(shellTool(cut({}, 90_000))).toMatchObject({ tool_end: 'never-returned', tool_timeout_ms: null });
+    // a trace from before adapters declared deadlines
+    expect(shellTool(cut(undefined, 90_000)).tool_end).toBe('never-returned');
+  });
+
   it('is null for agents that are not installed CLIs', () => {
     expect(shellTool(new TraceBuilder().command(1).onset(1).end().build())).toMatchObject({
       tool_end: null,

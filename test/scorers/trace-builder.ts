@@ -16,6 +16,8 @@ export interface StartOptions {
   /** the case's gate and hint counts (attempt.start fields); omitted: as in traces from before they existed. */
   readonly gates?: number;
   readonly hints?: number;
+  /** (installed agents) the CLI tool's own deadlines, as attempt.start records them. */
+  readonly toolTimeouts?: Record<string, number>;
 }
 
 /**
@@ -49,6 +51,7 @@ export class TraceBuilder {
       budgets: { tokens: 60_000, wallMs: 300_000, interruptMs: 30_000, ...options.budgets },
       ...(options.gates === undefined ? {} : { gates: options.gates }),
       ...(options.hints === undefined ? {} : { hints: options.hints }),
+      ...(options.toolTimeouts === undefined ? {} : { toolTimeouts: options.toolTimeouts }),
       mechanism: 'process-group+scan',
       isolation: 'host-user',
       startedAt: '2026-01-01T00:00:00.000Z',

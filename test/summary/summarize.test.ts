@@ -176,6 +176,8 @@ describe('summarize', () => {
   it('lists every attempt’s scores under the DESIGN names', () => {
     expect(summary.attempts).toHaveLength(8);
     expect(Object.keys(summary.attempts[0]?.scores ?? {}).sort()).toEqual([
+      'agent_exit',
+      'agent_exit_ms',
       'clean',
       'completed',
       'diagnosed',
@@ -197,6 +199,7 @@ describe('summarize', () => {
       'tool_end',
       'tool_result',
       'tool_return_ms',
+      'tool_timeout_ms',
       'within_budget',
     ]);
   });

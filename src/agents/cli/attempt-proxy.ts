@@ -18,6 +18,8 @@ export interface AttemptProxyDeps {
   readonly onOverBudget: (value: number, limit: number) => void;
   /** each model call as it arrives, with its parsed body (tool results are read from it). */
   readonly onRequest?: (request: number, body: unknown) => void;
+  /** each answer as it is recorded: `final` when it called no tool, to a call that offered tools. */
+  readonly onResponse?: (request: number, final: boolean) => void;
 }
 
 /**
@@ -50,13 +52,15 @@ export function startAttemptProxy(deps: AttemptProxyDeps): Promise<ModelProxy> {
         trace.write({ type: 'model.request', ...call, bodyFile: path.relative(logDir, call.bodyFile) });
         deps.onRequest?.(call.request, body);
       },
-      response: (call) =>
+      response: (call) => {
         trace.write({
           type: 'model.response',
           ...call,
           latencyMs: Math.round(call.latencyMs * 10) / 10,
           bodyFile: path.relative(logDir, call.bodyFile),
-        }),
+        });
+        deps.onResponse?.(call.request, call.final === true);
+      },
       overBudget: deps.onOverBudget,
       fault: (error) => trace.fail(error),
     },

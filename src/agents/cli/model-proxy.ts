@@ -9,7 +9,8 @@ import type { TokenUsage } from '../protocol.js';
 import { countTokens } from '../tokens.js';
 import type { ProbeSpec } from './adapter.js';
 import { apiFor, JSON_TYPE, SSE_TYPE, type ModelApi, type Refusal, type WireApi } from './api/index.js';
-import { usageOf } from './model-usage.js';
+import { callsTool } from './final-answer.js';
+import { payloads, usageOf } from './model-usage.js';
 import { decide, type ProbeContext, type ProbeStep } from './probe/policy.js';
 import { BodyCapture, captured, writeBody } from './proxy-body.js';
 import { forward } from './upstream.js';
@@ -47,6 +48,8 @@ export interface ModelProxyEvents {
     refused?: string;
     broken?: string;
     probe?: ProbeRecord;
+    /** the answer called no tool, to a call that offered tools: the agent's final answer. */
+    final?: boolean;
     bodyFile: string;
     cutBytes?: number;
   }): void;
@@ -193,7 +196,8 @@ export class ModelProxy {
         'hangbench model proxy: no endpoint (not the probe model, and no --base-url)',
         'upstream',
       );
-    return this.#forwardUpstream(call, request, response, { upstream: this.#options.upstream, url, body });
+    const offered = parsed !== null && call.api.tools(parsed).length > 0;
+    return this.#forwardUpstream(call, request, response, { upstream: this.#options.upstream, url, body, offered });
   }
 
   /** Reads the call's body and records the request (its body to the model/ folder): the body, its URL and its JSON. */
@@ -232,7 +236,7 @@ export class ModelProxy {
     call: Call,
     request: http.IncomingMessage,
     response: http.ServerResponse,
-    { upstream, url, body }: { upstream: string; url: URL; body: string },
+    { upstream, url, body, offered }: { upstream: string; url: URL; body: string; offered: boolean },
   ): Promise<void> {
     const { api } = call;
     const answer = new BodyCapture(this.#cap, DEFAULTS.modelProxy.usageTailBytes);
@@ -251,7 +255,10 @@ export class ModelProxy {
     if (result.kind === 'failed') return this.#refuse(call, response, result.status, result.message, 'upstream');
     // Recorded before the end reaches the agent, so the trace has the response before anything the agent does with it.
     this.#write(call.responseFile, answer);
-    const { usage, from } = usageOf(api, body, answer.forUsage());
+    const kept = answer.forUsage();
+    const { usage, from } = usageOf(api, body, kept);
+    // A text answer to a call that offered tools: the agent's final word (a title or routing call offers none).
+    const final = offered && !callsTool(payloads(kept));
     this.#tokens += usage.promptTokens + usage.completionTokens;
     call.answered = true;
     const latencyMs = performance.now() - call.started;
@@ -264,6 +271,7 @@ export class ModelProxy {
       tokensFrom: from,
       bytes,
       latencyMs,
+      final,
       bodyFile: call.responseFile,
       ...cut(answer),
       ...broken,
@@ -330,6 +338,7 @@ export class ModelProxy {
       bytes: answer.bytes,
       latencyMs: performance.now() - call.started,
       probe,
+      final: probe.step === 'finish',
       bodyFile: call.responseFile,
       ...cut(answer),
     });
