@@ -81,6 +81,34 @@ export async function runInstalled(options: {
   }
 }
 
+/**
+ * One attempt of `cli:<name>` with the built-in probe model (`--model probe`: no endpoint, no key): its wall budget is
+ * the case's, raised by the harness past the CLI's own tool deadlines (the adapter's `timeouts:`).
+ */
+export async function runProbe(options: {
+  readonly name: string;
+  readonly caseFile: string;
+  readonly out: string;
+  readonly runId: string;
+}) {
+  const result = await runEval({
+    caseInputs: [options.caseFile],
+    agent: `cli:${options.name}`,
+    model: 'probe',
+    mode: 'none',
+    intervalMs: 500,
+    timeScale: 1,
+    verifyFloorMs: 2000,
+    concurrency: 1,
+    out: options.out,
+    runId: options.runId,
+    cwd: REPO,
+  });
+  const scores = result.summary.attempts[0]!;
+  const dir = path.join(result.runDir, scores.caseId, scores.variant, String(scores.repeat));
+  return { scores, events: await readTrace(path.join(dir, 'trace.jsonl')), dir };
+}
+
 export const ofType = <K extends TraceEvent['type']>(events: readonly TraceEvent[], type: K): EventOf<K>[] =>
   events.filter((event): event is EventOf<K> => event.type === type);
 

@@ -29,7 +29,8 @@ const ProbeCallSchema = z.strictObject({
 
 /**
  * `probe:` — how `--model probe` drives this CLI's shell tool (docs/installed-agents.md): run the repro, poll while
- * `running` matches, interrupt (stdin keys into the session, or a kill through another shell call), finish.
+ * `running` matches, interrupt (stdin keys into the session, a stop of the session, or a kill through another shell
+ * call), finish.
  */
 export const ProbeSpecSchema = z.strictObject({
   run: ProbeCallSchema,
@@ -47,7 +48,8 @@ export const ProbeSpecSchema = z.strictObject({
     }, 'a regular expression')
     .optional(),
   poll: ProbeCallSchema.extend({ every: DurationSchema }).optional(),
-  interrupt: ProbeCallSchema.extend({ kind: z.enum(['keys', 'kill']) }),
+  /** keys into the session or a call that stops it (both only while it runs), or a kill through another shell call. */
+  interrupt: ProbeCallSchema.extend({ kind: z.enum(['keys', 'stop', 'kill']) }),
   finish: z.string().min(1).default('The command hung: I ran it, waited, and interrupted it.'),
   /** the answer to a call that does not offer the run tool (a title or routing call). */
   aside: z.string().min(1).default('hangbench probe'),

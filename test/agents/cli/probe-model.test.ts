@@ -284,6 +284,41 @@ describe('the probe policy', () => {
     expect(decision.step).toBe('finish');
   });
 
+  it('stop: a still-running result is polled on its shell id, then stopped through the stop tool; an ended one is not', () => {
+    const stop: ProbeSpec = {
+      run: { tool: 'bash', args: { command: '{repro}', description: 'run it' } },
+      running: '<command with shellId: ([\\w-]+) is still running',
+      poll: { tool: 'read_bash', args: { shellId: '{session}', delay: '{poll_s}' }, every: 30_000 },
+      interrupt: { kind: 'stop', tool: 'stop_bash', args: { shellId: '{session}' } },
+      finish: 'done.',
+      aside: 'a title',
+    };
+    const context = { repro: REPRO, waitMs: 20_000 };
+    const yielded = (seconds: number) => ({
+      id: null,
+      name: seconds === 30 ? 'bash' : 'read_bash',
+      args: {},
+      result: `compiling\n<command with shellId: 4 is still running after ${seconds} seconds. Use stop_bash to stop it.>`,
+    });
+    const run = decide(stop, ['bash', 'read_bash', 'stop_bash'], [], context);
+    const poll = decide(stop, ['bash'], [yielded(30)], context);
+    const interrupt = decide(stop, ['bash'], [yielded(30), yielded(20)], context);
+    const after = { id: null, name: 'stop_bash', args: {}, result: '<command with id: 4 stopped>' };
+    const finish = decide(stop, ['bash'], [yielded(30), yielded(20), after], context);
+    expect([run, poll, interrupt, finish].map((decision) => decision.step)).toEqual([
+      'run',
+      'poll',
+      'interrupt',
+      'finish',
+    ]);
+    expect(poll.reply).toEqual({ call: 'read_bash', args: { shellId: 4, delay: 20 } });
+    expect(interrupt.reply).toEqual({ call: 'stop_bash', args: { shellId: 4 } });
+    expect(interrupt.reason).toMatch(/interrupt \(stop\)/);
+    const ended = decide(stop, ['bash'], [{ id: null, name: 'bash', args: {}, result: 'all steps done' }], context);
+    expect(ended).toMatchObject({ step: 'finish', reply: { text: 'done.' } });
+    expect(ended.reason).toMatch(/nothing to stop/);
+  });
+
   it("the pkill pattern matches the repro's processes but not the shell running the pkill", async () => {
     const repro = 'sleep 987.25';
     const target = spawn('bash', ['-c', `exec ${repro}`], { stdio: 'ignore' });

@@ -53,7 +53,7 @@ export function decide(
           : `${what} came back without "running": ${spec.interrupt.kind} what is left of it`;
       } else {
         step = 'finish';
-        reason = `${what} came back without "running": nothing to send keys to, finish`;
+        reason = `${what} came back without "running": nothing to ${spec.interrupt.kind === 'stop' ? 'stop' : 'send keys to'}, finish`;
       }
     } else {
       step = 'finish';
