@@ -1,5 +1,7 @@
 // The two-case smoke of every bundled agent CLI with the built-in probe model (no endpoint, no key): each CLI starts in
-// the jail, runs the case's repro through its own shell tool (the shim reports it), and every attempt ends.
+// the jail, runs the case's repro through its own shell tool (the shim reports it), and every attempt ends. Budgets are the
+// probe's: at least each tool's own longest deadline plus a margin, so every tool can speak (a few minutes in all). Where
+// the tool returns the hung repro still running, the probe's interrupt must end it (a kill by the agent, not the budget).
 // node scripts/smoke-clis.mjs [--out DIR] [cli …]. Needs the CLIs in the agent cache (node scripts/install-agents.mjs).
 // Exit 1 with one line per attempt that did not, naming the CLI, the case and what is missing.
 import { mkdtemp, readdir } from 'node:fs/promises';
@@ -49,7 +51,21 @@ for (const attempt of result.summary.attempts) {
   else if (!events.some((event) => event.type === 'command.exit' && event.commandId === start.commandId))
     problems.push(`${what}: ${repro} never ended`);
   if (!events.some((event) => event.type === 'attempt.end')) problems.push(`${what}: no attempt.end`);
-  console.log(`${what}: ${attempt.outcome ?? '?'} (${start ? 'repro observed' : 'repro not observed'})`);
+  const { tool_end: toolEnd, interrupted, agent_exit: exit } = attempt.scores;
+  if (attempt.kind === 'hang') {
+    if (toolEnd === 'budget-first') problems.push(`${what}: the wall budget ended it before the tool's own deadline`);
+    if (toolEnd === 'returned-running') {
+      const killed = start && events.some((event) => event.type === 'kill' && event.commandId === start.commandId);
+      const byAgent = events.find((event) => event.type === 'kill' && event.commandId === start?.commandId)?.by;
+      if (!killed || byAgent !== 'agent' || attempt.outcome === 'limit')
+        problems.push(
+          `${what}: the tool returned ${repro} running but the probe's interrupt did not end it (kill by ${byAgent ?? 'none'}, outcome ${attempt.outcome})`,
+        );
+    }
+  }
+  console.log(
+    `${what}: ${attempt.outcome ?? '?'} (${start ? 'repro observed' : 'repro not observed'}; tool ${toolEnd ?? '–'}; interrupted ${interrupted ?? '–'}; CLI ${exit ?? '–'})`,
+  );
 }
 console.log(
   `${result.summary.attempts.length} attempts of ${clis.length} CLIs in ${((performance.now() - started) / 1000).toFixed(0)} s; results in ${result.runDir}`,
