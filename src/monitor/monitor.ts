@@ -12,6 +12,9 @@ import type { Monitor, MonitorEvent, MonitorOptions } from './types.js';
 import { createWaiters } from './ticks/waiters.js';
 
 type Listener = (event: MonitorEvent) => void;
+
+/** How often the tree is looked at for ended processes between ticks: a zombie reaped later than that is seen with its status. */
+const DEATH_LOOK_MS = 250;
 type ExitEvent = Extract<MonitorEvent, { type: 'exit' }>;
 
 /** One command's monitor as its timers, its exit and its handle share it: the output, the listeners, the state. */
@@ -76,7 +79,10 @@ export function createMonitor(options: MonitorOptions): Monitor {
 
   const onsetTimer = startTimedOnset(watch, reportOnset);
   const ticker = schedule === null || clock === null ? null : startSchedule(watch, schedule, clock);
+  const deathLooks = setInterval(() => ticks.lookForDeaths(), DEATH_LOOK_MS);
+  deathLooks.unref();
   const stopTimers = (): void => {
+    clearInterval(deathLooks);
     ticker?.stop();
     if (onsetTimer) clearTimeout(onsetTimer);
   };

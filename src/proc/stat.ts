@@ -21,6 +21,11 @@ export interface StatFields {
   readonly tpgid: number;
   /** the kernel's per-task flags (field 9): PF_EXITING (0x4) once the task has begun its exit. */
   readonly flags: number;
+  /**
+   * field 52, the status a wait(2) will report (a zombie's exit code or signal); 0 while it runs, and 0 where the
+   * reader may not ptrace the process or the kernel predates the field.
+   */
+  readonly exitStatus: number;
 }
 
 const STATES = new Set<string>(PROC_STATES);
@@ -47,6 +52,7 @@ export function parseStat(text: string): StatFields | null {
     ttyNr: field(7),
     tpgid: field(8),
     flags: field(9),
+    exitStatus: field(52) || 0,
   };
 }
 

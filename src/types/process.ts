@@ -209,8 +209,32 @@ export interface ProgressDelta {
   readonly filesGrew: number;
 }
 
+/**
+ * A process of the command's tree that ended during the command, as the monitor saw it end: a zombie's exit status
+ * (before its parent reaps it), or only that it was gone at a look, when its parent had reaped it already.
+ */
+export interface ProcessEnd {
+  /** host pid, and the pid as the command saw it (absent when the same). */
+  readonly pid: number;
+  readonly innerPid?: number;
+  readonly ppid: number;
+  readonly command: string;
+  readonly args: string;
+  /** ms after the command's start of the look that found it ended, and of the last look that saw it alive. */
+  readonly endedMs: number;
+  readonly lastSeenMs: number;
+  /** zombie: its status was read before the reap; gone: reaped before a look, so how it ended cannot be seen. */
+  readonly seen: 'zombie' | 'gone';
+  /** its exit code, or the signal that ended it (`SIGSEGV`); both null when seen gone. */
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly coreDumped?: boolean;
+}
+
 export interface Waits {
   readonly relations: readonly WaitRelation[];
+  /** processes of the tree seen ending since the previous tick (absent in older traces). */
+  readonly ended?: readonly ProcessEnd[];
   /** only processes where something moved. */
   readonly progress: readonly ProgressDelta[];
   /** ms the deltas cover (0 on the first sample). */

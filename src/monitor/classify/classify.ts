@@ -1,6 +1,13 @@
 import { DEFAULTS } from '../../defaults.js';
 import { formatBytes, seconds } from '../../types/units.js';
-import { looksHung, type Classification, type ProcessSample, type TreeSnapshot } from '../../types/process.js';
+import {
+  looksHung,
+  type Classification,
+  type ProcessEnd,
+  type ProcessSample,
+  type TreeSnapshot,
+} from '../../types/process.js';
+import { deathNote } from '../waits/death-note.js';
 import { looksLikePrompt, visibleLine } from './prompt.js';
 import type { Repetition } from './repetition.js';
 import type { TerminalWait } from '../sample/terminal-waits.js';
@@ -30,6 +37,8 @@ export interface ClassifyInput {
   readonly repetition?: Repetition | null;
   /** locks held through the tree's descriptors, read only once the output repeats (see waits/held-locks.ts). */
   readonly heldLocks?: readonly HeldLock[];
+  /** every process of the tree seen ending so far in the command (see sample/death-watch.ts). */
+  readonly ended?: readonly ProcessEnd[];
 }
 
 export interface Verdict {
@@ -60,8 +69,12 @@ const LEAF_RANK: Partial<Record<WaitKind, number>> = { other: 0, disk: 1, 'pipe-
  */
 export function classify(input: ClassifyInput): Verdict {
   const found = diagnosed(input);
-  const detached = looksHung(found.classification) ? detachedNote(input.snapshot, input.rootPid) : null;
-  return detached ? { ...found, reason: `${found.reason}; ${detached}` } : found;
+  if (!looksHung(found.classification)) return found;
+  const notes = [
+    deathNote(input.snapshot, input.ended ?? [], found.reason),
+    detachedNote(input.snapshot, input.rootPid),
+  ].filter((note) => note !== null);
+  return notes.length > 0 ? { ...found, reason: [found.reason, ...notes].join('; ') } : found;
 }
 
 function diagnosed(input: ClassifyInput): Verdict {

@@ -8,6 +8,7 @@ import { procAvailable } from '../../proc/index.js';
 import { RepetitionTracker } from '../classify/repetition.js';
 import { heldLocks } from '../waits/held-locks.js';
 import { sampleTree, type TreeSample } from '../sample/sample-tree.js';
+import { DeathWatch } from '../sample/death-watch.js';
 import type { Terminal } from '../../types/terminal.js';
 
 const UNAVAILABLE: TreeSnapshot = { source: 'unavailable', processes: [] };
@@ -24,6 +25,7 @@ export class TickBuilder {
   private readonly innerPids = new Map<number, number | null>();
   private lastTickAt: number;
   private readonly repetition = new RepetitionTracker();
+  private readonly deaths: DeathWatch;
 
   /** `startedAt` on the performance.now() clock. Samples at once, while the root surely lives: its fd 0 is the harness's stdin. */
   constructor(child: SandboxProcess, startedAt: number, intake: OutputIntake) {
@@ -32,14 +34,24 @@ export class TickBuilder {
     this.intake = intake;
     this.terminal = child.terminal ?? 'pipe';
     this.lastTickAt = startedAt;
-    this.sample = this.useProc ? sampleTree(this.livePids(), null, this.terminal) : null;
+    this.deaths = new DeathWatch(startedAt);
+    const pids = this.livePids();
+    this.sample = this.useProc ? sampleTree(pids, null, this.terminal) : null;
+    if (this.useProc) this.deaths.look(pids);
+  }
+
+  /** A look for processes of the tree that ended, between ticks: a zombie reaped before the next tick would go unseen. */
+  lookForDeaths(): void {
+    if (this.useProc) this.deaths.look();
   }
 
   next(): Tick {
     const now = performance.now();
     const output = this.intake.window.take();
-    this.sample = this.useProc ? sampleTree(this.livePids(), this.sample, this.terminal) : null;
-    const snapshot = this.withInnerPids(this.sample?.snapshot ?? UNAVAILABLE);
+    const pids = this.livePids();
+    this.sample = this.useProc ? sampleTree(pids, this.sample, this.terminal) : null;
+    if (this.useProc) this.deaths.look(pids);
+    const snapshot = this.withEnded(this.withInnerPids(this.sample?.snapshot ?? UNAVAILABLE));
     const sinceOutputMs = now - (this.intake.lastOutputAt ?? this.startedAt);
     const repetition = output.bytes > 0 ? this.repetition.feed(output.text) : null;
     // the descriptors' lock lines are read only once the output repeats: a loop that polls for a lock shows nowhere else
@@ -61,6 +73,7 @@ export class TickBuilder {
       terminalWaits: this.sample?.terminalWaits,
       repetition,
       heldLocks: locks,
+      ended: this.deaths.all(),
     });
     this.lastTickAt = now;
     const { text, bytes, cutBytes, foldedLines, partialLine } = output;
@@ -93,6 +106,12 @@ export class TickBuilder {
       return inner === null || inner === process.pid ? process : { ...process, innerPid: inner };
     });
     return { ...snapshot, processes };
+  }
+
+  /** The ends seen since the last tick go into its snapshot, each once; the classifier is given all of them. */
+  private withEnded(snapshot: TreeSnapshot): TreeSnapshot {
+    const ended = this.deaths.takeNew();
+    return snapshot.waits && ended.length > 0 ? { ...snapshot, waits: { ...snapshot.waits, ended } } : snapshot;
   }
 
   /** The root first (sampleTree reads the harness's stdin from it), then every live pid the sandbox knows. */

@@ -3,11 +3,14 @@ import type { ProcessSample } from '../../types/process.js';
 const INTERPRETERS = /^(python[0-9.]*|node|bash|sh|dash|zsh|perl|ruby|php|deno|bun)$/;
 
 /** How a diagnosis names a process: `python3 build.py (pid 4)` — the program and, for an interpreter, its script. */
-export function nameOf(process: ProcessSample, notes: readonly string[] = []): string {
+export function nameOf(process: Named, notes: readonly string[] = []): string {
   return `${programOf(process)} (pid ${process.innerPid ?? process.pid}${notes.map((note) => `, ${note}`).join('')})`;
 }
 
-function programOf(process: ProcessSample): string {
+/** What naming needs of a process: a sample, or the record of one that ended. */
+type Named = Pick<ProcessSample, 'pid' | 'innerPid' | 'command' | 'args'>;
+
+function programOf(process: Named): string {
   const argv = process.args.split(' ').filter(Boolean);
   const program = basename(argv[0] ?? process.command) || process.command;
   if (!INTERPRETERS.test(program)) return program;
