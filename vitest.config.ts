@@ -1,9 +1,17 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /** The tests that run installed agent CLIs: their own suite, `npm run test:clis` (vitest.clis.config.ts). */
-export const INSTALLED_CLI_TESTS = ['claude', 'cline', 'codex', 'copilot', 'gemini', 'opencode', 'pi', 'qwen'].map(
-  (name) => `test/agents/cli/${name}.test.ts`,
-);
+export const INSTALLED_CLI_TESTS = [
+  'claude',
+  'cline',
+  'codex',
+  'copilot',
+  'gemini',
+  'kilo',
+  'opencode',
+  'pi',
+  'qwen',
+].map((name) => `test/agents/cli/${name}.test.ts`);
 
 export default defineConfig({
   test: {

@@ -90,11 +90,14 @@ export async function runProbe(options: {
   readonly caseFile: string;
   readonly out: string;
   readonly runId: string;
+  readonly settings?: Readonly<Record<string, string>>;
 }) {
+  const settings = Object.fromEntries(Object.entries(options.settings ?? {}).map(([name, value]) => [name, [value]]));
   const result = await runEval({
     caseInputs: [options.caseFile],
     agent: `cli:${options.name}`,
     model: 'probe',
+    settings,
     mode: 'none',
     intervalMs: 500,
     timeScale: 1,
