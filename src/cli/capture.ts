@@ -4,8 +4,9 @@ import { DEFAULTS } from '../defaults.js';
 import { probeHost } from '../sandbox/index.js';
 import { formatDuration } from '../types/duration.js';
 import { HangbenchError } from '../types/errors.js';
-import { durationFlag, listFlag, numberFlag, parse } from './args.js';
-import { CAPTURE_HELP } from './help.js';
+import { CAPTURE_FLAGS } from './flags/command-flags.js';
+import { parseFlags } from './flags/parse.js';
+import { captureHelp } from './help.js';
 import { checkIsolation } from './isolation.js';
 import type { CliIO } from './io.js';
 
@@ -13,44 +14,32 @@ export async function captureCommand(args: readonly string[], io: CliIO): Promis
   const dashes = args.indexOf('--');
   const own = dashes === -1 ? args : args.slice(0, dashes);
   const argv = dashes === -1 ? [] : args.slice(dashes + 1);
-  const parsed = parse(own, {
-    id: { type: 'string' },
-    include: { type: 'string' },
-    interval: { type: 'string' },
-    ticks: { type: 'string' },
-    max: { type: 'string' },
-    terminal: { type: 'string' },
-    out: { type: 'string' },
-    force: { type: 'boolean' },
-    isolation: { type: 'string' },
-  });
-  if (parsed.help) {
-    io.stdout.write(`${CAPTURE_HELP}\n`);
+  const { values, positionals, help } = parseFlags(own, CAPTURE_FLAGS);
+  if (help) {
+    io.stdout.write(`${captureHelp()}\n`);
     return 0;
   }
-  if (parsed.positionals.length > 0 || argv.length === 0) {
+  if (positionals.length > 0 || argv.length === 0) {
     throw new HangbenchError('USAGE', 'put the command after --, e.g. hangbench capture -- node release.mjs --yes');
   }
-  const terminal = parsed.string('terminal') ?? 'pipe';
-  if (terminal !== 'pipe' && terminal !== 'pty')
-    throw new HangbenchError('USAGE', `--terminal must be pipe or pty, got "${terminal}"`);
-  const refused = await checkIsolation(parsed, io, 'capture');
+  const terminal = values.terminal ?? DEFAULTS.captureTerminal;
+  const refused = await checkIsolation(values.isolation, io, 'capture');
   if (refused !== null) return refused;
-  const intervalMs = durationFlag('interval', parsed.string('interval')) ?? DEFAULTS.captureIntervalMs;
+  const intervalMs = values.interval ?? DEFAULTS.captureIntervalMs;
   io.stderr.write(
     `capture: running ${argv.join(' ')} in a sandbox, a tick every ${formatDuration(intervalMs)}; Ctrl-C drafts the case from what was seen so far\n`,
   );
   const result = await capture({
     argv,
     cwd: io.cwd,
-    out: path.resolve(io.cwd, parsed.string('out') ?? '.'),
-    ...(parsed.string('id') === undefined ? {} : { id: parsed.string('id') }),
-    ...(parsed.string('include') === undefined ? {} : { include: listFlag('include', parsed.string('include')) }),
+    out: path.resolve(io.cwd, values.out ?? '.'),
+    ...(values.id === undefined ? {} : { id: values.id }),
+    ...(values.include === undefined ? {} : { include: values.include }),
     terminal,
     intervalMs,
-    hungTicks: numberFlag('ticks', parsed.string('ticks'), { integer: true }) ?? DEFAULTS.captureHungTicks,
-    maxMs: durationFlag('max', parsed.string('max')) ?? DEFAULTS.captureMaxMs,
-    force: parsed.flag('force'),
+    hungTicks: values.ticks ?? DEFAULTS.captureHungTicks,
+    maxMs: values.max ?? DEFAULTS.captureMaxMs,
+    force: values.force === true,
     capabilities: await probeHost(),
     stop: io.shutdown,
     onTick: (tick) =>

@@ -9,8 +9,9 @@ import {
 } from '../check/check-cases.js';
 import { formatDuration } from '../types/duration.js';
 import { formatCaseProblem } from '../types/errors.js';
-import { numberFlag, parse } from './args.js';
-import { CHECK_CASES_HELP } from './help.js';
+import { CHECK_CASES_FLAGS } from './flags/command-flags.js';
+import { parseFlags } from './flags/parse.js';
+import { checkCasesHelp } from './help.js';
 import { checkIsolation } from './isolation.js';
 import type { CliIO } from './io.js';
 
@@ -26,29 +27,22 @@ const HEADINGS: Record<CheckName, string> = {
 const CELL_CHARS = 34;
 
 export async function checkCasesCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const parsed = parse(args, {
-    'time-scale': { type: 'string' },
-    concurrency: { type: 'string' },
-    out: { type: 'string' },
-    'run-id': { type: 'string' },
-    json: { type: 'boolean' },
-    isolation: { type: 'string' },
-  });
-  if (parsed.help) {
-    io.stdout.write(`${CHECK_CASES_HELP}\n`);
+  const { values, positionals, help } = parseFlags(args, CHECK_CASES_FLAGS);
+  if (help) {
+    io.stdout.write(`${checkCasesHelp()}\n`);
     return 0;
   }
-  const refused = await checkIsolation(parsed, io, 'check-cases');
+  const refused = await checkIsolation(values.isolation, io, 'check-cases');
   if (refused !== null) return refused;
-  const json = parsed.flag('json');
+  const json = values.json === true;
   const progressColor = shouldUseColor(io.stderr, io.env);
   const result = await checkCases(
     {
-      caseInputs: parsed.positionals,
-      timeScale: numberFlag('time-scale', parsed.string('time-scale')),
-      concurrency: numberFlag('concurrency', parsed.string('concurrency'), { integer: true }),
-      out: parsed.string('out'),
-      runId: parsed.string('run-id'),
+      caseInputs: positionals,
+      timeScale: values['time-scale'],
+      concurrency: values.concurrency,
+      out: values.out,
+      runId: values['run-id'],
       cwd: io.cwd,
     },
     { shutdown: io.shutdown, onCase: (check) => io.stderr.write(`${progressLine(check, progressColor)}\n`) },

@@ -5,9 +5,10 @@ import { renderComparisonMarkdown, renderComparisonText } from '../report/index.
 import { readSummaryFile } from '../report/index.js';
 import type { ReportSummary } from '../report/index.js';
 import { HangbenchError } from '../types/errors.js';
-import { parse } from './args.js';
+import { COMPARE_FLAGS } from './flags/command-flags.js';
+import { parseFlags } from './flags/parse.js';
 import type { CliIO } from './io.js';
-import { COMPARE_HELP } from './reports-help.js';
+import { compareHelp } from './reports-help.js';
 
 /** The exit code of a comparison that found a regression. */
 const REGRESSION_EXIT = 4;
@@ -28,23 +29,18 @@ async function summaryAt(io: CliIO, given: string): Promise<ReportSummary> {
 }
 
 export async function compareCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const parsed = parse(args, {
-    markdown: { type: 'boolean' },
-    json: { type: 'boolean' },
-    'allow-different-cases': { type: 'boolean' },
-  });
-  if (parsed.help) {
-    io.stdout.write(`${COMPARE_HELP}\n`);
+  const { values, positionals, help } = parseFlags(args, COMPARE_FLAGS);
+  if (help) {
+    io.stdout.write(`${compareHelp()}\n`);
     return 0;
   }
-  const [base, next, ...extra] = parsed.positionals;
+  const [base, next, ...extra] = positionals;
   if (base === undefined || next === undefined || extra.length > 0)
     throw new HangbenchError('USAGE', 'compare takes two runs: hangbench compare <base-run> <new-run>');
   const comparison = compareSummaries(await summaryAt(io, base), await summaryAt(io, next), {
-    allowDifferentCases: parsed.flag('allow-different-cases'),
+    allowDifferentCases: values['allow-different-cases'] === true,
   });
-  if (parsed.flag('json')) io.stdout.write(`${JSON.stringify(comparison, null, 2)}\n`);
-  else
-    io.stdout.write(parsed.flag('markdown') ? renderComparisonMarkdown(comparison) : renderComparisonText(comparison));
+  if (values.json) io.stdout.write(`${JSON.stringify(comparison, null, 2)}\n`);
+  else io.stdout.write(values.markdown ? renderComparisonMarkdown(comparison) : renderComparisonText(comparison));
   return comparison.regressions.length > 0 ? REGRESSION_EXIT : 0;
 }

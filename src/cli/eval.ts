@@ -21,59 +21,44 @@ import type { EvalOptionsInput } from '../run/options.js';
 import { runEval, type RunHooks, type RunResult } from '../run/run-eval.js';
 import { sequentialFlags } from './sequential-flags.js';
 import { runSequential } from '../run/sequential.js';
-import { parseShard } from '../run/shard.js';
 import { formatCaseProblem } from '../types/errors.js';
-import { listFlag, numberFlag, parse, rateFlag, type ParsedArgs } from './args.js';
-import { EVAL_HELP } from './help.js';
+import { DEFAULTS } from '../defaults.js';
+import { EVAL_FLAGS } from './flags/eval-flags.js';
+import type { FlagValues } from './flags/flag.js';
+import { parseFlags } from './flags/parse.js';
+import { refuseRecorded } from './flags/resume-check.js';
+import { agentWords } from './flags/variant-flags.js';
+import { evalHelp } from './help.js';
 import { checkIsolation } from './isolation.js';
 import type { CliIO } from './io.js';
-import { VARIANT_OPTIONS, variantInput } from './variant-flags.js';
+import { variantInput } from './variant-input.js';
+
+type EvalValues = FlagValues<typeof EVAL_FLAGS>;
 
 export async function evalCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const parsed = parseEvalArgs(args);
-  if (parsed.help) {
-    io.stdout.write(`${EVAL_HELP}\n`);
+  const { values, positionals, help, given } = parseFlags(args, EVAL_FLAGS);
+  if (help) {
+    io.stdout.write(`${evalHelp()}\n`);
     return 0;
   }
-  const refused = await checkIsolation(parsed, io, 'eval');
+  if (values.resume !== undefined) refuseRecorded(EVAL_FLAGS, given, positionals, path.resolve(io.cwd, values.resume));
+  const refused = await checkIsolation(values.isolation, io, 'eval');
   if (refused !== null) return refused;
-  const failUnder = rateFlag('fail-under', parsed.string('fail-under'));
-  const json = parsed.flag('json');
+  const json = values.json === true;
   const color = !json && shouldUseColor(io.stdout, io.env);
-  const input = await evalInput(parsed, io);
+  const input = await evalInput(values, positionals, io);
   const hooks = cliHooks(io);
   if (input.agent === undefined && input.variants === undefined && input.resume === undefined) {
     io.stderr.write(
-      "agent: baseline (offline, kills on the monitor's classification; never fixes). Other agents: --agent oracle | nop | openai | replay | exec | cli:<name>; see --help.\n",
+      `agent: ${DEFAULTS.agent} (offline, kills on the monitor's classification; never fixes). Other agents: --agent ${agentWords()
+        .filter((word) => word !== DEFAULTS.agent)
+        .join(' | ')}; see --help.\n`,
     );
   }
-  const sequential = sequentialFlags(parsed);
+  const sequential = sequentialFlags(values);
   const result = sequential === null ? await runEval(input, hooks) : await runSequential(input, sequential, hooks);
   printResult(result, io, { json, color });
-  return exitCode(result, failUnder, io);
-}
-
-function parseEvalArgs(args: readonly string[]): ParsedArgs {
-  return parse(args, {
-    ...VARIANT_OPTIONS,
-    seed: { type: 'string' },
-    'time-scale': { type: 'string' },
-    concurrency: { type: 'string' },
-    repeat: { type: 'string' },
-    out: { type: 'string' },
-    'run-id': { type: 'string' },
-    'max-turns': { type: 'string' },
-    'fail-under': { type: 'string' },
-    json: { type: 'boolean' },
-    resume: { type: 'string' },
-    'agent-env': { type: 'string' },
-    'agent-allow-host': { type: 'string' },
-    isolation: { type: 'string' },
-    shard: { type: 'string' },
-    'repeat-until': { type: 'string' },
-    'max-repeat': { type: 'string' },
-    metric: { type: 'string' },
-  });
+  return exitCode(result, values['fail-under'], io);
 }
 
 /** The CLI's one reporter (progress on stderr), and where reporter failures and warnings are said. */
@@ -166,20 +151,20 @@ function exitCode(result: RunResult, failUnder: number | undefined, io: CliIO): 
 }
 
 /** Command line (and --config) to runEval's input: the cases and variants, then the run's own options. */
-async function evalInput(parsed: ParsedArgs, io: CliIO): Promise<EvalOptionsInput> {
-  const { config, input } = await variantInput(parsed, io);
+async function evalInput(values: EvalValues, positionals: readonly string[], io: CliIO): Promise<EvalOptionsInput> {
+  const { config, input } = await variantInput(values, positionals, io);
   return {
     ...input,
-    agentEnv: listFlag('agent-env', parsed.string('agent-env')),
-    agentAllowHosts: listFlag('agent-allow-host', parsed.string('agent-allow-host')),
-    timeScale: numberFlag('time-scale', parsed.string('time-scale')) ?? config?.timeScale,
-    concurrency: numberFlag('concurrency', parsed.string('concurrency'), { integer: true }) ?? config?.concurrency,
-    repeat: numberFlag('repeat', parsed.string('repeat'), { integer: true }) ?? config?.repeat,
-    seed: numberFlag('seed', parsed.string('seed'), { integer: true, min: 0 }) ?? config?.seed,
-    out: parsed.string('out'),
-    runId: parsed.string('run-id'),
-    maxTurns: numberFlag('max-turns', parsed.string('max-turns'), { integer: true }),
-    resume: parsed.string('resume'),
-    shard: parsed.string('shard') === undefined ? undefined : parseShard(parsed.string('shard') ?? ''),
+    agentEnv: values['agent-env'],
+    agentAllowHosts: values['agent-allow-host'],
+    timeScale: values['time-scale'] ?? config?.timeScale,
+    concurrency: values.concurrency ?? config?.concurrency,
+    repeat: values.repeat ?? config?.repeat,
+    seed: values.seed ?? config?.seed,
+    out: values.out,
+    runId: values['run-id'],
+    maxTurns: values['max-turns'],
+    resume: values.resume,
+    shard: values.shard,
   };
 }

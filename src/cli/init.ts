@@ -2,22 +2,22 @@ import { cp, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HangbenchError } from '../types/errors.js';
-import { parse } from './args.js';
-import { INIT_HELP } from './help.js';
+import { INIT_FLAGS } from './flags/command-flags.js';
+import { parseFlags } from './flags/parse.js';
+import { initHelp } from './help.js';
 import type { CliIO } from './io.js';
 
 /** `<package>/templates/init`: hangbench.config.yaml, cases/example-confirm-prompt.yaml and its fixture. */
 const INIT_TEMPLATE_DIR = fileURLToPath(new URL('../../templates/init', import.meta.url));
 
 export async function initCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const parsed = parse(args, { force: { type: 'boolean' } });
-  if (parsed.help) {
-    io.stdout.write(`${INIT_HELP}\n`);
+  const { values, positionals, help } = parseFlags(args, INIT_FLAGS);
+  if (help) {
+    io.stdout.write(`${initHelp()}\n`);
     return 0;
   }
-  if (parsed.positionals.length > 1)
-    throw new HangbenchError('USAGE', `init takes one folder, got ${parsed.positionals.length}`);
-  const target = path.resolve(io.cwd, parsed.positionals[0] ?? '.');
+  if (positionals.length > 1) throw new HangbenchError('USAGE', `init takes one folder, got ${positionals.length}`);
+  const target = path.resolve(io.cwd, positionals[0] ?? '.');
   const files = await templateFiles(INIT_TEMPLATE_DIR);
   const existing = [];
   for (const file of files)
@@ -28,7 +28,7 @@ export async function initCommand(args: readonly string[], io: CliIO): Promise<n
       )
     )
       existing.push(file);
-  if (existing.length > 0 && !parsed.flag('force')) {
+  if (existing.length > 0 && values.force !== true) {
     throw new HangbenchError(
       'USAGE',
       `${existing.join(', ')} already exist in ${target}; pass --force to overwrite them`,

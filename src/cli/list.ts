@@ -5,10 +5,11 @@ import { newTable, tableToString } from '../report/index.js';
 import { resolveOptions } from '../run/options.js';
 import { caseClass } from '../types/case.js';
 import { formatCaseProblem } from '../types/errors.js';
-import { numberFlag, parse } from './args.js';
-import { LIST_HELP } from './help.js';
+import { LIST_FLAGS } from './flags/command-flags.js';
+import { parseFlags } from './flags/parse.js';
+import { listHelp } from './help.js';
 import type { CliIO } from './io.js';
-import { VARIANT_OPTIONS, variantInput } from './variant-flags.js';
+import { variantInput } from './variant-input.js';
 
 const ORIGIN_WORDS = {
   given: 'the paths given',
@@ -18,20 +19,20 @@ const ORIGIN_WORDS = {
 
 /** What `hangbench eval` with the same arguments would run: the cases and where they come from, the variants, the attempts. */
 export async function listCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const parsed = parse(args, { ...VARIANT_OPTIONS, repeat: { type: 'string' }, json: { type: 'boolean' } });
-  if (parsed.help) {
-    io.stdout.write(`${LIST_HELP}\n`);
+  const { values, positionals, help } = parseFlags(args, LIST_FLAGS);
+  if (help) {
+    io.stdout.write(`${listHelp()}\n`);
     return 0;
   }
-  const { config, input } = await variantInput(parsed, io);
+  const { config, input } = await variantInput(values, positionals, io);
   const options = resolveOptions({
     ...input,
-    repeat: numberFlag('repeat', parsed.string('repeat'), { integer: true }) ?? config?.repeat,
+    repeat: values.repeat ?? config?.repeat,
     runId: 'list',
   });
   const loaded = await loadCases(options.caseInputs, io.cwd);
   const attempts = loaded.cases.length * options.variants.length * options.repeat;
-  if (parsed.flag('json')) {
+  if (values.json) {
     const cases = loaded.cases.map((testCase) => ({
       id: testCase.id,
       kind: testCase.kind,

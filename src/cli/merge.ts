@@ -1,25 +1,26 @@
 import path from 'node:path';
 import { mergeRuns } from '../report/index.js';
 import { HangbenchError } from '../types/errors.js';
-import { parse } from './args.js';
+import { MERGE_FLAGS } from './flags/command-flags.js';
+import { parseFlags } from './flags/parse.js';
 import type { CliIO } from './io.js';
-import { MERGE_HELP } from './reports-help.js';
+import { mergeHelp } from './reports-help.js';
 
 export async function mergeCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const parsed = parse(args, { out: { type: 'string' } });
-  if (parsed.help) {
-    io.stdout.write(`${MERGE_HELP}\n`);
+  const { values, positionals, help } = parseFlags(args, MERGE_FLAGS);
+  if (help) {
+    io.stdout.write(`${mergeHelp()}\n`);
     return 0;
   }
-  const out = parsed.string('out');
+  const { out } = values;
   if (out === undefined) throw new HangbenchError('USAGE', 'merge needs --out <dir>, the folder of the merged run');
-  if (parsed.positionals.length === 0)
+  if (positionals.length === 0)
     throw new HangbenchError(
       'USAGE',
       'merge takes the shard run folders, e.g. hangbench merge results/shard-1 results/shard-2 --out results/merged',
     );
   const result = await mergeRuns(
-    parsed.positionals.map((dir) => path.resolve(io.cwd, dir)),
+    positionals.map((dir) => path.resolve(io.cwd, dir)),
     path.resolve(io.cwd, out),
   );
   const { attempts, solved, errors } = result.summary.totals;

@@ -4,19 +4,17 @@ import { DEFAULTS } from '../defaults.js';
 import { planRepeats, type Detect, type Plan } from '../summary/index.js';
 import { formatDuration, parseDuration } from '../types/duration.js';
 import { HangbenchError } from '../types/errors.js';
-import { listFlag, numberFlag, parse } from './args.js';
+import { PLAN_FLAGS } from './flags/command-flags.js';
+import { parseFlags } from './flags/parse.js';
+import { renderFlags } from './flags/render.js';
 import type { CliIO } from './io.js';
 
-export const PLAN_HELP = `hangbench plan RUN_DIR --detect EFFECT [--metric NAME,…] [--power 0.8] [--json]
+export function planHelp(): string {
+  return `Usage: hangbench plan <run-dir> --detect EFFECT [options]
 
-How many repeats per case a comparison needs, planned from a pilot run (RUN_DIR, any run with two or more variants).
+How many repeats per case a comparison needs, planned from a pilot run (<run-dir>, any run with two or more variants).
 
-  --detect EFFECT   the smallest difference you want to be able to see: 10pt (ten percentage points of a rate:
-                    interrupted, false kills, solved, fixed, diagnosed), 2s or 500ms (interrupt latency), 300tokens
-  --metric NAMES    only these metrics (interrupted, false_kill, solved, fixed, diagnosed, interrupt_latency, tokens);
-                    default every compared metric measured in EFFECT's unit
-  --power P         the chance of seeing a difference of that size when it is there (default ${DEFAULTS.power})
-  --json            the plan as JSON
+${renderFlags(PLAN_FLAGS)}
 
 For every two variants it takes from the pilot how often they disagree on the same (case, repeat) (rates) or how much
 their paired differences spread (latency, tokens), and finds the repeats at which the run's own test — McNemar's
@@ -24,6 +22,7 @@ exact test, or Wilcoxon's signed-rank — reaches the power at α ${DEFAULTS.alp
 the run's Holm correction asks). A pair the pilot saw always agree is planned as if it disagreed at least as often as
 the effect needs. The cost is the pilot's own: its attempts, wall time and tokens per repeat. Run the plan with
 \`hangbench eval … --repeat N\`, or let \`--repeat-until decided --max-repeat N\` stop as soon as the question is answered.`;
+}
 
 /** `10pt`, `2s`, `500ms`, `300tokens` → the effect and its unit. */
 export function parseDetect(text: string): Detect {
@@ -92,20 +91,15 @@ export function renderPlan(plan: Plan, runDir: string): string {
 }
 
 export async function planCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const parsed = parse(args, {
-    detect: { type: 'string' },
-    metric: { type: 'string' },
-    power: { type: 'string' },
-    json: { type: 'boolean' },
-  });
-  if (parsed.help) {
-    io.stdout.write(`${PLAN_HELP}\n`);
+  const { values, positionals, help } = parseFlags(args, PLAN_FLAGS);
+  if (help) {
+    io.stdout.write(`${planHelp()}\n`);
     return 0;
   }
-  const [given, ...extra] = parsed.positionals;
+  const [given, ...extra] = positionals;
   if (given === undefined || extra.length > 0)
     throw new HangbenchError('USAGE', 'plan takes one pilot run: hangbench plan RUN_DIR --detect 10pt');
-  const detectFlag = parsed.string('detect');
+  const detectFlag = values.detect;
   if (detectFlag === undefined)
     throw new HangbenchError(
       'USAGE',
@@ -118,17 +112,15 @@ export async function planCommand(args: readonly string[], io: CliIO): Promise<n
       'RUN_FOLDER',
       `${runDir} has no summary.json; run \`hangbench report ${given}\` to derive it from the traces`,
     );
-  const power = numberFlag('power', parsed.string('power')) ?? DEFAULTS.power;
+  const power = values.power ?? DEFAULTS.power;
   if (!(power > 0 && power < 1))
     throw new HangbenchError('USAGE', `--power ${power}: a probability between 0 and 1, such as 0.8`);
-  const metrics = listFlag('metric', parsed.string('metric')) ?? [];
+  const metrics = values.metric ?? [];
   const plan = planRepeats(summary, {
     detect: parseDetect(detectFlag),
     power,
     ...(metrics.length > 0 ? { metrics } : {}),
   });
-  io.stdout.write(
-    parsed.flag('json') ? `${JSON.stringify({ runDir, ...plan }, null, 2)}\n` : `${renderPlan(plan, runDir)}\n`,
-  );
+  io.stdout.write(values.json ? `${JSON.stringify({ runDir, ...plan }, null, 2)}\n` : `${renderPlan(plan, runDir)}\n`);
   return 0;
 }

@@ -1,22 +1,23 @@
 import path from 'node:path';
 import { REPORT_FILES, rederiveRun, writeRunReports } from '../report/index.js';
 import { HangbenchError } from '../types/errors.js';
-import { parse } from './args.js';
+import { REPORT_FLAGS } from './flags/command-flags.js';
+import { parseFlags } from './flags/parse.js';
 import type { CliIO } from './io.js';
-import { REPORT_HELP } from './reports-help.js';
+import { reportHelp } from './reports-help.js';
 
 export async function reportCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const parsed = parse(args, { 'no-rescore': { type: 'boolean' } });
-  if (parsed.help) {
-    io.stdout.write(`${REPORT_HELP}\n`);
+  const { values, positionals, help } = parseFlags(args, REPORT_FLAGS);
+  if (help) {
+    io.stdout.write(`${reportHelp()}\n`);
     return 0;
   }
-  const [runDir, ...extra] = parsed.positionals;
+  const [runDir, ...extra] = positionals;
   if (runDir === undefined || extra.length > 0)
     throw new HangbenchError('USAGE', 'report takes exactly one run folder, e.g. hangbench report results/<run-id>');
   const root = path.resolve(io.cwd, runDir);
   const started = performance.now();
-  if (!parsed.flag('no-rescore')) {
+  if (values['no-rescore'] !== true) {
     const { summary, unfinished } = await rederiveRun(root);
     io.stderr.write(
       `rescored ${summary.attempts.length} attempt(s) from their traces${unfinished.length > 0 ? `; ${unfinished.length} never finished and are left out` : ''}\n`,

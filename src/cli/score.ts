@@ -7,19 +7,20 @@ import { summarize, summarizeLoop } from '../summary/index.js';
 import { readTrace, scoreAttempt } from '../scorers/index.js';
 import { HangbenchError } from '../types/errors.js';
 import type { AttemptScores } from '../types/scores.js';
-import { parse } from './args.js';
-import { SCORE_HELP } from './help.js';
+import { SCORE_FLAGS } from './flags/command-flags.js';
+import { parseFlags } from './flags/parse.js';
+import { scoreHelp } from './help.js';
 import type { CliIO } from './io.js';
 import { RUN_FILES } from '../types/run-files.js';
 
 export async function scoreCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const parsed = parse(args, { json: { type: 'boolean' } });
-  if (parsed.help) {
-    io.stdout.write(`${SCORE_HELP}\n`);
+  const { values, positionals, help } = parseFlags(args, SCORE_FLAGS);
+  if (help) {
+    io.stdout.write(`${scoreHelp()}\n`);
     return 0;
   }
-  const runDir = parsed.positionals[0];
-  if (runDir === undefined || parsed.positionals.length > 1)
+  const runDir = positionals[0];
+  if (runDir === undefined || positionals.length > 1)
     throw new HangbenchError('USAGE', 'score takes exactly one run folder, e.g. hangbench score results/<run-id>');
   const root = path.resolve(io.cwd, runDir);
   const traces = (
@@ -48,7 +49,7 @@ export async function scoreCommand(args: readonly string[], io: CliIO): Promise<
   const meta = await readRunMeta(root);
   const summary = summarize(attempts, { runId: meta.runId, startedAt: meta.startedAt, seed: meta.options.seed });
   const loop = summarizeLoop(attempts);
-  if (parsed.flag('json')) {
+  if (values.json) {
     io.stdout.write(`${JSON.stringify({ ...summary, loop, disagreements }, null, 2)}\n`);
   } else {
     const color = shouldUseColor(io.stdout, io.env);

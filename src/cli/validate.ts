@@ -1,17 +1,18 @@
 import { validateCases } from '../cases/validate.js';
 import { formatCaseProblem } from '../types/errors.js';
-import { parse } from './args.js';
-import { VALIDATE_HELP } from './help.js';
+import { VALIDATE_FLAGS } from './flags/command-flags.js';
+import { parseFlags } from './flags/parse.js';
+import { validateHelp } from './help.js';
 import type { CliIO } from './io.js';
 
 export async function validateCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const parsed = parse(args, { json: { type: 'boolean' } });
-  if (parsed.help) {
-    io.stdout.write(`${VALIDATE_HELP}\n`);
+  const { values, positionals, help } = parseFlags(args, VALIDATE_FLAGS);
+  if (help) {
+    io.stdout.write(`${validateHelp()}\n`);
     return 0;
   }
-  const report = await validateCases(parsed.positionals, io.cwd);
-  if (parsed.flag('json')) {
+  const report = await validateCases(positionals, io.cwd);
+  if (values.json) {
     io.stdout.write(
       `${JSON.stringify({ valid: report.valid.map((testCase) => testCase.id), problems: report.problems }, null, 2)}\n`,
     );

@@ -7,8 +7,15 @@ import { readRunMeta, type RunMeta } from './meta.js';
 import type { EvalOptionsInput } from './options.js';
 import { RUN_FILES } from '../types/run-files.js';
 
-/** What may be given again with --resume; every other option comes from the run's meta.json. */
-const MAY_CHANGE = new Set(['concurrency', 'cwd', 'resume', 'repeat']);
+/**
+ * The options a resume may be given again (the CLI's eval flag table says the same of its flags, and a test holds
+ * the two equal): concurrency may change, repeat may grow. Every other option comes from the run's meta.json.
+ */
+export const RESUMABLE_OPTIONS = { concurrency: 'may change', repeat: 'may grow' } as const satisfies Partial<
+  Record<keyof EvalOptionsInput, 'may change' | 'may grow'>
+>;
+/** Where the run is and what resumes it: not options of the run. */
+const RESUME_ITSELF = new Set(['cwd', 'resume']);
 
 export interface ResumedRun {
   readonly runDir: string;
@@ -17,25 +24,19 @@ export interface ResumedRun {
   readonly input: EvalOptionsInput;
 }
 
-/** Options whose flag is not their name in kebab case (the rest are: hungTicks → --hung-ticks, intervalMs → --interval). */
-const FLAG_OF: Readonly<Record<string, string>> = {
-  caseInputs: 'case paths',
-  agentAllowHosts: '--agent-allow-host',
-  budgets: '--budget',
-};
-
 /** Reads the options of the run in `input.resume`; refuses options that would make it a different run. */
 export async function resumeRun(input: EvalOptionsInput & { readonly resume: string }): Promise<ResumedRun> {
   const runDir = path.resolve(input.cwd ?? process.cwd(), input.resume);
+  // the CLI refuses its recorded flags by name before this (cli/flags/resume-check.ts); here a library caller's options
   const given = Object.entries(input)
-    .filter(
-      ([key, value]) => value !== undefined && !MAY_CHANGE.has(key) && !(Array.isArray(value) && value.length === 0),
-    )
-    .map(([key]) => FLAG_OF[key] ?? `--${key.replace(/Ms$/, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+    .filter(([key, value]) => value !== undefined && !RESUME_ITSELF.has(key) && !(key in RESUMABLE_OPTIONS))
+    .filter(([, value]) => !(Array.isArray(value) && value.length === 0))
+    .map(([key]) => key);
   if (given.length > 0) {
+    const allowed = Object.entries(RESUMABLE_OPTIONS).map(([key, rule]) => `${key} ${rule}`);
     throw new HangbenchError(
       'USAGE',
-      `--resume runs with the options recorded in ${path.join(runDir, RUN_FILES.meta)}; leave out ${given.join(', ')} (only --concurrency may change, and --repeat grow)`,
+      `resume runs with the options recorded in ${path.join(runDir, RUN_FILES.meta)}; leave out ${given.join(', ')} (only ${allowed.join(', ')})`,
     );
   }
   const meta = await readRunMeta(runDir).catch((error: unknown) => {

@@ -23,7 +23,19 @@ describe('eval --resume refuses a run whose options or cases changed', () => {
     await copyCase('node-busy-loop', cases);
     const runDir = await evalRun(path.join(work, 'results'), 'r1', [], [cases]);
 
-    const again = await hangbench(['eval', '--resume', runDir, '--json']);
+    // the invocation's own flags (not recorded in meta.json) and the one that may change are taken
+    const again = await hangbench([
+      'eval',
+      '--resume',
+      runDir,
+      '--json',
+      '--concurrency',
+      '1',
+      '--isolation',
+      'auto',
+      '--fail-under',
+      '0%',
+    ]);
     expect(again.exitCode).toBe(0);
     expect((JSON.parse(again.stdout) as { totals: { attempts: number } }).totals.attempts).toBe(1);
 
