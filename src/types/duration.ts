@@ -19,8 +19,10 @@ export function parseDuration(input: string | number): number {
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)}ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1).replace(/\.?0+$/, '')}s`;
-  const minutes = Math.floor(ms / 60_000);
-  const seconds = Math.round((ms % 60_000) / 1000);
+  // Whole seconds first, so 119.6 s is 2m and not 1m60s.
+  const total = Math.round(ms / 1000);
+  const minutes = Math.floor(total / 60);
+  const seconds = total % 60;
   return seconds === 0 ? `${minutes}m` : `${minutes}m${seconds}s`;
 }
 

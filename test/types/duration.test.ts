@@ -36,6 +36,8 @@ describe('formatDuration', () => {
     [10_000, '10s'],
     [90_000, '1m30s'],
     [120_000, '2m'],
+    [119_600, '2m'],
+    [179_499, '2m59s'],
   ])('%d ms → %s', (ms, text) => {
     expect(formatDuration(ms)).toBe(text);
   });
