@@ -27,6 +27,7 @@ const FILES = [
   'docs/diagnosis.md',
   'docs/installed-agents.md',
   'docs/sweeps.md',
+  'docs/cli.md',
 ];
 
 const { loadCases } = await import(path.join(root, 'dist/cases/load-cases.js'));
@@ -35,6 +36,7 @@ const { sourceLabel } = await import(path.join(root, 'dist/cases/source-label.js
 const { formatDuration } = await import(path.join(root, 'dist/types/duration.js'));
 const { compareRuns } = await import(path.join(root, 'bench/compare-runs.mjs'));
 const { renderMarkdown } = await import(path.join(root, 'dist/report/markdown.js'));
+const { COMMAND_FLAGS, renderFlagsMarkdown } = await import(path.join(root, 'dist/cli/flags/index.js'));
 
 // ---- records -------------------------------------------------------------------------------------------------------
 
@@ -188,6 +190,13 @@ function shellToolCell(row) {
 }
 
 const GENERATORS = {
+  // every command's flags, from its table in src/cli/flags/ (what parsing, --help and eval --resume read too)
+  'flags-eval': async () => renderFlagsMarkdown(COMMAND_FLAGS.eval, { withResume: true }),
+  'flags-commands': async () =>
+    Object.entries(COMMAND_FLAGS)
+      .filter(([command]) => command !== 'eval')
+      .map(([command, table]) => [`\`hangbench ${command}\`:`, '', renderFlagsMarkdown(table)].join('\n'))
+      .join('\n\n'),
   /** The case library: counts, then one row per kind and class with its cases (pty ones marked). */
   library: async () => {
     const { cases, problems } = await loadCases([path.join(root, 'cases')], root);
