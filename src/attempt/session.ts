@@ -160,7 +160,17 @@ export class AttemptSession {
     });
     process.stdin.on('error', () => undefined);
     const isRepro = command.includes(this.deps.testCase.repro.trim());
-    this.deps.trace.write({ type: 'command.start', commandId: id, command, pid: process.pid, background, isRepro });
+    // the wiring the command was spawned with (not the one asked for), so a trace tells a pipe, /dev/null and a pty apart
+    const stdin = wired.stdinNull ? 'null' : wired.terminal === 'pty' ? 'tty' : 'pipe';
+    this.deps.trace.write({
+      type: 'command.start',
+      commandId: id,
+      command,
+      pid: process.pid,
+      background,
+      isRepro,
+      stdin,
+    });
     const monitor = createMonitor({
       process,
       mode: this.deps.mode,

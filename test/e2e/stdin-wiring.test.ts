@@ -10,8 +10,8 @@ const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
 const bin = path.join(root, 'bin/hangbench.js');
 
-describe('--stdin pipe,null,tty: one prompt case wired three ways (--time-scale 0.1)', () => {
-  it('hangs on a pipe and a pty, exits at once on /dev/null, and the hidden checks fail it unfixed every time', async () => {
+describe('--stdin pipe,null,tty: one prompt case wired three ways, told apart by what the command saw (--time-scale 0.1)', () => {
+  it('hangs on a pipe and a pty, exits at once on /dev/null, each as the trace records it, and the hidden checks fail it unfixed every time', async () => {
     const out = await mkdtemp(path.join(tmpdir(), 'hangbench-stdin-'));
     const args = [bin, 'eval', path.join(root, 'cases/py-confirm-prompt.yaml'), '--stdin', 'pipe,null,tty'];
     args.push('--time-scale', '0.1', '--out', out, '--run-id', 'wired', '--json');
@@ -20,24 +20,33 @@ describe('--stdin pipe,null,tty: one prompt case wired three ways (--time-scale 
     const summary = RunSummarySchema.parse(printed);
     const variant = (stdin: string) => `baseline-k2·interval-10s·stdin-${stdin}`;
 
-    // The repro's own exit: on /dev/null input() meets end of input and the program ends by itself.
-    const exits: Record<string, unknown> = {};
+    // Per wiring: what command.start says the command was spawned with, the repro's own exit (on /dev/null input()
+    // meets end of input and the program ends by itself), and its output as the command saw it: a pty turns each
+    // newline into CRLF, a pipe and /dev/null pass it through; only /dev/null gives input() an end of file at once.
+    const seen: Record<string, unknown> = {};
     for (const stdin of ['pipe', 'null', 'tty']) {
-      const trace = await readFile(
-        path.join(out, 'wired', 'py-confirm-prompt', variant(stdin), '1', 'trace.jsonl'),
-        'utf8',
-      );
+      const dir = path.join(out, 'wired', 'py-confirm-prompt', variant(stdin), '1');
+      const trace = await readFile(path.join(dir, 'trace.jsonl'), 'utf8');
       const events = trace
         .trim()
         .split('\n')
         .map((line) => JSON.parse(line) as Record<string, unknown>);
+      const start = events.find((event) => event.type === 'command.start' && event.commandId === 1);
       const exit = events.find((event) => event.type === 'command.exit' && event.commandId === 1);
-      exits[stdin] = stdin === 'null' ? { killed: exit?.killed, exitCode: exit?.exitCode } : { killed: exit?.killed };
+      const log = await readFile(path.join(dir, 'command-1.log'), 'utf8');
+      seen[stdin] = {
+        wired: start?.stdin,
+        killed: exit?.killed,
+        ...(stdin === 'null' ? { exitCode: exit?.exitCode } : {}),
+        crlf: log.includes('Pending migrations (4):\r\n'),
+        lf: log.includes('Pending migrations (4):\n'),
+        eof: log.includes('EOFError'),
+      };
     }
-    expect(exits).toEqual({
-      pipe: { killed: true },
-      null: { killed: false, exitCode: 1 },
-      tty: { killed: true },
+    expect(seen).toEqual({
+      pipe: { wired: 'pipe', killed: true, crlf: false, lf: true, eof: false },
+      null: { wired: 'null', killed: false, exitCode: 1, crlf: false, lf: true, eof: true },
+      tty: { wired: 'tty', killed: true, crlf: true, lf: false, eof: false },
     });
     expect(summary.stdinWiring).toEqual([
       {
