@@ -194,7 +194,20 @@ export type WaitRelation =
       };
     }
   /** a parent in wait4 on a child that is stopped or waits for input that will not come. */
-  | { readonly kind: 'child'; readonly pid: number; readonly child: ProcessRef };
+  | { readonly kind: 'child'; readonly pid: number; readonly child: ProcessRef }
+  /**
+   * processes each waiting for the next and the last for the first, so none can move: `members[i]` waits for
+   * `members[i + 1]` (the last for the first) through `via` — reading or writing a pipe the next holds the other end
+   * of, a lock the next holds, or wait4 for the next, its child. `pid` is the first member.
+   */
+  | {
+      readonly kind: 'cycle';
+      readonly pid: number;
+      readonly members: ReadonlyArray<{
+        readonly pid: number;
+        readonly via: 'pipe-read' | 'pipe-write' | 'lock' | 'child';
+      }>;
+    };
 
 /** What moved between the previous sample and this one, per process that was in both. */
 export interface ProgressDelta {

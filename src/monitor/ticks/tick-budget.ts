@@ -141,6 +141,8 @@ function namedBy(relation: WaitRelation): number[] {
       return relation.peerPid === null ? [] : [relation.peerPid];
     case 'child':
       return [relation.child.pid];
+    case 'cycle':
+      return relation.members.map((member) => member.pid);
     case 'futex':
     case 'thread':
       return [];

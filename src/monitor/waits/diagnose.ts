@@ -25,13 +25,61 @@ export function diagnose(snapshot: TreeSnapshot): Diagnosis | null {
   };
   const refName = (ref: ProcessRef): string => name(ref.pid, refNotes(ref, byPid));
   const order: ReadonlyArray<WaitRelation['kind']> = ['lock', 'child', 'pipe', 'thread', 'futex', 'socket'];
+  let first: Diagnosis | null = null;
   for (const kind of order) {
     for (const relation of relations.filter((r) => r.kind === kind)) {
-      const found = explain(relation, name, refName);
-      if (found) return found;
+      first ??= explain(relation, name, refName);
     }
   }
-  return null;
+  const cycle = relations.find((relation) => relation.kind === 'cycle');
+  return cycle ? explainCycle(cycle, relations, first, name, byPid) : first;
+}
+
+/**
+ * The whole cycle in one sentence, from the culprit the first relation names where it is a member (so a case's
+ * culprit stays the one it was), each member named in full once and by pid when the cycle comes back to it.
+ */
+function explainCycle(
+  cycle: Extract<WaitRelation, { kind: 'cycle' }>,
+  relations: readonly WaitRelation[],
+  first: Diagnosis | null,
+  name: (pid: number) => string,
+  byPid: ReadonlyMap<number, ProcessSample>,
+): Diagnosis {
+  const at = Math.max(
+    0,
+    cycle.members.findIndex((member) => member.pid === first?.culprit),
+  );
+  const members = [...cycle.members.slice(at), ...cycle.members.slice(0, at)];
+  const said = new Set<number>();
+  const named = (pid: number): string => {
+    const text = said.has(pid) ? `pid ${byPid.get(pid)?.innerPid ?? pid}` : name(pid);
+    said.add(pid);
+    return text;
+  };
+  const steps = members.map((member, index) => {
+    const next = members[(index + 1) % members.length]!.pid;
+    const who = index === 0 ? named(member.pid) : 'which';
+    switch (member.via) {
+      case 'child':
+        return `${who} waits for its child ${named(next)} to exit`;
+      case 'pipe-read':
+        return `${who} reads a pipe that ${named(next)} writes`;
+      case 'pipe-write':
+        return `${who} writes a full pipe that ${named(next)} should read`;
+      case 'lock': {
+        const lock = relations.find(
+          (r): r is Extract<WaitRelation, { kind: 'lock' }> => r.kind === 'lock' && r.pid === member.pid,
+        );
+        return `${who} waits for the ${lock?.lock ?? ''} lock on ${lock?.path ?? lock?.file ?? '?'} held by ${named(next)}`;
+      }
+    }
+  });
+  return {
+    sentence: `wait-for cycle: ${steps.join(', ')}: none of them can move`,
+    culprit: members[0]?.pid ?? null,
+    classification: first?.classification ?? null,
+  };
 }
 
 function explain(
@@ -100,6 +148,8 @@ function explain(
     }
     case 'socket':
       return explainSocket(relation, name);
+    case 'cycle':
+      return null;
   }
 }
 

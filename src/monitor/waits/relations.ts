@@ -4,6 +4,7 @@ import type { FdLink } from '../sample/proc-details.js';
 import { waitKind, type WaitKind } from '../classify/wait-kind.js';
 import { accessMode, blockedOn, type BlockedOn } from './blocked-on.js';
 import { LOCK_WAIT, lockRelations } from './lock-relations.js';
+import { findCycle } from './cycles.js';
 import { socketsOf, type SocketTables } from './socket-tables.js';
 import { distinct } from '../../types/distinct.js';
 
@@ -87,7 +88,9 @@ export function findRelations(
   );
   relations.push(...lockRelations({ processes, byPid, links: (pid) => extras.get(pid)?.links ?? [], ref }, pollers));
   // a process polling several fds of one pipe (stdout and stderr of one child) gives one relation per pipe
-  return distinct(relations);
+  const unique = distinct(relations);
+  const cycle = findCycle(processes, unique);
+  return cycle ? [...unique, cycle] : unique;
 }
 
 /** What following a blocked process looks up: who holds which descriptor, the socket tables, the tree's processes. */
