@@ -6,6 +6,7 @@ import { OUTCOMES } from './scores.js';
 import { MonitorModeSchema } from '../modes/index.js';
 import { VariantSpecSchema } from './variant.js';
 import { LimitKindSchema } from './limits.js';
+import { StdinWiringSchema } from './terminal.js';
 
 /** 2: variants (attempt.start has the variant spec), ticks recorded as delivered, tick.dropped, no tick.prompt. */
 export const TRACE_SCHEMA_VERSION = 2;
@@ -188,6 +189,11 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     background: z.boolean(),
     /** true when the command runs the case's repro (contains its text); only these can complete a control. */
     isRepro: z.boolean(),
+    /**
+     * how its stdin was wired (`--stdin`, else the case's terminal): an open pipe, `/dev/null` or a pty; absent for a
+     * command an installed CLI started itself, and in older traces.
+     */
+    stdin: StdinWiringSchema.optional(),
   }),
   z.object({
     ...base,

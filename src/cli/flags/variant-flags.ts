@@ -124,7 +124,8 @@ export const VARIANT_FLAGS = {
     value: text('FILE'),
     section: 'variants',
     resume: 'recorded',
-    help: 'variants, cases, repeats and budgets from a YAML file (schema/config.schema.json;\ndocs/variants.md); it and the other flags above and under "Agents\' settings" do not mix',
+    help: (): string =>
+      `variants, cases, repeats and budgets from a YAML file (schema/config.schema.json; docs/variants.md);\nit does not mix with ${VARIANT_MAKERS.map((name) => `--${name}`).join(', ')}`,
   }),
   model: flag({
     value: text('NAME'),
@@ -160,5 +161,5 @@ export const VARIANT_FLAGS = {
   }),
 } as const;
 
-/** Flags that make variants, which a config file's variants and they do not mix with. */
+/** The flags that make variants, which do not mix with a config file's. */
 export const VARIANT_MAKERS = Object.keys(VARIANT_FLAGS).filter((name) => name !== 'config');
