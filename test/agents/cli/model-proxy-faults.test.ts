@@ -179,3 +179,120 @@ describe('the model proxy under faults', () => {
     await chmod(path.join(harness.dir, 'bodies'), 0o755);
   });
 });
+
+/**
+ * The same two stream faults for the other APIs the proxy speaks, each error checked against that API's own shape
+ * (as its SDK parses a stream): chat completions an unnamed `data:` line with `error`; the Responses API a named
+ * `error` event with type, code, message and param; Gemini a `data:` line with Google's `{ error: { code, message,
+ * status } }`. An error in another API's shape would not be read as an error by the CLI.
+ */
+const STREAM_APIS = [
+  {
+    api: 'chat completions',
+    route: '/v1/chat/completions',
+    headers: (key: string) => ({ authorization: `Bearer ${key}` }),
+    body: { model: 'm', stream: true, messages: [] },
+    chunk: (n: number) =>
+      `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: `word${n} ` }, finish_reason: null }] })}\n\n`,
+    event: undefined,
+    error: (message: RegExp) => ({
+      error: expect.objectContaining({ message: expect.stringMatching(message), type: expect.any(String) }),
+    }),
+  },
+  {
+    api: 'Responses',
+    route: '/v1/responses',
+    headers: (key: string) => ({ authorization: `Bearer ${key}` }),
+    body: { model: 'm', stream: true, input: 'x' },
+    chunk: (n: number) =>
+      `event: response.output_text.delta\ndata: ${JSON.stringify({ type: 'response.output_text.delta', output_index: 0, content_index: 0, item_id: 'msg_1', delta: `word${n} ` })}\n\n`,
+    event: 'error',
+    error: (message: RegExp) => ({
+      type: 'error',
+      code: expect.any(String),
+      message: expect.stringMatching(message),
+      param: null,
+    }),
+  },
+  {
+    api: 'Gemini',
+    route: '/v1beta/models/m:streamGenerateContent?alt=sse',
+    headers: (key: string) => ({ 'x-goog-api-key': key }),
+    body: { contents: [] },
+    chunk: (n: number) =>
+      `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text: `word${n} ` }] }, index: 0 }] })}\r\n\r\n`,
+    event: undefined,
+    error: (message: RegExp) => ({
+      error: { code: expect.any(Number), message: expect.stringMatching(message), status: expect.any(String) },
+    }),
+  },
+] as const;
+
+/** The stream's last event: its `event:` name (if any) and its data as JSON. */
+function lastEvent(text: string): { event: string | undefined; data: unknown } {
+  const blocks = text.split(/\r?\n\r?\n/).filter((block) => block.trim() !== '');
+  const last = blocks.at(-1) ?? '';
+  const event = /^event: (.*)$/m.exec(last)?.[1];
+  const data = /^data: (.*)$/m.exec(last)?.[1];
+  return { event, data: data === undefined ? undefined : JSON.parse(data) };
+}
+
+describe.each(STREAM_APIS)('the model proxy under stream faults: $api', (api) => {
+  it('an endpoint that resets inside a stream: the agent gets what came, then an error in its API’s shape; recorded as broken', async () => {
+    upstream = await startUpstream(() => ({
+      type: 'text/event-stream',
+      chunks: [api.chunk(0), api.chunk(1)],
+      reset: true,
+    }));
+    harness = await startProxy({ upstream: upstream.url });
+    const answer = await harness.post(api.route, api.body, api.headers(harness.proxy.agentKey));
+    expect(answer.status).toBe(200);
+    // what the endpoint sent before it broke off reaches the agent unchanged, the error after it
+    expect(answer.text.startsWith(api.chunk(0) + api.chunk(1))).toBe(true);
+    const last = lastEvent(answer.text.slice((api.chunk(0) + api.chunk(1)).length));
+    expect(last.event).toBe(api.event);
+    expect(last.data).toEqual(api.error(/^hangbench model proxy: the stream broke off after \d+ bytes/));
+    expect(upstream.calls).toHaveLength(1);
+    expect(harness.seen.responses).toHaveLength(1);
+    expect(harness.seen.responses[0]).toMatchObject({ status: 200, broken: expect.stringMatching(/broke off/) });
+  });
+
+  it('an agent that goes away mid-stream: the upstream stream is ended, the call recorded as broken, the proxy goes on', async () => {
+    let release: () => void = () => undefined;
+    const upstreamClosed = new Promise<void>((resolve) => (release = resolve));
+    let served = 0;
+    const server = http.createServer((request, response) => {
+      request.resume();
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      // the first call streams until the agent goes; the next is answered whole
+      if ((served += 1) > 1) return void response.end(api.chunk(2));
+      response.write(api.chunk(0));
+      const timer = setInterval(() => response.write(api.chunk(1)), 20);
+      response.on('close', () => {
+        clearInterval(timer);
+        release();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    try {
+      harness = await startProxy({ upstream: `http://127.0.0.1:${port}/v1` });
+      const first = await readFirstThenAbort(
+        path.join(harness.dir, 'model.sock'),
+        api.route,
+        api.headers(harness.proxy.agentKey),
+        api.body,
+      );
+      expect(first).toContain('word0');
+      await upstreamClosed;
+      await expect.poll(() => harness!.seen.responses.length).toBe(1);
+      expect(harness.seen.responses[0]!.broken).toMatch(/agent closed the connection/);
+      const next = await harness.post(api.route, api.body, api.headers(harness.proxy.agentKey));
+      expect([next.status, next.text]).toEqual([200, api.chunk(2)]);
+      expect(harness.seen.responses[1]).not.toHaveProperty('broken');
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
