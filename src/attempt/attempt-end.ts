@@ -68,6 +68,7 @@ export async function endTrace(
     agentWallMs: Math.round(ran.agentWallMs),
     cpuWaitMs,
     tokens: ran.tokens,
+    cpuMs: Math.round(sandbox.cpuTimes().ranMs),
   });
 }
 

@@ -92,8 +92,10 @@ export async function runInstalledAgent(deps: InstalledRunDeps): Promise<Install
   const { plan, trace, agent, session } = deps;
   const results = new ToolResultLog(trace);
   const grace = new ExitGrace(deps.exitGraceMs ?? DEFAULTS.agentExitGraceMs);
+  const boot = new BootClock(deps);
   // What each call brings the model: each tool result the first time it is sent, and the repro's processes then.
   const onRequest = (request: number, body: unknown): void => {
+    boot.up();
     grace.request();
     results.record(request, body);
     session.lookAtRepros({ at: 'model.request', request });
@@ -111,7 +113,7 @@ export async function runInstalledAgent(deps: InstalledRunDeps): Promise<Install
     onResponse: (_request, final) => grace.response(final),
   });
   try {
-    return await startCli(deps, proxy, grace);
+    return await startCli(deps, proxy, grace, boot);
   } catch (error) {
     await proxy.close();
     throw error;
@@ -120,7 +122,12 @@ export async function runInstalledAgent(deps: InstalledRunDeps): Promise<Install
   }
 }
 
-async function startCli(deps: InstalledRunDeps, proxy: ModelProxy, grace: ExitGrace): Promise<InstalledRunResult> {
+async function startCli(
+  deps: InstalledRunDeps,
+  proxy: ModelProxy,
+  grace: ExitGrace,
+  boot: BootClock,
+): Promise<InstalledRunResult> {
   const { plan, sandbox, session, trace } = deps;
   const endpoint = await openSandboxEndpoint(sandbox, path.join(plan.hostDir, 'proxy', 'model.sock'), AGENT_BASE_PATH);
   const values = placeholderValues(deps, proxy, endpoint);
@@ -135,6 +142,7 @@ async function startCli(deps: InstalledRunDeps, proxy: ModelProxy, grace: ExitGr
     nextId: () => session.takeCommandId(),
     onStart: ({ process }) => session.observe(process, (text) => writeInto(process.shimPid, text)),
   });
+  boot.start();
   const cli = sandbox.spawn(cliCommand(plan, values), { commandId: AGENT_COMMAND_ID });
   cli.stdin.end();
   const log = createWriteStream(path.join(deps.logDir, RUN_FILES.agentLog)).on(
@@ -172,6 +180,32 @@ interface RunningCli {
   readonly log: WriteStream;
   readonly exit: CliExit;
   readonly bounded: Bounded;
+}
+
+/** The CLI's boot, from its start to its first model request: wall and CPU, written once as `agent.boot`. */
+class BootClock {
+  readonly #deps: Pick<InstalledRunDeps, 'sandbox' | 'trace'>;
+  #started: { readonly t: number; readonly cpuMs: number } | null = null;
+  #done = false;
+
+  constructor(deps: Pick<InstalledRunDeps, 'sandbox' | 'trace'>) {
+    this.#deps = deps;
+  }
+
+  start(): void {
+    this.#started = { t: this.#deps.trace.now(), cpuMs: this.#deps.sandbox.cpuTimes().ranMs };
+  }
+
+  up(): void {
+    if (this.#done || this.#started === null) return;
+    this.#done = true;
+    const { trace, sandbox } = this.#deps;
+    trace.write({
+      type: 'agent.boot',
+      wallMs: Math.round(trace.now() - this.#started.t),
+      cpuMs: Math.round(Math.max(0, sandbox.cpuTimes().ranMs - this.#started.cpuMs)),
+    });
+  }
 }
 
 /** The adapter's placeholders ({issue_file}, {base_url}, {api_key}, …), `cmd` (generic's --cmd) expanded with the rest. */

@@ -151,7 +151,14 @@ export function renderSummaryTable(summary: RunSummary, { color }: RenderOptions
       group.errors === 0 ? '0' : paint(String(group.errors), 'red', color),
     ]);
   }
-  return tableToString(table);
+  return `${tableToString(table)}${cpuBoundLine(summary)}`;
+}
+
+/** Under the summary: the attempts' CPU over the cores (the wall no schedule could beat) against the run's wall. */
+function cpuBoundLine({ cpuBound }: RunSummary): string {
+  if (!cpuBound) return '';
+  const ratio = cpuBound.ratio === null ? '' : `: ${cpuBound.ratio.toFixed(2)} × that`;
+  return `\nCPU the attempts used: ${duration(cpuBound.cpuMs)} over ${cpuBound.cores} cores, ${duration(cpuBound.idealMs)} of wall at the least; the run took ${duration(cpuBound.wallMs)}${ratio}`;
 }
 
 /** Per case class and agent/variant: attempts, solved, interrupted (hangs), false kills (controls). */

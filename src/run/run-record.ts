@@ -1,5 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { loadTokenizer } from '../agents/tokens.js';
 import { summarize } from '../summary/index.js';
@@ -87,6 +88,7 @@ export async function recordRun(
     interrupted,
     options: publicOptions(options),
     seed: options.seed,
+    cores: availableParallelism(),
   });
   if (fault !== null) {
     // Each file by rename: what the disk still takes is whole, what it refuses is absent; resume needs neither.

@@ -84,6 +84,9 @@ export function scoreAttempt(events: readonly TraceEvent[]): AttemptScores {
     ticks: ofType(events, 'tick').length,
     tokens: traceTokens(events),
     wallMs: end?.wallMs ?? events.at(-1)?.t ?? 0,
+    ...(end?.cpuMs === undefined
+      ? {}
+      : { cpuMs: end.cpuMs + ofType(events, 'verify').reduce((sum, step) => sum + (step.cpuMs ?? 0), 0) }),
     classificationAtEnd: classificationAtEnd(events),
   };
 }

@@ -73,6 +73,7 @@ export const AttemptScoresSchema = z.strictObject({
   ticks: z.number().int().nonnegative(),
   tokens: z.number().nonnegative(),
   wallMs: z.number().nonnegative(),
+  cpuMs: z.number().nonnegative().optional(),
   classificationAtEnd: z.string().nullable(),
   /** issue 20: the environment failed the attempt (results folder, sandbox killed from outside); absent when it did not. */
   fault: z.strictObject({ where: z.enum(['results', 'sandbox']), code: z.string(), message: z.string() }).optional(),
@@ -243,6 +244,19 @@ export const RunSummarySchema = z.strictObject({
     solved: z.number().int().nonnegative(),
     errors: z.number().int().nonnegative(),
   }),
+  /**
+   * How CPU-bound the run was: the ms its attempts ran on a core (processes and verify steps) over the machine's cores
+   * is the wall a run could not beat; `ratio` is the run's wall over it. Absent when no attempt counted its CPU.
+   */
+  cpuBound: z
+    .strictObject({
+      cpuMs: z.number().nonnegative(),
+      cores: z.number().int().positive(),
+      idealMs: z.number().nonnegative(),
+      wallMs: z.number().nonnegative(),
+      ratio: z.number().nonnegative().nullable(),
+    })
+    .optional(),
   groups: z.array(GroupSummarySchema),
   classes: z.array(ClassSummarySchema),
   /** optional: summaries written before it existed have none. */

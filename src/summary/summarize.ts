@@ -29,6 +29,8 @@ export interface SummaryMeta {
   readonly seed?: number;
   /** bootstrap resamples per interval (default 2000). */
   readonly resamples?: number;
+  /** the machine's cores the run had: the CPU-bound ideal is the attempts' CPU over them. */
+  readonly cores?: number;
   /** `eval --repeat-until decided`: its rounds and decisions, kept when the run is re-summarized. */
   readonly sequential?: Sequential;
 }
@@ -51,6 +53,24 @@ function summarizeClass(attempts: AttemptScores[]): ClassSummary {
       attempts.filter((attempt) => attempt.scores.diagnosed !== null),
       'diagnosed',
     ),
+  };
+}
+
+/** The run's wall against the CPU its attempts used over the cores: how far from CPU-bound the schedule was. */
+function cpuBoundOf(attempts: readonly AttemptScores[], meta: SummaryMeta): Pick<RunSummary, 'cpuBound'> {
+  const counted = attempts.filter((attempt) => attempt.cpuMs !== undefined);
+  if (counted.length === 0 || meta.cores === undefined || meta.finishedAt === undefined) return {};
+  const cpuMs = counted.reduce((sum, attempt) => sum + (attempt.cpuMs ?? 0), 0);
+  const idealMs = cpuMs / meta.cores;
+  const wallMs = Math.max(0, Date.parse(meta.finishedAt) - Date.parse(meta.startedAt));
+  return {
+    cpuBound: {
+      cpuMs: Math.round(cpuMs),
+      cores: meta.cores,
+      idealMs: Math.round(idealMs),
+      wallMs,
+      ratio: idealMs > 0 ? Math.round((wallMs / idealMs) * 100) / 100 : null,
+    },
   };
 }
 
@@ -87,6 +107,7 @@ export function summarize(attempts: readonly AttemptScores[], meta: SummaryMeta)
       solved: attempts.filter((attempt) => attempt.scores.solved).length,
       errors: attempts.filter((attempt) => attempt.outcome === 'error').length,
     },
+    ...cpuBoundOf(attempts, meta),
     groups: summaries,
     classes: classes.sort(byKindThenClass),
     confusion: summarizeConfusion(attempts),

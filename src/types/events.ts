@@ -260,6 +260,16 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({ ...base, type: z.literal('agent.note'), kind: z.enum(AGENT_NOTE_KINDS), message: z.string() }),
   /**
+   * (installed agents) the CLI's boot: from its start to its first model request, in wall ms and in ms its processes ran
+   * on a core (the attempt's sandbox, the CLI being all that runs in it then).
+   */
+  z.object({
+    ...base,
+    type: z.literal('agent.boot'),
+    wallMs: z.number().nonnegative(),
+    cpuMs: z.number().nonnegative(),
+  }),
+  /**
    * (installed agents) how the CLI's process ended: on its own (`ended: false`, with its code or signal), or by the
    * harness because it had not exited `graceMs` after its final answer (`ended: true`). `afterFinalMs`: ms from its last
    * final answer to then (null: it gave none). Absent when the attempt stopped the CLI first, and in older traces.
@@ -484,6 +494,8 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
      */
     cpuWaitMs: z.number().optional(),
     tokens: z.number(),
+    /** ms the attempt's processes (the agent and its commands; verify's are on its verify events) ran on a core. */
+    cpuMs: z.number().nonnegative().optional(),
   }),
 ]);
 

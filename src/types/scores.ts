@@ -83,6 +83,8 @@ export interface AttemptScores {
   readonly ticks: number;
   readonly tokens: number;
   readonly wallMs: number;
+  /** ms on a core: the attempt's processes and its verify steps (absent in traces from before it was counted). */
+  readonly cpuMs?: number;
   /** the monitor's classification at the agent's kill, or at the repro's exit; null when neither happened. */
   readonly classificationAtEnd: string | null;
   /** the harness's environment failed the attempt — the results folder refused a write, the sandbox was killed from outside: an ERROR that `--resume` runs again. */

@@ -156,6 +156,13 @@ describe('the installed path', () => {
       expect(ofType(events, 'attempt.end')[0]!.outcome).toBe('completed');
       expect(scores.scores).toMatchObject({ agent_exit: 'ended', clean: true });
       expect(scores.scores.agent_exit_ms).toBe(exit!.afterFinalMs);
+      // node's start-up before its first request is the boot, on the wall and on a core
+      const boot = ofType(events, 'agent.boot');
+      expect(boot).toHaveLength(1);
+      expect(boot[0]!.cpuMs).toBeGreaterThan(0);
+      expect(boot[0]!.t).toBeGreaterThanOrEqual(ofType(events, 'model.request')[0]!.t);
+      expect(ofType(events, 'attempt.end')[0]!.cpuMs).toBeGreaterThanOrEqual(boot[0]!.cpuMs);
+      expect(scores.cpuMs).toBeGreaterThanOrEqual(boot[0]!.cpuMs);
     } finally {
       await model.close();
     }
