@@ -5,6 +5,7 @@ export const INSTALLED_CLI_TESTS = [
   'claude',
   'cline',
   'codex',
+  'continue',
   'copilot',
   'gemini',
   'kilo',
