@@ -1,5 +1,6 @@
 import type { TraceEvent } from '../types/events.js';
 import type { AttemptScores } from '../types/scores.js';
+import { agentBoot } from './agent-boot.js';
 import { agentExit } from './agent-exit.js';
 import { classificationAtEnd } from './classification-at-end.js';
 import { clean } from './clean.js';
@@ -19,6 +20,7 @@ import { attemptEnd, attemptStart, ofType } from './trace-query.js';
 import { withinBudget } from './within-budget.js';
 
 export {
+  agentBoot,
   agentExit,
   classificationAtEnd,
   clean,
@@ -79,6 +81,7 @@ export function scoreAttempt(events: readonly TraceEvent[]): AttemptScores {
       ...hangTax(events),
       ...shellTool(events),
       ...agentExit(events),
+      ...agentBoot(events),
     },
     mode: start.monitor.mode,
     ticks: ofType(events, 'tick').length,

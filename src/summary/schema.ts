@@ -68,6 +68,8 @@ export const AttemptScoresSchema = z.strictObject({
     tool_timeout_ms: z.number().nonnegative().nullable().default(null),
     agent_exit: z.enum(AGENT_EXITS).nullable().default(null),
     agent_exit_ms: z.number().nonnegative().nullable().default(null),
+    agent_boot_ms: z.number().nonnegative().nullable().default(null),
+    agent_boot_cpu_ms: z.number().nonnegative().nullable().default(null),
   }),
   mode: z.string().optional(),
   ticks: z.number().int().nonnegative(),

@@ -77,6 +77,9 @@ export interface AttemptScores {
     /** (installed agents) how the CLI ended, and ms from its final answer to then: see scorers/agent-exit.ts. */
     readonly agent_exit: AgentExit | null;
     readonly agent_exit_ms: number | null;
+    /** (installed agents) the CLI's start to its first model request, wall and CPU ms: see scorers/agent-boot.ts. */
+    readonly agent_boot_ms: number | null;
+    readonly agent_boot_cpu_ms: number | null;
   };
   /** the variant's monitor mode (absent in scores written before it was kept). */
   readonly mode?: string;

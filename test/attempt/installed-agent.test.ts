@@ -163,6 +163,7 @@ describe('the installed path', () => {
       expect(boot[0]!.t).toBeGreaterThanOrEqual(ofType(events, 'model.request')[0]!.t);
       expect(ofType(events, 'attempt.end')[0]!.cpuMs).toBeGreaterThanOrEqual(boot[0]!.cpuMs);
       expect(scores.cpuMs).toBeGreaterThanOrEqual(boot[0]!.cpuMs);
+      expect(scores.scores).toMatchObject({ agent_boot_ms: boot[0]!.wallMs, agent_boot_cpu_ms: boot[0]!.cpuMs });
     } finally {
       await model.close();
     }

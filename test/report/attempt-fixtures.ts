@@ -28,6 +28,8 @@ const HANG_SOLVED: Scores = {
   tool_timeout_ms: null,
   agent_exit: null,
   agent_exit_ms: null,
+  agent_boot_ms: null,
+  agent_boot_cpu_ms: null,
 };
 
 const CONTROL_SOLVED: Scores = {
@@ -56,6 +58,8 @@ const CONTROL_SOLVED: Scores = {
   tool_timeout_ms: null,
   agent_exit: null,
   agent_exit_ms: null,
+  agent_boot_ms: null,
+  agent_boot_cpu_ms: null,
 };
 
 export function hangAttempt(

@@ -45,6 +45,8 @@ export function attemptScores(
       tool_timeout_ms: null,
       agent_exit: null,
       agent_exit_ms: null,
+      agent_boot_ms: null,
+      agent_boot_cpu_ms: null,
       ...overrides.scores,
     },
   };

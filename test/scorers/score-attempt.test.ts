@@ -42,6 +42,8 @@ describe('scoreAttempt', () => {
         tool_timeout_ms: null,
         agent_exit: null,
         agent_exit_ms: null,
+        agent_boot_ms: null,
+        agent_boot_cpu_ms: null,
       },
       ticks: 1,
       tokens: 1000,
@@ -104,6 +106,8 @@ describe('scoreAttempt', () => {
       tool_timeout_ms: null,
       agent_exit: null,
       agent_exit_ms: null,
+      agent_boot_ms: null,
+      agent_boot_cpu_ms: null,
     });
     expect(result.classificationAtEnd).toBe('busy-no-output');
   });

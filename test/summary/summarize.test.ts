@@ -176,6 +176,8 @@ describe('summarize', () => {
   it('lists every attempt’s scores under the DESIGN names', () => {
     expect(summary.attempts).toHaveLength(8);
     expect(Object.keys(summary.attempts[0]?.scores ?? {}).sort()).toEqual([
+      'agent_boot_cpu_ms',
+      'agent_boot_ms',
       'agent_exit',
       'agent_exit_ms',
       'clean',
