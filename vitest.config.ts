@@ -9,6 +9,7 @@ export const INSTALLED_CLI_TESTS = [
   'copilot',
   'gemini',
   'kilo',
+  'kimi',
   'opencode',
   'pi',
   'qwen',

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, type TestContext } from 'vitest';
 import { loadAdapter, type Adapter } from '../../src/agents/cli/adapter.js';
-import { agentCacheDir } from '../../src/agents/cli/install.js';
+import { agentCacheDir, installDirName } from '../../src/agents/cli/install.js';
 import { runEval } from '../../src/run/run-eval.js';
 import { readTrace } from '../../src/scorers/index.js';
 import { probeHost } from '../../src/sandbox/index.js';
@@ -24,7 +24,7 @@ export interface InstalledCli {
 export async function installedCli(name: string): Promise<InstalledCli> {
   const adapter = await loadAdapter(name);
   const spec = `${adapter.package}@${adapter.version}`;
-  const bin = path.join(agentCacheDir(), spec.replace('/', '+'), 'node_modules', '.bin', adapter.bin ?? name);
+  const bin = path.join(agentCacheDir(), installDirName(adapter), 'node_modules', '.bin', adapter.bin ?? name);
   return { adapter, spec, bin, present: existsSync(bin) };
 }
 

