@@ -451,6 +451,28 @@ const GENERATORS = {
    * when its result reached the model (p50), and the repro's processes still alive then. Up to 5 hang classes: one row
    * per CLI (and mode), one column per class; more: a table per mode, one row per class, one column per CLI.
    */
+  /** The probe's budgets at work: each CLI's tool on one hang case, with the wall budget at least its own deadline. */
+  'probe-budgets': async () => {
+    const run = record('probe-budgets');
+    const rows = (run.summary.shellTools ?? []).filter((row) => row.installed);
+    if (rows.length === 0)
+      throw new Error(`${file('probe-budgets')}: summary.json has no installed-CLI shellTools rows`);
+    const budgets = new Map(run.summary.attempts.map((attempt) => [attempt.variant, attempt.scores.tool_timeout_ms]));
+    return [
+      `Record: ${madeBy('probe-budgets')} (${minSec(run.wallSeconds)} wall).`,
+      '',
+      '| CLI | class | its own deadline | what its tool did (when its result reached the model) | the CLI |',
+      '|---|---|---|---|---|',
+      ...rows.map(
+        (row) =>
+          `| ${row.cli.replace(/^cli-/, '')} | ${row.class} | ${budgets.get(row.variant) ? formatDuration(budgets.get(row.variant)) : 'none'} | ${shellToolCell(row)} | ${
+            Object.entries(row.agentExit ?? {})
+              .map(([how, n]) => `${how} ${n}/${row.attempts}`)
+              .join(', ') || '–'
+          } |`,
+      ),
+    ].join('\n');
+  },
   'shell-tools': async () => {
     const run = record('shell-tools');
     const cliOf = (row) => row.cli.split('·')[0].replace(/^cli-/, '');
