@@ -188,6 +188,26 @@ const SUBFOLDERS: Record<string, readonly string[]> = {
   monitor: ['classify', 'output', 'sample', 'ticks', 'waits'],
 };
 
+/** Folders below a stage that the rest of src/ enters only through their index.ts. */
+const NESTED_ENTRIES = [path.join('agents', 'cli')];
+
+describe('entries of nested folders', () => {
+  for (const entryFolder of NESTED_ENTRIES) {
+    it(`enters src/${entryFolder} only through its index.ts`, async () => {
+      expect(existsSync(path.join(SRC, entryFolder, 'index.ts'))).toBe(true);
+      const around: string[] = [];
+      for (const folder of [...(await folders()), '.']) {
+        for (const entry of await importsOf(folder)) {
+          if (!entry.module.startsWith(entryFolder + path.sep) || entry.file.startsWith(entryFolder + path.sep))
+            continue;
+          if (entry.module !== path.join(entryFolder, 'index.js')) around.push(`${entry.file} → ${entry.module}`);
+        }
+      }
+      expect(around).toEqual([]);
+    });
+  }
+});
+
 describe('subfolders per concern', () => {
   for (const [folder, expected] of Object.entries(SUBFOLDERS)) {
     it(`src/${folder} has its concerns in ${expected.join(', ')} and few files at its top`, async () => {

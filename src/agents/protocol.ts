@@ -5,7 +5,11 @@ import type { AgentNoteKind } from '../types/events.js';
 import type { ExitInfo, KillRecord, Tick } from '../types/process.js';
 import type { Template } from '../types/template.js';
 import type { MonitorMode } from '../modes/index.js';
-import type { InstalledAgent } from './cli/installed.js';
+import type { InstalledAgentFactory } from './cli/index.js';
+import type { TokenUsage } from './tokens.js';
+
+export type { InstalledAgentFactory } from './cli/index.js';
+export type { TokenUsage } from './tokens.js';
 
 /**
  * What an agent is told. Action results and ticks are observations too. `notices`: background commands that exited
@@ -43,12 +47,6 @@ export interface GateFailure {
   readonly reason: string;
   readonly output: string;
   readonly retriesLeft: number;
-}
-
-export interface TokenUsage {
-  readonly promptTokens: number;
-  readonly completionTokens: number;
-  readonly cachedTokens: number;
 }
 
 /** Hooks an agent may use to report model calls; the session records them as events. */
@@ -112,13 +110,6 @@ export interface LoopAgentFactory {
   /** the token budget each tick is rendered within (an openai prompt's tickTokens); absent: whole. */
   readonly tickTokens?: number;
   create(context: AgentContext): AgentSession;
-}
-
-/** An installed agent CLI (`cli:<name>`): the attempt runs it in the sandbox and observes the commands it runs. */
-export interface InstalledAgentFactory {
-  readonly kind: 'installed';
-  readonly name: string;
-  readonly installed: InstalledAgent;
 }
 
 export type AgentFactory = LoopAgentFactory | InstalledAgentFactory;

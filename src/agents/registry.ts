@@ -3,7 +3,7 @@ import { DEFAULTS } from '../defaults.js';
 import { HangbenchError } from '../types/errors.js';
 import { listOf, type AgentName, type AgentSpec, type VariantAxes } from '../types/variant.js';
 import { baselineAgent } from './baseline.js';
-import { cliAgent } from './cli/agent.js';
+import { bundledAdapters, cliAgent } from './cli/index.js';
 import { execAgent } from './exec/agent.js';
 import { moduleAgent } from './module/agent.js';
 import { nopAgent } from './nop.js';
@@ -57,6 +57,15 @@ type SpecOf<K extends AgentName> = Extract<AgentSpec, { agent: K }>;
 export interface AgentDefinition<K extends AgentName> {
   /** the config-file settings it takes; any other agent setting in its variant is refused. */
   readonly configKeys: readonly AgentConfigKey[];
+  /** how --agent names it where that is not its kind: `cli:NAME`; null: by no word (a module is given by its path). */
+  readonly word?: string | null;
+  /**
+   * how many times it runs a command in an attempt, for the run's estimates of CPU and duration: none (nop), once
+   * (the baseline kills the hang), twice when absent (it runs the repro, then again after a fix).
+   */
+  readonly commandRuns?: number;
+  /** it fixes the cause (the oracle): its verify passes quickly, and check-cases requires it to solve every case. */
+  readonly fixesCause?: boolean;
   /** a setting it cannot do without, and the line that says what to give. */
   readonly requires?: { readonly key: AgentConfigKey; readonly message: string };
   /** its spec from a config file's variant (paths relative to the config file's folder `base`). */
@@ -74,6 +83,7 @@ const MODULE_ON_THE_COMMAND_LINE = "--agent takes the module's path itself, e.g.
 export const AGENTS: { readonly [K in AgentName]: AgentDefinition<K> } = {
   baseline: {
     configKeys: ['hungTicks'],
+    commandRuns: 1,
     fromConfig: (fields) => ({ agent: 'baseline', hungTicks: fields.hungTicks ?? DEFAULTS.hungTicks }),
     fromAxes: (axes) =>
       (listOf(axes.hungTicks) ?? [DEFAULTS.hungTicks]).map((hungTicks) => ({ agent: 'baseline', hungTicks })),
@@ -133,6 +143,7 @@ export const AGENTS: { readonly [K in AgentName]: AgentDefinition<K> } = {
   },
   oracle: {
     configKeys: [],
+    fixesCause: true,
     fromConfig: () => ({ agent: 'oracle' }),
     fromAxes: () => [{ agent: 'oracle' }],
     label: () => 'oracle',
@@ -140,6 +151,7 @@ export const AGENTS: { readonly [K in AgentName]: AgentDefinition<K> } = {
   },
   nop: {
     configKeys: [],
+    commandRuns: 0,
     fromConfig: () => ({ agent: 'nop' }),
     fromAxes: () => [{ agent: 'nop' }],
     label: () => 'nop',
@@ -147,9 +159,12 @@ export const AGENTS: { readonly [K in AgentName]: AgentDefinition<K> } = {
   },
   cli: {
     configKeys: ['model', 'baseUrl', 'cmd', 'adapter', 'settings'],
+    word: 'cli:NAME',
     requires: {
       key: 'adapter',
-      message: 'agent cli needs adapter: the name of a file under agents/ (codex, opencode, generic)',
+      get message() {
+        return `agent cli needs adapter: the name of a file under agents/ (${bundledAdapters().join(', ')})`;
+      },
     },
     fromConfig: (fields) => ({
       agent: 'cli',
@@ -169,6 +184,7 @@ export const AGENTS: { readonly [K in AgentName]: AgentDefinition<K> } = {
   },
   module: {
     configKeys: ['path'],
+    word: null,
     requires: { key: 'path', message: 'agent module needs path: the agent module, e.g. ./my-agent.mjs' },
     fromConfig: (fields, base) => ({ agent: 'module', path: path.resolve(base, fields.path ?? '') }),
     fromAxes: () => {
@@ -181,6 +197,25 @@ export const AGENTS: { readonly [K in AgentName]: AgentDefinition<K> } = {
 
 /** The agents in the order the help lists them. */
 export const AGENT_KINDS = Object.keys(AGENTS) as readonly AgentName[];
+
+/** The words --agent takes for the built-in kinds, in the help's order (a module is given by its path instead). */
+export function agentWords(): string[] {
+  return AGENT_KINDS.flatMap((kind) => {
+    const word = AGENTS[kind].word;
+    return word === null ? [] : [word ?? kind];
+  });
+}
+
+/** What the run's estimates know of an agent word; a word of no kind (an old run's, say) runs twice and fixes nothing. */
+export function agentTraits(word: string): { readonly commandRuns: number; readonly fixesCause: boolean } {
+  const definition: Pick<AgentDefinition<AgentName>, 'commandRuns' | 'fixesCause'> | undefined = Object.hasOwn(
+    AGENTS,
+    word,
+  )
+    ? AGENTS[word as AgentName]
+    : undefined;
+  return { commandRuns: definition?.commandRuns ?? 2, fixesCause: definition?.fixesCause ?? false };
+}
 
 /** One factory per variant, made once per run: an agent's settings are its AgentSpec and nothing else. */
 export function createAgentFactory(spec: AgentSpec, environment: AgentEnvironment): AgentFactory {

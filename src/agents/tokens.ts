@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
+/** The tokens of one model call (or of a run of them). */
+export interface TokenUsage {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly cachedTokens: number;
+}
+
 type Encode = (text: string) => readonly number[];
 interface GptEncodingClass {
   getEncodingApi(name: string, ranks: () => ReadonlyArray<string | number[]>): { encode: Encode };

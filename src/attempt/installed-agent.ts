@@ -2,14 +2,20 @@ import { closeSync, constants, createWriteStream, openSync, writeSync, type Writ
 import { chmod, chown, cp, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expand, type Adapter } from '../agents/cli/adapter.js';
-import type { InstalledAgent } from '../agents/cli/agent.js';
-import { AGENT_BASE_PATH, type ModelProxy } from '../agents/cli/model-proxy.js';
-import { startAttemptProxy } from '../agents/cli/attempt-proxy.js';
-import { openSandboxEndpoint, type SandboxEndpoint } from '../agents/cli/sandbox-endpoint.js';
-import { INSIDE, shellShim } from '../agents/cli/shell-shim.js';
-import { ShimWatcher } from '../agents/cli/shim-watcher.js';
-import type { InstalledPackage } from '../agents/cli/install.js';
+import {
+  AGENT_BASE_PATH,
+  expand,
+  INSIDE,
+  openSandboxEndpoint,
+  shellShim,
+  ShimWatcher,
+  startAttemptProxy,
+  type Adapter,
+  type InstalledAgent,
+  type InstalledPackage,
+  type ModelProxy,
+  type SandboxEndpoint,
+} from '../agents/cli/index.js';
 import type { Sandbox, SandboxOptions, SandboxProcess } from '../sandbox/index.js';
 import type { Case } from '../types/case.js';
 import { DEFAULTS } from '../defaults.js';

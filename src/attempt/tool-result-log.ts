@@ -1,4 +1,4 @@
-import { toolExchanges } from '../agents/cli/tool-results.js';
+import { toolExchanges } from '../agents/cli/index.js';
 import type { TraceWriter } from '../trace/writer.js';
 
 /** A tool result is kept in the trace whole up to this many characters (a flood's output is not). */

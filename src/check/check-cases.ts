@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createAgentFactory } from '../agents/registry.js';
+import { agentTraits, createAgentFactory } from '../agents/registry.js';
 import { loadTokenizer } from '../agents/tokens.js';
 import { missedScores } from '../scorers/index.js';
 import { probeHost } from '../sandbox/index.js';
@@ -244,7 +244,7 @@ async function checkAgent(testCase: Case, context: CheckContext, agentName: 'ora
     scores.outcome === 'completed'
       ? missed.join(', ') || 'not solved'
       : `${scores.outcome}${missed.length > 0 ? `: ${missed.join(', ')}` : ''}`;
-  if (agentName === 'oracle') {
+  if (agentTraits(agentName).fixesCause) {
     const latency =
       scores.scores.interrupt_latency === null
         ? ''

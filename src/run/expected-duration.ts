@@ -1,3 +1,4 @@
+import { agentTraits } from '../agents/registry.js';
 import { DEFAULTS } from '../defaults.js';
 import type { Case } from '../types/case.js';
 import { caseClass } from '../types/case.js';
@@ -50,9 +51,7 @@ export function cpuWeight(testCase: Case): number {
  * verify step and gate). At a small time scale this, not the program's scaled sleeps, is what the attempt needs of a core.
  */
 export function startupCpuMs(testCase: Case, variant: DurationVariant): number {
-  const agent = typeof variant.agent === 'string' ? variant.agent : variant.agent.agent;
-  const agentCommands = agent === 'nop' ? 0 : agent === 'baseline' ? 1 : 2;
-  const commands = agentCommands + testCase.verify.length + testCase.gates.length;
+  const commands = traitsOf(variant).commandRuns + testCase.verify.length + testCase.gates.length;
   return DEFAULTS.attemptCpuMs + DEFAULTS.commandCpuMs * commands;
 }
 
@@ -71,19 +70,23 @@ export function expectedDurationMs(
 ): number {
   const learned = history?.get(historyKey(testCase.id, variant.name));
   if (learned && learned.length > 0) return median(learned) * timeScale + FIXED_OVERHEAD_MS;
-  const agent = typeof variant.agent === 'string' ? variant.agent : variant.agent.agent;
+  const { commandRuns, fixesCause } = traitsOf(variant);
   const wallMs = (variant.budgets?.wallMs ?? testCase.budgets.wall) * timeScale;
   const verifyMs = testCase.verify.map((step) => Math.max(DEFAULTS.verifyFloorMs, step.timeout * timeScale));
   const firstVerifyMs = verifyMs[0] ?? 0;
   const allVerifyMs = verifyMs.reduce((sum, ms) => sum + ms, 0);
   if (testCase.kind === 'control') {
     const run = Math.min(wallMs, firstVerifyMs / 2);
-    return (agent === 'nop' ? 0 : run) + run + (allVerifyMs - firstVerifyMs) / 4 + FIXED_OVERHEAD_MS;
+    return (commandRuns === 0 ? 0 : run) + run + (allVerifyMs - firstVerifyMs) / 4 + FIXED_OVERHEAD_MS;
   }
-  const agentMs = agent === 'nop' ? 0 : Math.min(wallMs, (hungTicksOf(variant) + 1) * tickMs(variant) * timeScale);
+  const agentMs = commandRuns === 0 ? 0 : Math.min(wallMs, (hungTicksOf(variant) + 1) * tickMs(variant) * timeScale);
   // The oracle fixes the cause, so its verify passes quickly; any other agent is assumed not to.
-  const verify = agent === 'oracle' ? allVerifyMs / 4 : allVerifyMs;
+  const verify = fixesCause ? allVerifyMs / 4 : allVerifyMs;
   return agentMs + verify + FIXED_OVERHEAD_MS;
+}
+
+function traitsOf(variant: DurationVariant): ReturnType<typeof agentTraits> {
+  return agentTraits(typeof variant.agent === 'string' ? variant.agent : variant.agent.agent);
 }
 
 function hungTicksOf(variant: DurationVariant): number {

@@ -1,5 +1,6 @@
 import { mulberry32 } from '../stats/index.js';
 import type { Case } from '../types/case.js';
+import { isInstalledAgent } from '../types/variant.js';
 import {
   cpuWeight,
   expectedDurationMs,
@@ -78,7 +79,7 @@ export function planAttempts<A extends SchedulableAttempt>(
 }
 
 function agentBoots(variant: DurationVariant): boolean {
-  return (typeof variant.agent === 'string' ? variant.agent : variant.agent.agent) === 'cli';
+  return isInstalledAgent(typeof variant.agent === 'string' ? variant.agent : variant.agent.agent);
 }
 
 function shuffle<T>(items: T[], random: () => number): T[] {

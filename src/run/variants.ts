@@ -3,7 +3,9 @@ import path from 'node:path';
 import { HangbenchError } from '../types/errors.js';
 import { makeMode, MODE_NAMES, modeLabel, modeTakes, type MonitorMode } from '../modes/index.js';
 import {
+  adapterOfWord,
   AGENT_NAMES,
+  isInstalledAgent,
   listOf,
   type AgentName,
   type AgentSpec,
@@ -36,19 +38,19 @@ export function expandVariants(input: VariantAxes): VariantSpec[] {
       ),
     ),
   );
-  const adapters = requested.filter((agent) => agent.startsWith('cli:')).map((agent) => agent.slice('cli:'.length));
+  const adapters = requested.flatMap((word) => adapterOfWord(word) ?? []);
   let cliExpanded = false;
   const agentList = distinct(
     requested.flatMap((word) => {
       if (isModulePath(word)) return [moduleSpec(word, input.cwd)];
-      if (!word.startsWith('cli:')) return agentSpecsOf(builtinAgent(word), input);
+      if (adapterOfWord(word) === undefined) return agentSpecsOf(builtinAgent(word), input);
       // every cli:<adapter> at the place of the first one, as one axis with the --set settings
       if (cliExpanded) return [];
       cliExpanded = true;
       return cliSpecsOf(adapters, input);
     }),
   );
-  if (input.stdin !== undefined && agentList.some((agent) => agent.agent === 'cli'))
+  if (input.stdin !== undefined && agentList.some((agent) => isInstalledAgent(agent.agent)))
     throw new HangbenchError(
       'USAGE',
       '--stdin wires the commands the harness runs; an installed agent CLI wires its own',
@@ -76,11 +78,9 @@ function agentSpecsOf(agent: AgentName, input: VariantAxes): AgentSpec[] {
 
 function builtinAgent(word: string): AgentName {
   if (word === 'module') refuseModuleWord();
-  return checked(
-    [word],
-    AGENT_NAMES.filter((name) => name !== 'module'),
-    'agent',
-  )[0]!;
+  const kinds = AGENT_NAMES.filter((name) => AGENTS[name].word !== null);
+  // a kind --agent names otherwise is shown as it is named there: cli:<name>
+  return checked([word], kinds, 'agent', (name) => AGENTS[name].word?.replace('NAME', '<name>') ?? name)[0]!;
 }
 
 /** `./my-agent.mjs`, `/abs/agent.ts`, `agents/x.js`: a module agent rather than a built-in name. */
@@ -137,9 +137,14 @@ export function variantName(agent: AgentSpec, monitor: MonitorMode, hints = true
   ].join('·');
 }
 
-function checked<T extends string>(values: readonly string[], known: readonly T[], flag: string): T[] {
+function checked<T extends string>(
+  values: readonly string[],
+  known: readonly T[],
+  flag: string,
+  show: (name: T) => string = (name) => name,
+): T[] {
   for (const value of values) {
-    const choices = known.map((name) => (flag === 'agent' && name === 'cli' ? 'cli:<name>' : name)).join(', ');
+    const choices = known.map(show).join(', ');
     if (!(known as readonly string[]).includes(value))
       throw new HangbenchError('USAGE', `unknown ${flag} "${value}"; choose from ${choices}`);
   }

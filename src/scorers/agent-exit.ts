@@ -1,6 +1,7 @@
 import type { TraceEvent } from '../types/events.js';
 import type { AgentExit } from '../types/scores.js';
 import { attemptStart, ofType } from './trace-query.js';
+import { isInstalledAgent } from '../types/variant.js';
 
 export interface AgentExitScore {
   /**
@@ -14,7 +15,7 @@ export interface AgentExitScore {
 
 export function agentExit(events: readonly TraceEvent[]): AgentExitScore {
   const { agent } = attemptStart(events);
-  if (agent !== 'cli' && !agent.startsWith('cli:')) return { agent_exit: null, agent_exit_ms: null };
+  if (!isInstalledAgent(agent)) return { agent_exit: null, agent_exit_ms: null };
   const exit = ofType(events, 'agent.exit')[0];
   if (exit) return { agent_exit: exit.ended ? 'ended' : 'exited', agent_exit_ms: exit.afterFinalMs };
   // Traces written before agent.exit existed say it in a note.

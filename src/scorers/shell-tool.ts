@@ -2,6 +2,7 @@ import type { EventOf, TraceEvent } from '../types/events.js';
 import { TOOL_ENDS, type ToolEnd, type ToolResultScore } from '../types/scores.js';
 import { attemptStart, happenedBefore, ofType, primaryOnset } from './trace-query.js';
 import { describeToolResult } from './tool-result-text.js';
+import { isInstalledAgent } from '../types/variant.js';
 
 export { TOOL_ENDS, type ToolEnd };
 
@@ -70,7 +71,7 @@ function reproStart(events: readonly TraceEvent[]): EventOf<'command.start'> | u
  */
 export function shellTool(events: readonly TraceEvent[]): ShellToolScore {
   const { agent, toolTimeouts } = attemptStart(events);
-  if (agent !== 'cli' && !agent.startsWith('cli:')) return NONE;
+  if (!isInstalledAgent(agent)) return NONE;
   const start = reproStart(events);
   if (!start) return NONE;
   const tool_timeout_ms = longestTimeout(toolTimeouts);

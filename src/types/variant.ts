@@ -55,6 +55,20 @@ export type VariantSpec = z.infer<typeof VariantSpecSchema>;
 
 export const AGENT_NAMES = AgentSpecSchema.options.map((option) => option.shape.agent.value) as readonly AgentName[];
 
+/** An installed agent CLI is `cli` in its spec and a trace, `cli:<adapter>` on the command line. */
+const INSTALLED_AGENT: AgentName = 'cli';
+const INSTALLED_PREFIX = `${INSTALLED_AGENT}:`;
+
+/** Whether an agent word (a spec's `agent`, a trace's, or `--agent cli:codex`) names an installed agent CLI. */
+export function isInstalledAgent(word: string): boolean {
+  return word === INSTALLED_AGENT || word.startsWith(INSTALLED_PREFIX);
+}
+
+/** The adapter `--agent cli:<adapter>` names; undefined for any other word. */
+export function adapterOfWord(word: string): string | undefined {
+  return word.startsWith(INSTALLED_PREFIX) ? word.slice(INSTALLED_PREFIX.length) : undefined;
+}
+
 export type OneOrMany<T> = T | readonly T[];
 
 /**

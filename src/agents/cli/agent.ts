@@ -1,6 +1,5 @@
 import { HangbenchError } from '../../types/errors.js';
-import type { InstalledAgentFactory } from '../protocol.js';
-import type { InstalledAgent } from './installed.js';
+import type { InstalledAgent, InstalledAgentFactory } from './installed.js';
 import { loadAdapter, resolveSettings, resolveTimeouts } from './adapter.js';
 import { installAdapter } from './install.js';
 

@@ -1,7 +1,14 @@
 import type { Adapter } from './adapter.js';
 import type { InstalledPackage } from './install.js';
 
-/** What an attempt needs of an installed agent CLI (agents/protocol.ts's InstalledAgentFactory). */
+/** An installed agent CLI (`cli:<name>`), one of agents/protocol.ts's AgentFactory: the attempt runs it in the sandbox and observes the commands it runs. */
+export interface InstalledAgentFactory {
+  readonly kind: 'installed';
+  readonly name: string;
+  readonly installed: InstalledAgent;
+}
+
+/** What an attempt needs of an installed agent CLI. */
 export interface InstalledAgent {
   readonly adapterName: string;
   /** the adapter with the variant's settings resolved, and its package installed (null: a command on PATH). */

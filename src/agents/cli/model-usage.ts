@@ -1,5 +1,4 @@
-import { countTokens } from '../tokens.js';
-import type { TokenUsage } from '../protocol.js';
+import { countTokens, type TokenUsage } from '../tokens.js';
 import type { WireApi } from './api/index.js';
 
 /** The JSON objects of a response: the body itself, or each `data:` line of an SSE stream. */

@@ -1,10 +1,10 @@
-import { AGENT_KINDS } from '../../agents/registry.js';
+import { agentWords } from '../../agents/registry.js';
 import { listBuiltinPrompts } from '../../agents/openai/prompt-set.js';
 import { DEFAULTS } from '../../defaults.js';
 import { MODE_NAMES, modeHelp } from '../../modes/index.js';
 import { HangbenchError } from '../../types/errors.js';
 import { STDIN_WIRINGS } from '../../types/terminal.js';
-import { bundledAdapters } from './adapters.js';
+import { bundledAdapters } from '../../agents/cli/index.js';
 import { BUDGET_EXAMPLE, parseBudget } from './budget.js';
 import { flag, type ValueType } from './flag.js';
 import { duration, integer, list, parsed, text } from './values.js';
@@ -35,8 +35,7 @@ const setting: ValueType<readonly [string, readonly string[]]> = {
 };
 
 /** The agents --agent names: each built-in kind but module (a module is given by its path), cli as cli:NAME. */
-export const agentWords = (): string[] =>
-  AGENT_KINDS.filter((kind) => kind !== 'module').map((kind) => (kind === 'cli' ? 'cli:NAME' : kind));
+export { agentWords };
 
 /**
  * The flags that make variants, and --config. eval and list take the same, so list shows what eval would run; a

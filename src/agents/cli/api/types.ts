@@ -1,4 +1,4 @@
-import type { TokenUsage } from '../../protocol.js';
+import type { TokenUsage } from '../../tokens.js';
 
 /** The wire APIs the model proxy speaks; `other` is any path it does not know, forwarded as it is. */
 export const MODEL_APIS = ['chat', 'responses', 'messages', 'gemini', 'other'] as const;
