@@ -10,7 +10,8 @@ export const INSIDE = {
  * The shell shim, bound over /usr/bin/bash in an installed agent's jail. Started by the agent's tool with `-c COMMAND`
  * while HANGBENCH_OBSERVE names the shim folder, it announces the command (`<pid>.cmd`, then `<pid>.start`), waits up to
  * 5 s for the harness to answer on `<pid>.ack` (so the monitor watches from the first instruction), runs the real bash
- * with stdout and stderr copied to `<pid>.out`, and reports `<status> <signal it got itself>` in `<pid>.exit` (then
+ * with stdout and stderr copied to `<pid>.out` — as a child it passes a signal sent to the shim alone on to — and reports
+ * `<status> <signal it got itself>` in `<pid>.exit` (then
  * `<pid>.done`). It ends the way the command did — the same code, or the same signal — so the agent sees what it would
  * without the shim. Any other use of bash (the harness's own commands, scripts, interactive shells) passes straight through.
  */
@@ -34,9 +35,49 @@ printf '%s' "$hb_cmd" > "$hb_dir/$hb_id.cmd"
 mkfifo -m 600 "$hb_dir/$hb_id.ack" 2>/dev/null
 : > "$hb_dir/$hb_id.start"
 read -r -t 5 hb_line <> "$hb_dir/$hb_id.ack"
-for hb_s in INT TERM HUP QUIT USR1 USR2 ALRM PIPE; do trap "hb_got=$hb_s" "$hb_s"; done
-"$hb_real" "$@" > >(exec tee -a "$hb_dir/$hb_id.out") 2> >(exec tee -a "$hb_dir/$hb_id.out" >&2)
-hb_status=$?
+# Without env's signal options (coreutils < 8.31) the command runs in the foreground as it always did: a signal sent to
+# the shim alone then stays with it, and one sent to the group ends the tee copies too.
+hb_sigs=INT,TERM,HUP,QUIT,USR1,USR2,ALRM
+if ! env --default-signal=INT --block-signal=INT true 2>/dev/null; then
+  for hb_s in INT TERM HUP QUIT USR1 USR2 ALRM PIPE; do trap "hb_got=$hb_s" "$hb_s"; done
+  "$hb_real" "$@" > >(exec tee -a "$hb_dir/$hb_id.out") 2> >(exec tee -a "$hb_dir/$hb_id.out" >&2)
+  hb_status=$?
+else
+  # The tees block the signals a tool sends: one sent to the whole group stays pending in them (and does not end the
+  # copy of the command's output, as it would not end the tool's own pipe), so the shim can tell it from one sent to
+  # the shim alone (a tool that ends only the shell it started), which it passes on to the command.
+  exec {hb_out}> >(exec env --block-signal=$hb_sigs tee -a "$hb_dir/$hb_id.out")
+  hb_tee=$!
+  exec {hb_err}> >(exec env --block-signal=$hb_sigs tee -a "$hb_dir/$hb_id.out" >&2)
+  hb_pass() {
+    local hb_key hb_val hb_rest hb_pending=0
+    hb_got=$1
+    [ -r "/proc/$hb_tee/status" ] || return 0
+    while read -r hb_key hb_val hb_rest; do
+      case $hb_key in SigPnd: | ShdPnd:) hb_pending=$((hb_pending | 16#$hb_val)) ;; esac
+    done < "/proc/$hb_tee/status"
+    (( (hb_pending >> ($(kill -l "$1") - 1)) & 1 )) || kill -s "$1" "$hb_child" 2>/dev/null
+  }
+  # INT and QUIT as the shim got them: an asynchronous command starts with both ignored, so env resets them, unless
+  # they were ignored on entry already (trap -p names those, before any trap is set).
+  hb_reset=
+  for hb_s in INT QUIT; do [ -n "$(trap -p "$hb_s")" ] || hb_reset="$hb_reset\${hb_reset:+,}$hb_s"; done
+  for hb_s in \${hb_sigs//,/ }; do trap "hb_pass $hb_s" "$hb_s"; done
+  trap "hb_got=PIPE" PIPE
+  if [ -n "$hb_reset" ]; then
+    env --default-signal="$hb_reset" "$hb_real" "$@" <&0 >&"$hb_out" 2>&"$hb_err" {hb_out}>&- {hb_err}>&- &
+  else
+    "$hb_real" "$@" <&0 >&"$hb_out" 2>&"$hb_err" {hb_out}>&- {hb_err}>&- &
+  fi
+  hb_child=$!
+  # the wait builtin returns early for each trapped signal; the command's own status comes once it has ended
+  while :; do
+    wait "$hb_child"
+    hb_status=$?
+    kill -0 "$hb_child" 2>/dev/null || break
+  done
+  exec {hb_out}>&- {hb_err}>&-
+fi
 wait
 printf '%s %s\\n' "$hb_status" "$hb_got" > "$hb_dir/$hb_id.exit"
 : > "$hb_dir/$hb_id.done"
