@@ -182,6 +182,49 @@ describe('the direction of imports', () => {
   });
 });
 
+/**
+ * Where a file outside src/proc/ names a /proc path in its code (comments aside) and does not read it: a path inside
+ * the jail. (A shell line such as `for fd in /proc/$$/fd/*` runs inside a command and is not matched.)
+ */
+const PROC_PATHS_NOT_READ: Record<string, string> = {
+  'sandbox/jail/jail-mounts.ts': 'the jail mounts its own /proc',
+};
+
+/** Reads that are still to move into src/proc/ (each with what it reads); the test below drops an entry once it moved. */
+const PROC_READS_TO_MOVE: Record<string, string> = {
+  'monitor/waits/relations.ts':
+    "a process's net namespace's inode (stat of ns/net), in a file under another change now",
+};
+
+/** The /proc paths a file's code (not its comments) names: string and template literals that start with /proc. */
+function procPathsIn(file: string, text: string): string[] {
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if ((ts.isStringLiteralLike(node) || ts.isTemplateHead(node)) && /^\/proc(\/|$)/.test(node.text))
+      found.push(node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true));
+  return found;
+}
+
+describe('the one reader of /proc', () => {
+  it('names a /proc path only in src/proc/ (the rest asks its functions)', async () => {
+    const outside: string[] = [];
+    for (const file of (await readdir(SRC, { recursive: true })).filter((name) => name.endsWith('.ts'))) {
+      if (file.startsWith(`proc${path.sep}`) || file in PROC_PATHS_NOT_READ || file in PROC_READS_TO_MOVE) continue;
+      for (const proc of procPathsIn(file, await readFile(path.join(SRC, file), 'utf8')))
+        outside.push(`${file}: ${proc}`);
+    }
+    expect(outside).toEqual([]);
+  });
+
+  it('lists as not read, or still to move, only files that still name a /proc path', async () => {
+    for (const file of [...Object.keys(PROC_PATHS_NOT_READ), ...Object.keys(PROC_READS_TO_MOVE)])
+      expect(procPathsIn(file, await readFile(path.join(SRC, file), 'utf8')), file).not.toEqual([]);
+  });
+});
+
 /** Folders that hold several concerns keep one subfolder per concern; their top level is the entry and shared types. */
 const SUBFOLDERS: Record<string, readonly string[]> = {
   sandbox: ['agent', 'cgroup', 'files', 'host', 'jail', 'kill', 'net'],

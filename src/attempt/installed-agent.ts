@@ -1,4 +1,4 @@
-import { closeSync, constants, createWriteStream, openSync, writeSync, type WriteStream } from 'node:fs';
+import { closeSync, constants, createWriteStream, writeSync, type WriteStream } from 'node:fs';
 import { chmod, chown, cp, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import {
 } from '../agents/cli/index.js';
 import type { Sandbox, SandboxOptions, SandboxProcess } from '../sandbox/index.js';
 import type { Case } from '../types/case.js';
+import { reopenDescriptor } from '../proc/index.js';
 import { DEFAULTS } from '../defaults.js';
 import { withDeadline } from '../types/deadline.js';
 import { ExitGrace } from './exit-grace.js';
@@ -363,8 +364,8 @@ function writeInto(hostPid: number, text: string): boolean {
   let fd: number | null = null;
   try {
     // Non-blocking: a full pipe the agent does not read must not stall the harness; the tick is then not delivered.
-    fd = openSync(`/proc/${hostPid}/fd/1`, constants.O_WRONLY | constants.O_APPEND | constants.O_NONBLOCK);
-    return writeSync(fd, text) === Buffer.byteLength(text);
+    fd = reopenDescriptor(hostPid, 1, constants.O_WRONLY | constants.O_APPEND | constants.O_NONBLOCK);
+    return fd !== null && writeSync(fd, text) === Buffer.byteLength(text);
   } catch {
     return false;
   } finally {

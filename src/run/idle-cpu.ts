@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { machineCpuLine } from '../proc/index.js';
 import { availableParallelism } from 'node:os';
 
 /** Jiffies of the machine's `cpu` line in /proc/stat: idle (idle + iowait) and all. */
@@ -8,15 +8,12 @@ interface CpuTimes {
 }
 
 function readCpuTimes(): CpuTimes | null {
-  try {
-    const line = readFileSync('/proc/stat', 'latin1').split('\n', 1)[0]!;
-    const fields = line.trim().split(/\s+/).slice(1).map(Number);
-    // user nice system idle iowait irq softirq steal (guest time is already in user and nice)
-    const total = fields.slice(0, 8).reduce((sum, value) => sum + value, 0);
-    return { idle: fields[3]! + (fields[4] ?? 0), total };
-  } catch {
-    return null;
-  }
+  const line = machineCpuLine();
+  if (line === null) return null;
+  const fields = line.trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal (guest time is already in user and nice)
+  const total = fields.slice(0, 8).reduce((sum, value) => sum + value, 0);
+  return { idle: fields[3]! + (fields[4] ?? 0), total };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { ownLimits } from '../proc/index.js';
 import { niceIncrement } from './harness-priority.js';
 import { closeInheritedFds } from './host/inherited-fds.js';
 import { SCRIPT_COMMAND } from './pty.js';
@@ -35,14 +35,11 @@ const LAUNCHER = [
 /** Hard limits of the harness, by /proc/self/limits row; a launcher cannot raise them, only stay below. */
 function hardLimits(): Map<string, number> {
   const limits = new Map<string, number>();
-  try {
-    for (const line of readFileSync('/proc/self/limits', 'utf8').split('\n').slice(1)) {
-      const match = /^(Max [a-z ]+?)\s{2,}\S+\s+(\S+)/.exec(line);
-      if (match?.[1] !== undefined && match[2] !== undefined && match[2] !== 'unlimited')
-        limits.set(match[1], Number(match[2]));
-    }
-  } catch {
-    // no /proc: let ulimit try and fail loudly if it must
+  // no /proc: let ulimit try and fail loudly if it must
+  for (const line of (ownLimits() ?? '').split('\n').slice(1)) {
+    const match = /^(Max [a-z ]+?)\s{2,}\S+\s+(\S+)/.exec(line);
+    if (match?.[1] !== undefined && match[2] !== undefined && match[2] !== 'unlimited')
+      limits.set(match[1], Number(match[2]));
   }
   return limits;
 }

@@ -1,6 +1,6 @@
 import { constants } from 'node:os';
 import type { ProcessEnd } from '../../types/process.js';
-import { childrenOf, innerPid, parseCmdline, readProcFile, readStat, type StatFields } from '../../proc/index.js';
+import { childrenOf, innerPid, parseCmdline, readPidFile, readStat, type StatFields } from '../../proc/index.js';
 
 /** Live processes looked at per look: a fork loop of hundreds costs no more than a tree of a few dozen. */
 const MAX_WATCHED = 64;
@@ -79,7 +79,7 @@ export class DeathWatch {
 }
 
 function firstSight(pid: number, stat: StatFields, atMs: number): Known {
-  const cmdline = readProcFile(`/proc/${pid}/cmdline`, 'utf8');
+  const cmdline = readPidFile(pid, 'cmdline', 'utf8');
   const inner = innerPid(pid);
   return {
     startTicks: stat.startTicks,

@@ -1,5 +1,5 @@
 import type { ProcessSample } from '../../types/process.js';
-import { listProcDir, readProcFile, readProcLink } from '../../proc/index.js';
+import { fdNumbers, fdTarget, readThreadFile, threadIds } from '../../proc/index.js';
 import type { ProcHandles } from './proc-handles.js';
 import {
   parseIo,
@@ -70,29 +70,28 @@ function threadsOf(pid: number, count: number): Pick<ProcDetails, 'threadWchans'
   if (count <= 1) return { threadWchans: [] };
   const wchans: string[] = [];
   const described: OtherThread[] = [];
-  for (const tid of listProcDir(`/proc/${pid}/task`).slice(0, MAX_THREADS + 1)) {
+  for (const tid of threadIds(pid).slice(0, MAX_THREADS + 1)) {
     if (tid === String(pid) || wchans.length >= MAX_THREADS) continue;
-    const dir = `/proc/${pid}/task/${tid}`;
-    const wchan = readProcFile(`${dir}/wchan`);
+    const wchan = readThreadFile(pid, tid, 'wchan');
     if (wchan === null) continue;
     wchans.push(parseWchan(wchan));
     if (described.length >= MAX_DESCRIBED_THREADS) continue;
-    const stat = parseStat(readProcFile(`${dir}/stat`) ?? '');
+    const stat = parseStat(readThreadFile(pid, tid, 'stat') ?? '');
     if (stat !== null)
       described.push({
-        tid: threadIdInside(dir, Number(tid)),
+        tid: threadIdInside(pid, Number(tid)),
         name: stat.command,
         state: stat.state,
         wchan: parseWchan(wchan),
-        syscall: parseSyscall(readProcFile(`${dir}/syscall`) ?? ''),
+        syscall: parseSyscall(readThreadFile(pid, tid, 'syscall') ?? ''),
       });
   }
   return { threadWchans: wchans, otherThreads: described };
 }
 
 /** The tid in the innermost PID namespace (the last NSpid entry), as the command's own tools would print it. */
-function threadIdInside(dir: string, tid: number): number {
-  const line = /^NSpid:\s*(.+)$/m.exec(readProcFile(`${dir}/status`) ?? '')?.[1];
+function threadIdInside(pid: number, tid: number): number {
+  const line = /^NSpid:\s*(.+)$/m.exec(readThreadFile(pid, tid, 'status') ?? '')?.[1];
   const inner = Number(line?.trim().split(/\s+/).at(-1));
   return Number.isInteger(inner) && inner > 0 ? inner : tid;
 }
@@ -103,14 +102,14 @@ function countFds(pid: number): {
   readonly stdin: string | null;
   readonly links: FdLink[];
 } {
-  const fds = listProcDir(`/proc/${pid}/fd`);
+  const fds = fdNumbers(pid);
   let pipes = 0;
   let sockets = 0;
   let terminals = 0;
   let stdin: string | null = null;
   const links: FdLink[] = [];
   for (const fd of fds.slice(0, MAX_FD_LINKS)) {
-    const target = readProcLink(`/proc/${pid}/fd/${fd}`) ?? '';
+    const target = fdTarget(pid, Number(fd)) ?? '';
     if (fd === '0') stdin = target;
     if (target.startsWith('pipe:')) pipes++;
     else if (target.startsWith('socket:')) sockets++;
@@ -121,6 +120,6 @@ function countFds(pid: number): {
     if (links.length < MAX_KEPT_LINKS) links.push({ fd: Number(fd), target });
   }
   // fd 0 past the cap (listing order is numeric, so only with a huge table) is read on its own.
-  if (stdin === null && fds.includes('0')) stdin = readProcLink(`/proc/${pid}/fd/0`);
+  if (stdin === null && fds.includes('0')) stdin = fdTarget(pid, 0);
   return { counts: { pipes, sockets, terminals, total: fds.length }, stdin, links };
 }

@@ -1,5 +1,5 @@
-import { closeSync, openSync } from 'node:fs';
-import { readProcFd, readProcFile } from '../../proc/index.js';
+import { closeSync } from 'node:fs';
+import { openProcFile, readPidFile, readProcFd } from '../../proc/index.js';
 
 /** The per-process files a tick reads (RSS comes from stat; schedstat says whether the process ran since the last read). */
 export type ProcFileName = 'stat' | 'schedstat' | 'io' | 'wchan' | 'syscall' | 'cmdline';
@@ -33,10 +33,10 @@ export class ProcHandles {
   read(pid: number, file: ProcFileName, encoding: BufferEncoding = 'latin1'): string | null {
     this.lastUsed = performance.now();
     const entry = this.entry(pid);
-    if (!entry) return readProcFile(`/proc/${pid}/${file}`, encoding);
+    if (!entry) return readPidFile(pid, file, encoding);
     let fd = entry.fds.get(file) ?? null;
     if (fd === null) {
-      fd = openOrNull(`/proc/${pid}/${file}`);
+      fd = openProcFile(pid, file);
       if (fd === null) return null;
       entry.fds.set(file, fd);
     }
@@ -85,14 +85,6 @@ export class ProcHandles {
 /** Closes sets nobody sampled for a minute, so a monitor that ends without closing its set leaks nothing for long. */
 function sweepIdle(now: number): void {
   for (const set of everySet) if (now - set.idleSince() > IDLE_CLOSE_MS) set.close();
-}
-
-function openOrNull(path: string): number | null {
-  try {
-    return openSync(path, 'r');
-  } catch {
-    return null;
-  }
 }
 
 function closeQuietly(fd: number): void {

@@ -1,4 +1,4 @@
-import { readProcFile } from '../../proc/index.js';
+import { readPidFile } from '../../proc/index.js';
 import type { StatFields } from '../../proc/index.js';
 import { parseCmdline } from '../../proc/index.js';
 
@@ -21,7 +21,7 @@ export function processArgs(
   stat: StatFields,
   treeSize: number,
   maxChars: number,
-  readCmdline: () => string | null = () => readProcFile(`/proc/${pid}/cmdline`, 'utf8'),
+  readCmdline: () => string | null = () => readPidFile(pid, 'cmdline', 'utf8'),
 ): string {
   // An exec keeps pid and start time but changes comm (usually), so the key tells a new program apart.
   const key = `${pid}:${stat.startTicks}:${stat.command}`;

@@ -1,6 +1,6 @@
 import type { ProcessSample, ProgressDelta, TreeSnapshot } from '../../types/process.js';
 import { readDetails, type ProcDetails } from './proc-details.js';
-import { isLive, pageSizeKb, readProcFile, readProcLink } from '../../proc/index.js';
+import { fdTarget, isLive, pageSizeKb, readPidFile, uptimeText } from '../../proc/index.js';
 import { ProcHandles } from './proc-handles.js';
 import { parseStat, parseUptime, type StatFields } from '../../proc/index.js';
 import { findTerminalWaits, PTY_SLAVE, type TerminalWait } from './terminal-waits.js';
@@ -55,7 +55,7 @@ export function sampleTree(
   options: { readonly relations?: boolean } = {},
 ): TreeSample {
   const takenAt = performance.now();
-  const uptime = parseUptime(readProcFile('/proc/uptime') ?? '0');
+  const uptime = parseUptime(uptimeText() ?? '0');
   const stdinTarget = previous?.stdinTarget ?? (previous && terminal === 'pipe' ? null : agentInput(pids, terminal));
   const handles = previous?.handles ?? new ProcHandles();
   const sampling: Sampling = { previous, takenAt, uptime, handles, stdinTarget, pidCount: pids.length };
@@ -240,13 +240,13 @@ function agentInput(pids: readonly number[], terminal: Terminal): string | null 
   if (rootPid === undefined) return null;
   if (terminal === 'pty') {
     for (const pid of rest) {
-      const target = readProcLink(`/proc/${pid}/fd/0`);
-      const stat = readProcFile(`/proc/${pid}/stat`);
+      const target = fdTarget(pid, 0);
+      const stat = readPidFile(pid, 'stat');
       if (target && PTY_SLAVE.test(target) && stat !== null && parseStat(stat)?.ppid === rootPid) return target;
     }
     return null;
   }
-  const target = readProcLink(`/proc/${rootPid}/fd/0`);
+  const target = fdTarget(rootPid, 0);
   return target && /^(pipe:|socket:|\/dev\/pts\/)/.test(target) ? target : null;
 }
 

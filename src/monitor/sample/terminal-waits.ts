@@ -1,5 +1,5 @@
 import type { ProcessSample } from '../../types/process.js';
-import { readProcFile, readProcLink } from '../../proc/index.js';
+import { fdTarget, readFdInfo } from '../../proc/index.js';
 import { SYSCALL_NR } from './syscall-names.js';
 
 /** The slave side of a pseudo-terminal, as an fd link shows it. */
@@ -25,7 +25,7 @@ export function findTerminalWaits(samples: readonly ProcessSample[], slave: stri
     if (process.state !== 'S' || process.syscall === null) continue;
     const { nr, arg0 } = process.syscall;
     const isTerminal = (fd: number): boolean => {
-      const target = readProcLink(`/proc/${process.pid}/fd/${fd}`);
+      const target = fdTarget(process.pid, fd);
       return target === slave || target === '/dev/tty';
     };
     if (READS.has(nr) && isTerminal(arg0)) waits.set(process.pid, 'read');
@@ -37,6 +37,6 @@ export function findTerminalWaits(samples: readonly ProcessSample[], slave: stri
 
 /** The fds an epoll instance watches (`tfd:` lines of its fdinfo). */
 function epollTargets(pid: number, epollFd: number): number[] {
-  const info = readProcFile(`/proc/${pid}/fdinfo/${epollFd}`) ?? '';
+  const info = readFdInfo(pid, epollFd) ?? '';
   return [...info.matchAll(/^tfd:\s+(\d+)/gm)].map((match) => Number(match[1]));
 }

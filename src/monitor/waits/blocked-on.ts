@@ -1,7 +1,6 @@
 import type { ProcessSample } from '../../types/process.js';
-import { readProcFile } from '../../proc/index.js';
+import { readFdInfo, readMemory, readMemoryString, readPollFds } from '../../proc/index.js';
 import { SYSCALL_NR } from '../sample/syscall-names.js';
-import { readMemory, readMemoryString, readPollFds } from './proc-mem.js';
 
 /** What a blocked process waits on, from its syscall and arguments: descriptors (and which way), or a FIFO being opened. */
 export interface BlockedOn {
@@ -71,7 +70,7 @@ function directions(fd: number, reads: number, writes: number): Array<{ fd: numb
 
 /** The descriptors an epoll instance watches, from its fdinfo (`tfd: 5 events: 19 …`). */
 function epollTargets(pid: number, epfd: number): Array<{ fd: number; direction: 'read' | 'write' }> {
-  const text = readProcFile(`/proc/${pid}/fdinfo/${epfd}`) ?? '';
+  const text = readFdInfo(pid, epfd) ?? '';
   const out: Array<{ fd: number; direction: 'read' | 'write' }> = [];
   for (const match of text.matchAll(/^tfd:\s+(\d+)\s+events:\s+([0-9a-f]+)/gm)) {
     const events = Number.parseInt(match[2] ?? '0', 16);
@@ -91,7 +90,7 @@ function bitmap(pid: number, address: number | undefined, count: number): number
 
 /** O_ACCMODE of a descriptor from its fdinfo flags (octal): what end of a pipe it is. */
 export function accessMode(pid: number, fd: number): 'read' | 'write' | 'both' | null {
-  const text = readProcFile(`/proc/${pid}/fdinfo/${fd}`);
+  const text = readFdInfo(pid, fd);
   const match = text === null ? null : /^flags:\s+([0-7]+)/m.exec(text);
   if (!match) return null;
   const mode = Number.parseInt(match[1] ?? '0', 8) & 3;

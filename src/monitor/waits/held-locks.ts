@@ -1,6 +1,6 @@
 import type { ProcessSample } from '../../types/process.js';
 import type { FdLink } from '../sample/proc-details.js';
-import { readProcFile } from '../../proc/index.js';
+import { readFdInfo } from '../../proc/index.js';
 
 /**
  * Locks held through the tree's own descriptors (`lock:` lines of /proc/<pid>/fdinfo/<fd>, one per lock on that open
@@ -31,7 +31,7 @@ export function heldLocks(processes: readonly ProcessSample[], links: (pid: numb
     for (const link of links(process.pid)
       .filter((l) => l.target.startsWith('/') && !l.target.startsWith('/dev/'))
       .slice(0, MAX_FILES)) {
-      const info = readProcFile(`/proc/${process.pid}/fdinfo/${link.fd}`);
+      const info = readFdInfo(process.pid, link.fd);
       if (info === null) continue;
       const entry = byPath.get(link.target) ?? { lock: null, holders: [], without: new Set<number>() };
       const match = LOCK_LINE.exec(info);

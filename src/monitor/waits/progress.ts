@@ -1,7 +1,6 @@
-import { statSync } from 'node:fs';
 import type { ProgressDelta } from '../../types/process.js';
 import type { FdLink } from '../sample/proc-details.js';
-import { readProcFile, readProcLink } from '../../proc/index.js';
+import { fileIdentity, namespaceOf, readPidFile } from '../../proc/index.js';
 import { parseDataSegments } from './net-sockets.js';
 
 /** Counters of one process at one sample, for the deltas of the next. */
@@ -31,12 +30,9 @@ export function fileSizes(pid: number, links: readonly FdLink[]): Map<string, nu
   for (const link of links) {
     if (sizes.size >= MAX_SIZED_FILES) break;
     if (!link.target.startsWith('/')) continue;
-    try {
-      const stat = statSync(`/proc/${pid}/fd/${link.fd}`);
-      if (stat.isFile()) sizes.set(`${link.fd}:${link.target}`, stat.size);
-    } catch {
-      // closed between the listing and now
-    }
+    // null: closed between the listing and now
+    const file = fileIdentity(pid, link.fd);
+    if (file?.isFile) sizes.set(`${link.fd}:${link.target}`, file.size);
   }
   return sizes;
 }
@@ -72,7 +68,7 @@ export function progressDelta(
   return moved ? delta : null;
 }
 
-const ownNamespace = readProcLink('/proc/self/ns/net');
+const ownNamespace = namespaceOf('self', 'net');
 
 /**
  * TCP data segments sent so far inside the command's own network namespace (a bubblewrap jail has one): on loopback
@@ -80,7 +76,7 @@ const ownNamespace = readProcLink('/proc/self/ns/net');
  * null when the command shares the harness's namespace, where every other program's traffic would count.
  */
 export function namespaceDataSegments(pid: number): number | null {
-  const namespace = readProcLink(`/proc/${pid}/ns/net`);
+  const namespace = namespaceOf(pid, 'net');
   if (namespace === null || namespace === ownNamespace) return null;
-  return parseDataSegments(readProcFile(`/proc/${pid}/net/netstat`) ?? '');
+  return parseDataSegments(readPidFile(pid, 'net/netstat') ?? '');
 }

@@ -1,4 +1,4 @@
-import { readProcFile } from '../../proc/index.js';
+import { readPidFile } from '../../proc/index.js';
 import { parseTcp, type SocketLine } from './net-sockets.js';
 
 /** The tcp and tcp6 tables of one network namespace, by inode, read whole once (they are short inside a sandbox). */
@@ -11,8 +11,8 @@ export interface SocketTables {
 export function socketsOf(pid: number): SocketTables {
   // Every row is kept: a peer's inode is not known beforehand.
   const rows: SocketLine[] = [
-    ...parseTcp(readProcFile(`/proc/${pid}/net/tcp`) ?? '', 'tcp'),
-    ...parseTcp(readProcFile(`/proc/${pid}/net/tcp6`) ?? '', 'tcp6'),
+    ...parseTcp(readPidFile(pid, 'net/tcp') ?? '', 'tcp'),
+    ...parseTcp(readPidFile(pid, 'net/tcp6') ?? '', 'tcp6'),
   ];
   const byInode = new Map(rows.map((row) => [row.inode, row]));
   return {

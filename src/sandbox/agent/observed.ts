@@ -3,7 +3,7 @@ import { PassThrough, Writable } from 'node:stream';
 import type { ExitInfo, KillDecider, KillRecord, SignalName } from '../../types/process.js';
 import { DEFAULTS } from '../../defaults.js';
 import { escalate } from '../kill/escalate.js';
-import { childrenOf, isLive, listProcDir, readProcFile, readStat } from '../../proc/index.js';
+import { childrenOf, isLive, readPidFile, readStat, threadIds } from '../../proc/index.js';
 import { signalEach } from '../kill/signals.js';
 import type { ProcessTree } from '../kill/tree.js';
 import type { KillGraces, SandboxProcess } from '../types.js';
@@ -39,7 +39,7 @@ export function descendants(root: number): number[] {
     if (!isLive(pid)) continue;
     found.push(pid);
     // a thread that is gone has no children to add
-    for (const task of listProcDir(`/proc/${pid}/task`)) queue.push(...(childrenOf(pid, Number(task)) ?? []));
+    for (const task of threadIds(pid)) queue.push(...(childrenOf(pid, Number(task)) ?? []));
   }
   return found;
 }
@@ -56,21 +56,21 @@ export interface SeenProcess {
 
 /** Field 22 of /proc/<pid>/stat (clock ticks after boot), or null once the pid is gone or a zombie. */
 function liveStartTime(pid: number): string | null {
-  const text = readProcFile(`/proc/${pid}/stat`);
+  const text = readPidFile(pid, 'stat');
   if (text === null) return null;
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   return fields[0] === 'Z' || fields[0] === 'X' ? null : (fields[19] ?? null);
 }
 
 function commandLine(pid: number): string {
-  return (readProcFile(`/proc/${pid}/cmdline`, 'utf8') ?? '').split('\0').filter(Boolean).join(' ');
+  return (readPidFile(pid, 'cmdline', 'utf8') ?? '').split('\0').filter(Boolean).join(' ');
 }
 
 /** The command's own processes: the shim's descendants without the shim and the `tee`s copying its output for the harness. */
 function observedTree(root: number, outputFile: string): ProcessTree {
   const helper = (pid: number): boolean => {
     if (pid === root) return true;
-    const argv = readProcFile(`/proc/${pid}/cmdline`, 'utf8')?.split('\0');
+    const argv = readPidFile(pid, 'cmdline', 'utf8')?.split('\0');
     return argv === undefined || argv.includes(outputFile);
   };
   const pids = (): number[] => descendants(root).filter((pid) => !helper(pid));

@@ -1,18 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { kernelSetting } from '../../proc/index.js';
 
 /** Why bubblewrap cannot run here and what would make it: one line for the warning, meta.json and --isolation strict. */
 export interface JailDiagnosis {
   readonly cause: string;
   readonly fix: string;
-}
-
-function sysctl(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8').trim();
-  } catch {
-    return null;
-  }
 }
 
 function bwrapPath(): string | null {
@@ -48,20 +41,20 @@ export function preflight(root: boolean): JailDiagnosis | null {
   } catch {
     // unreadable: let the real attempt say what fails
   }
-  if (sysctl('/proc/sys/kernel/apparmor_restrict_unprivileged_userns') === '1') {
+  if (kernelSetting('kernel/apparmor_restrict_unprivileged_userns') === '1') {
     return {
       cause:
         'AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns=1, Ubuntu 23.10+)',
       fix: APPARMOR_FIX,
     };
   }
-  if (sysctl('/proc/sys/kernel/unprivileged_userns_clone') === '0') {
+  if (kernelSetting('kernel/unprivileged_userns_clone') === '0') {
     return {
       cause: 'the kernel forbids unprivileged user namespaces (kernel.unprivileged_userns_clone=0)',
       fix: '`sudo sysctl -w kernel.unprivileged_userns_clone=1`',
     };
   }
-  if (sysctl('/proc/sys/user/max_user_namespaces') === '0') {
+  if (kernelSetting('user/max_user_namespaces') === '0') {
     return {
       cause: 'user namespaces are disabled (user.max_user_namespaces=0)',
       fix: '`sudo sysctl -w user.max_user_namespaces=15000`',

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { ownCgroups, ownMounts, procAvailable } from '../../proc/index.js';
 import { makeCgroup } from '../cgroup/cgroup.js';
 import { needsCommandUserns } from '../jail/attempt-jail.js';
 import { probeIsolation } from './isolation.js';
@@ -25,14 +26,14 @@ function readOr(path: string): string {
 
 /** Finds the cgroup2 mount (hierarchy 0) or the v1 hierarchy carrying `controller`. */
 function findMount(controller: 'v2' | 'pids' | 'cpu' | 'memory'): CgroupMount | null {
-  const mount = readOr('/proc/self/mounts')
+  const mount = (ownMounts() ?? '')
     .split('\n')
     .map((line) => line.split(' '))
     .find(([, , type, options]) =>
       controller === 'v2' ? type === 'cgroup2' : type === 'cgroup' && (options ?? '').split(',').includes(controller),
     );
   if (mount?.[1] === undefined) return null;
-  const own = readOr('/proc/self/cgroup')
+  const own = (ownCgroups() ?? '')
     .split('\n')
     .map((line) => line.split(':'))
     .find(([, controllers]) =>
@@ -265,7 +266,6 @@ let cached: Promise<HostCapabilities> | null = null;
 
 /** What isolation this host offers; probed once per process (it spawns a few short commands). */
 export function probeHost(): Promise<HostCapabilities> {
-  cached ??=
-    process.platform === 'linux' && existsSync('/proc/self/stat') ? probeLinux() : Promise.resolve(probeElsewhere());
+  cached ??= procAvailable() ? probeLinux() : Promise.resolve(probeElsewhere());
   return cached;
 }

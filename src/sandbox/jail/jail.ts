@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { HangbenchError } from '../../types/errors.js';
 import { withoutInheritedFds } from '../host/inherited-fds.js';
 import { mountArgs, type Bind } from './jail-mounts.js';
-import { isLive } from '../../proc/index.js';
+import { isLive, ownUidMap } from '../../proc/index.js';
 import { sendSignal, sleep } from '../kill/signals.js';
 
 /** The unprivileged user a root harness runs every sandboxed command as (nobody/nogroup on Debian and Ubuntu). */
@@ -22,15 +21,13 @@ let rootCache: boolean | null = null;
 export function harnessIsRoot(): boolean {
   if (rootCache !== null) return rootCache;
   if (process.getuid?.() !== 0) return (rootCache = false);
-  try {
-    const ranges = readFileSync('/proc/self/uid_map', 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => line.trim().split(/\s+/).map(Number));
-    rootCache = ranges.some(([inside = 0, , count = 0]) => inside <= SANDBOX_UID && SANDBOX_UID < inside + count);
-  } catch {
-    rootCache = true;
-  }
+  const uidMap = ownUidMap();
+  if (uidMap === null) return (rootCache = true);
+  const ranges = uidMap
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number));
+  rootCache = ranges.some(([inside = 0, , count = 0]) => inside <= SANDBOX_UID && SANDBOX_UID < inside + count);
   return rootCache;
 }
 

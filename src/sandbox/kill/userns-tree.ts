@@ -1,5 +1,5 @@
-import { closeSync, openSync } from 'node:fs';
-import { allPids, childrenOf, isLive, markedCommand, readProcLink, readStat } from '../../proc/index.js';
+import { closeSync } from 'node:fs';
+import { allPids, childrenOf, isLive, markedCommand, openProcFile, namespaceOf, readStat } from '../../proc/index.js';
 import { sendSignal, signalEach } from './signals.js';
 import type { ProcessTree, TreeRoot } from './tree.js';
 
@@ -111,15 +111,11 @@ export class AttemptNamespaces {
 }
 
 function userns(pid: number): string | null {
-  return readProcLink(`/proc/${pid}/ns/user`);
+  return namespaceOf(pid, 'user');
 }
 
 function hold(pid: number): number | null {
-  try {
-    return openSync(`/proc/${pid}/ns/user`, 'r');
-  } catch {
-    return null;
-  }
+  return openProcFile(pid, 'ns/user');
 }
 
 function childrenOrScan(pid: number): number[] {
