@@ -174,6 +174,12 @@ export function pidNamespace(pid: number): string | null {
   return readProcLink(`/proc/${pid}/ns/pid`);
 }
 
+/** The pid of the process tracing this one (in the reader's PID namespace), 0 when none traces it; null once it is gone. */
+export function tracerPid(pid: number): number | null {
+  const match = /^TracerPid:\s*(\d+)$/m.exec(readProcFile(`/proc/${pid}/status`) ?? '');
+  return match ? Number(match[1]) : null;
+}
+
 /** The pid a process has inside its own PID namespace: the last NSpid field of its status. */
 export function innerPid(pid: number): number | null {
   const line = readProcFile(`/proc/${pid}/status`)

@@ -67,6 +67,35 @@ const WaitsSchema = z.object({
       z.object({ kind: z.literal('futex'), pid: z.number(), waiting: z.number(), threads: z.number() }),
       z.object({ kind: z.literal('child'), pid: z.number(), child: ProcessRefSchema }),
       z.object({
+        kind: z.literal('stopped'),
+        pid: z.number(),
+        cause: z.discriminatedUnion('by', [
+          z.object({
+            by: z.literal('terminal'),
+            pgid: z.number(),
+            foreground: z.number(),
+            call: z.object({ name: z.enum(['read', 'write', 'ioctl']), fd: z.number() }).nullable(),
+          }),
+          z.object({ by: z.literal('tracer'), tracerPid: z.number(), tracer: ProcessRefSchema.nullable() }),
+          z.object({ by: z.literal('signal'), signal: z.string().nullable() }),
+        ]),
+        waiters: z.array(z.object({ pid: z.number(), via: z.enum(['child', 'pipe-read', 'pipe-write', 'lock']) })),
+      }),
+      z.object({
+        kind: z.literal('idle'),
+        pid: z.number(),
+        keepers: z.array(
+          z.discriminatedUnion('what', [
+            z.object({ what: z.literal('listen'), address: z.string() }),
+            z.object({ what: z.literal('connection'), peer: z.string() }),
+            z.object({ what: z.literal('inotify'), watches: z.number(), paths: z.array(z.string()) }),
+            z.object({ what: z.literal('timerfd'), nextMs: z.number(), intervalMs: z.number() }),
+            z.object({ what: z.literal('timer'), dueMs: z.number() }),
+            z.object({ what: z.literal('threads'), count: z.number() }),
+          ]),
+        ),
+      }),
+      z.object({
         kind: z.literal('cycle'),
         pid: z.number(),
         members: z.array(z.object({ pid: z.number(), via: z.enum(['pipe-read', 'pipe-write', 'lock', 'child']) })),

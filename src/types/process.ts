@@ -196,6 +196,22 @@ export type WaitRelation =
   /** a parent in wait4 on a child that is stopped or waits for input that will not come. */
   | { readonly kind: 'child'; readonly pid: number; readonly child: ProcessRef }
   /**
+   * a stopped process (T, or t under a tracer): why, as far as /proc shows it, and who of the tree waits for it. The stop
+   * signal itself is in no /proc file; the cause is inferred from its process group against its terminal's foreground
+   * group, its TracerPid, and the syscall it was in when the stop came.
+   */
+  | {
+      readonly kind: 'stopped';
+      readonly pid: number;
+      readonly cause: StopCause;
+      readonly waiters: ReadonlyArray<{
+        readonly pid: number;
+        readonly via: 'child' | 'pipe-read' | 'pipe-write' | 'lock';
+      }>;
+    }
+  /** idle in its event loop (epoll) at ~0 % CPU: what of its interest list, its wait's timeout and its threads keeps it alive. */
+  | { readonly kind: 'idle'; readonly pid: number; readonly keepers: readonly Keeper[] }
+  /**
    * processes each waiting for the next and the last for the first, so none can move: `members[i]` waits for
    * `members[i + 1]` (the last for the first) through `via` — reading or writing a pipe the next holds the other end
    * of, a lock the next holds, or wait4 for the next, its child. `pid` is the first member.
@@ -208,6 +224,36 @@ export type WaitRelation =
         readonly via: 'pipe-read' | 'pipe-write' | 'lock' | 'child';
       }>;
     };
+
+/**
+ * Why a process is stopped. terminal: it is in a background process group of its controlling terminal (pids as the
+ * command sees them), and `call` is the terminal access it was making (a read stops it by SIGTTIN; a write with tostop
+ * set, or a change of the terminal's settings, by SIGTTOU), null when it was in none. tracer: TracerPid names the
+ * process that stops and resumes it. signal: neither, so SIGSTOP or SIGTSTP; `signal` where it was sending one to itself.
+ */
+export type StopCause =
+  | {
+      readonly by: 'terminal';
+      readonly pgid: number;
+      readonly foreground: number;
+      readonly call: { readonly name: 'read' | 'write' | 'ioctl'; readonly fd: number } | null;
+    }
+  | { readonly by: 'tracer'; readonly tracerPid: number; readonly tracer: ProcessRef | null }
+  | { readonly by: 'signal'; readonly signal: string | null };
+
+/**
+ * One thing that keeps an idle event loop alive: a listening TCP socket in its interest list, an open TCP connection, an
+ * inotify instance (its watches, and the watched directories that are the cwd or right below it), a timerfd, a timer
+ * (the epoll wait's own timeout, named only when the interest list holds nothing else), or threads of its own idle in
+ * event loops of theirs (worker threads).
+ */
+export type Keeper =
+  | { readonly what: 'listen'; readonly address: string }
+  | { readonly what: 'connection'; readonly peer: string }
+  | { readonly what: 'inotify'; readonly watches: number; readonly paths: readonly string[] }
+  | { readonly what: 'timerfd'; readonly nextMs: number; readonly intervalMs: number }
+  | { readonly what: 'timer'; readonly dueMs: number }
+  | { readonly what: 'threads'; readonly count: number };
 
 /** What moved between the previous sample and this one, per process that was in both. */
 export interface ProgressDelta {

@@ -5,6 +5,7 @@ import type { Monitor } from '../../src/monitor/index.js';
 import { createSandbox, probeHost } from '../../src/sandbox/index.js';
 import type { Sandbox, SandboxProcess } from '../../src/sandbox/index.js';
 import type { ProcessSample, Tick } from '../../src/types/process.js';
+import type { Terminal } from '../../src/types/terminal.js';
 import { Output } from '../sandbox/helpers.js';
 
 /** A fixture of test/fixtures/waits (or another folder) run in a real sandbox under a poll-mode monitor, and its statuses over time. */
@@ -29,6 +30,7 @@ export function disposeAfterEach(): void {
 export async function start(
   command: string,
   fixtures: string = FIXTURES,
+  terminal: Terminal = 'pipe',
 ): Promise<{ proc: SandboxProcess; monitor: Monitor; ready: string }> {
   sandbox = await createSandbox({
     attemptId: `test-monitor-real-${process.pid}-${++counter}`,
@@ -36,7 +38,7 @@ export async function start(
     timeScale: 1,
     capabilities: await probeHost(),
   });
-  const proc = sandbox.spawn(command, { commandId: 1 });
+  const proc = sandbox.spawn(command, { commandId: 1, terminal });
   const out = Output.of(sandbox, proc);
   const monitor = createMonitor({ process: proc, mode: { mode: 'poll' } });
   const ready = (await out.line(/^ready.*$/m))[0];

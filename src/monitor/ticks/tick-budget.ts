@@ -143,8 +143,14 @@ function namedBy(relation: WaitRelation): number[] {
       return [relation.child.pid];
     case 'cycle':
       return relation.members.map((member) => member.pid);
+    case 'stopped':
+      return [
+        ...relation.waiters.map((waiter) => waiter.pid),
+        ...(relation.cause.by === 'tracer' && relation.cause.tracer ? [relation.cause.tracer.pid] : []),
+      ];
     case 'futex':
     case 'thread':
+    case 'idle':
       return [];
   }
 }

@@ -1,12 +1,8 @@
 import type { ProcessSample, WaitRelation } from '../../types/process.js';
-import { SYSCALL_NR } from '../sample/syscall-names.js';
-import { waitKind } from '../classify/wait-kind.js';
-import { innerPid } from '../../proc/index.js';
+import { waitedChildren } from './child-waits.js';
 
 type Cycle = Extract<WaitRelation, { kind: 'cycle' }>;
 type Via = Cycle['members'][number]['via'];
-
-const WAIT4 = SYSCALL_NR.wait4;
 
 /**
  * A cycle in the wait-for graph across processes: each waits for the next, and the last for the first, so none can
@@ -26,17 +22,7 @@ export function findCycle(processes: readonly ProcessSample[], relations: readon
     if (relation.kind === 'lock' && relation.holder) add(relation.pid, relation.holder.pid, 'lock');
   }
   const byPid = new Map(processes.map((process) => [process.pid, process]));
-  for (const process of processes) {
-    if (waitKind(process) !== 'child-wait') continue;
-    const call = process.syscall;
-    const waitedFor = call !== null && call.nr === WAIT4 ? call.arg0 | 0 : -1;
-    for (const pid of process.children) {
-      const child = byPid.get(pid);
-      // wait4's pid is as the parent sees it, inside its PID namespace
-      if (child && (waitedFor <= 0 || (child.innerPid ?? innerPid(pid) ?? pid) === waitedFor))
-        add(process.pid, pid, 'child');
-    }
-  }
+  for (const process of processes) for (const pid of waitedChildren(process, byPid)) add(process.pid, pid, 'child');
   for (const start of edges.keys()) {
     const found = walk(start, edges, [], new Set());
     if (found) return { kind: 'cycle', pid: found[0]!.pid, members: found };

@@ -2,6 +2,8 @@ import type { Classification, ProcessRef, ProcessSample, TreeSnapshot, WaitRelat
 import { formatBytes, seconds } from '../../types/units.js';
 import { describeSyscall } from '../sample/syscall-names.js';
 import { nameOf } from './names.js';
+import { explainIdle } from './keepers.js';
+import { explainStopped } from './stopped.js';
 
 /** A relation put in words: who waits on what, and which process is the cause. */
 export interface Diagnosis {
@@ -17,18 +19,34 @@ const STORAGE_PROGRESS_BYTES = 64 * 1024;
 
 /** The first relation that explains the wait, in order of how certain it is. */
 export function diagnose(snapshot: TreeSnapshot): Diagnosis | null {
-  const relations = snapshot.waits?.relations ?? [];
+  const all = snapshot.waits?.relations ?? [];
+  // an idle relation names a listening socket among what keeps the loop alive: the socket's own relation says less
+  const relations = all.filter(
+    (relation) =>
+      relation.kind !== 'socket' ||
+      relation.state !== 'LISTEN' ||
+      !all.some((other) => other.kind === 'idle' && other.pid === relation.pid),
+  );
   const byPid = new Map(snapshot.processes.map((process) => [process.pid, process]));
   const name = (pid: number, notes: readonly string[] = []): string => {
     const process = byPid.get(pid);
     return process ? nameOf(process, notes) : `pid ${pid}`;
   };
   const refName = (ref: ProcessRef): string => name(ref.pid, refNotes(ref, byPid));
-  const order: ReadonlyArray<WaitRelation['kind']> = ['lock', 'child', 'pipe', 'thread', 'futex', 'socket'];
+  const order: ReadonlyArray<WaitRelation['kind']> = [
+    'lock',
+    'stopped',
+    'child',
+    'pipe',
+    'thread',
+    'futex',
+    'socket',
+    'idle',
+  ];
   let first: Diagnosis | null = null;
   for (const kind of order) {
     for (const relation of relations.filter((r) => r.kind === kind)) {
-      first ??= explain(relation, name, refName);
+      first ??= explain(relation, name, refName, (pid) => byPid.get(pid)?.state ?? 'T');
     }
   }
   const cycle = relations.find((relation) => relation.kind === 'cycle');
@@ -86,8 +104,13 @@ function explain(
   relation: WaitRelation,
   name: (pid: number) => string,
   refName: (ref: ProcessRef) => string,
+  stateOf: (pid: number) => string,
 ): Diagnosis | null {
   switch (relation.kind) {
+    case 'stopped':
+      return explainStopped(relation, name, stateOf(relation.pid));
+    case 'idle':
+      return explainIdle(relation, name);
     case 'child': {
       const how =
         relation.child.doing === 'stopped'

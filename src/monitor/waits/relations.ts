@@ -5,6 +5,8 @@ import { waitKind, type WaitKind } from '../classify/wait-kind.js';
 import { accessMode, blockedOn, type BlockedOn } from './blocked-on.js';
 import { LOCK_WAIT, lockRelations } from './lock-relations.js';
 import { findCycle } from './cycles.js';
+import { idleRelation } from './keepers.js';
+import { stoppedRelations } from './stopped.js';
 import { socketsOf, type SocketTables } from './socket-tables.js';
 import { distinct } from '../../types/distinct.js';
 
@@ -74,10 +76,13 @@ export function findRelations(
     }
     // A read on the agent's stdin is the classifier's already; the relations are for what waits on another process.
     if (!['pipe-read', 'pipe-write', 'event-loop', 'other'].includes(kind) || followed >= MAX_FOLLOWED) continue;
-    const blocked = blockedOn(process, extras.get(process.pid)?.syscallArgs ?? []);
+    const args = extras.get(process.pid)?.syscallArgs ?? [];
+    const blocked = blockedOn(process, args);
     if (!blocked) continue;
     followed++;
     relations.push(...blockedRelations(process, kind, blocked, extras.get(process.pid)?.links ?? [], lookup));
+    const idle = kind === 'event-loop' ? idleRelation(process, args, () => lookup.sockets.tables(process.pid)) : null;
+    if (idle) relations.push(idle);
   }
   const pollers = processes.filter(
     (process) =>
@@ -89,6 +94,7 @@ export function findRelations(
   relations.push(...lockRelations({ processes, byPid, links: (pid) => extras.get(pid)?.links ?? [], ref }, pollers));
   // a process polling several fds of one pipe (stdout and stderr of one child) gives one relation per pipe
   const unique = distinct(relations);
+  unique.push(...stoppedRelations(processes, unique, ref, (pid) => extras.get(pid)?.syscallArgs ?? []));
   const cycle = findCycle(processes, unique);
   return cycle ? [...unique, cycle] : unique;
 }
