@@ -96,7 +96,9 @@ async function runLoopPhase(factory: LoopAgentFactory, input: AgentPhaseInput): 
     caught = stop.signal.aborted ? (stop.signal.reason as StopReason) : stopReasonOf(error);
   } finally {
     input.onEnd();
-    await agent?.close?.().catch(() => undefined);
+    await agent
+      ?.close?.()
+      .catch((error: unknown) => trace.write({ type: 'error', where: 'agent.close', message: String(error) }));
   }
   return { caught, tokens, release: async () => undefined };
 }

@@ -101,6 +101,7 @@ export async function recordAttempt(
 
 /** The cause in score.json where the disk still takes it; resume runs a faulted attempt again either way. */
 async function writeFaulted(scores: AttemptScores, file: string): Promise<AttemptScores> {
+  // the disk already refused a results file: the fault is in the scores returned, which the run reports
   await writeJsonAtomic(file, scores).catch(() => undefined);
   return scores;
 }

@@ -245,7 +245,14 @@ export class AttemptSession {
             'timeout',
             `timeout mode: still running after ${formatDuration(event.afterMs)}`,
             'SIGTERM',
-          ).catch(() => undefined);
+          ).catch((error: unknown) =>
+            // an agent's kill action fails the attempt with this error; the mode's own kill is recorded in the trace
+            trace.write({
+              type: 'error',
+              where: 'kill',
+              message: `timeout mode's kill of #${commandId}: ${String(error)}`,
+            }),
+          );
         return;
       case 'exit':
         entry.exited = true;
@@ -365,6 +372,7 @@ export class AttemptSession {
       entry.kill = record;
       this.deps.trace.write({ type: 'kill', commandId: entry.id, ...record, ...lost }, decidedAt);
     });
+    // only a barrier for those who wait on the record: the kill's own caller gets the error from `await recorded`
     entry.killRecorded = recorded.catch(() => undefined);
     await recorded;
   }

@@ -78,6 +78,7 @@ export async function runAttempts(
     finished.push(scores);
     await reporter?.onAttemptEnd(info, scores);
   });
+  // the race below rejects with it when it comes first; after a shutdown's grace nobody waits for it any more
   scheduled.catch(() => undefined);
   await Promise.race([scheduled, afterAbort(shutdown, DEFAULTS.shutdown.attemptsWaitMs)]);
   return { finished, fault, interrupted: stopAttempts.aborted, harnessErrors };
@@ -105,6 +106,7 @@ async function harnessErrorScores(
   lines: string[],
 ): Promise<AttemptScores> {
   const start = attemptStartEvent(attempt, loaded.options.timeScale, loaded.capabilities);
+  // best effort: the same line reaches the user through `lines` whether or not errors.log takes it
   await appendFile(
     path.join(loaded.runDir, RUN_FILES.errors),
     `${start.attemptId}: ${(error as Error).stack ?? String(error)}\n`,
@@ -126,6 +128,9 @@ async function harnessErrorScores(
       writeFile(path.join(dir, RUN_FILES.trace), events.map((event) => `${JSON.stringify(event)}\n`).join('')),
     )
     .then(() => writeJsonAtomic(path.join(dir, RUN_FILES.score), scores))
-    .catch(() => undefined);
+    // summary.json still counts it and resume runs it again, but the user is told its folder is incomplete
+    .catch((writeError: unknown) => {
+      lines.push(`${start.attemptId}: its trace and score.json could not be written: ${String(writeError)}`);
+    });
   return scores;
 }

@@ -92,6 +92,7 @@ export async function recordRun(
   });
   if (fault !== null) {
     // Each file by rename: what the disk still takes is whole, what it refuses is absent; resume needs neither.
+    // the fault is thrown below; these write what the disk still takes
     await writeJsonAtomic(path.join(runDir, RUN_FILES.summary), summary).catch(() => undefined);
     await writeJsonAtomic(path.join(runDir, RUN_FILES.meta), { ...meta, interrupted }).catch(() => undefined);
     throw new HangbenchError('RESULTS', resultsFaultLine(fault, runDir, finished.length));
@@ -104,15 +105,18 @@ export async function recordRun(
   );
   // The reports are a view of the results: one that fails to render is recorded, the results stand. A run told to
   // stop skips them (they take seconds on a big run; `hangbench report DIR` renders them later).
-  if (hooks.afterRun && !shutdown.aborted) {
-    await hooks
-      .afterRun(runDir)
-      .catch((error: unknown) =>
-        appendFile(path.join(runDir, RUN_FILES.errors), `reports: ${(error as Error).stack ?? String(error)}\n`),
-      )
-      .catch(() => undefined);
-  }
+  if (hooks.afterRun && !shutdown.aborted) await renderReports(hooks.afterRun, runDir);
   return summary;
+}
+
+/** Renders the reports of a run folder; a failure goes to its errors.log, and the run's results stand. */
+export async function renderReports(afterRun: (runDir: string) => Promise<unknown>, runDir: string): Promise<void> {
+  await afterRun(runDir)
+    .catch((error: unknown) =>
+      appendFile(path.join(runDir, RUN_FILES.errors), `reports: ${(error as Error).stack ?? String(error)}\n`),
+    )
+    // an errors.log the disk refuses too: the reports are a view, and nowhere else is left to say it
+    .catch(() => undefined);
 }
 
 function resumedMeta({ meta }: ResumedRun, repeat: number): RunMeta {

@@ -8,9 +8,11 @@ import type { RunSummary } from '../summary/index.js';
 import type { Sequential, SequentialComparison, SequentialRound } from '../summary/index.js';
 import { writeJsonAtomic } from '../trace/atomic-write.js';
 import { HangbenchError } from '../types/errors.js';
+import { RUN_FILES } from '../types/run-files.js';
 import type { AttemptScores } from '../types/scores.js';
 import type { EvalOptionsInput } from './options.js';
 import { runEval, type RunHooks, type RunResult } from './run-eval.js';
+import { renderReports } from './run-record.js';
 
 export interface SequentialOptions {
   readonly maxRepeat: number;
@@ -133,7 +135,7 @@ export async function runSequential(
     comparisons,
   };
   const summary = { ...result.summary, sequential: record };
-  await writeJsonAtomic(path.join(result.runDir, 'summary.json'), summary);
-  if (afterRun) await afterRun(result.runDir).catch(() => undefined);
+  await writeJsonAtomic(path.join(result.runDir, RUN_FILES.summary), summary);
+  if (afterRun) await renderReports(afterRun, result.runDir);
   return { ...result, summary, harnessErrors };
 }

@@ -112,7 +112,3 @@ export function countsOver(over: Over, attempt: AttemptScores): boolean {
   if (over === 'controls') return attempt.kind === 'control';
   return attempt.kind === 'hang' && (over === 'hangs' || attempt.scores.diagnosed !== null);
 }
-
-export function metricNamed(name: string): ComparedMetric | undefined {
-  return METRICS.find((metric) => metric.metric === name);
-}

@@ -23,6 +23,7 @@ export async function withDeadline<T>(work: Promise<T>, options: DeadlineOptions
   const expired = new Promise<'expired'>((resolve) => {
     timer = setTimeout(() => resolve('expired'), options.ms);
   });
+  // no unhandled rejection when the deadline wins: a rejection that comes first is thrown by the race below
   work.catch(() => undefined);
   try {
     const first = await Promise.race([work.then((value) => ({ value })), expired]);

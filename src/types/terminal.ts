@@ -21,8 +21,3 @@ export function wiredTerminal(
   if (wiring === undefined) return { terminal: caseTerminal, stdinNull: false };
   return { terminal: wiring === 'tty' ? 'pty' : 'pipe', stdinNull: wiring === 'null' };
 }
-
-/** The wiring a case's command has when no `--stdin` is given. */
-export function caseWiring(caseTerminal: Terminal): StdinWiring {
-  return caseTerminal === 'pty' ? 'tty' : 'pipe';
-}

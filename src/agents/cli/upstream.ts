@@ -79,6 +79,7 @@ export async function forward(options: ForwardOptions): Promise<ForwardResult> {
     }
     idle();
     if (response.destroyed) {
+      // best-effort cleanup: the agent has gone, and the answer says so
       await upstream.body?.cancel().catch(() => undefined);
       return { kind: 'answered', status: upstream.status, broken: 'the agent closed the connection before the answer' };
     }

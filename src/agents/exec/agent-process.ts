@@ -32,6 +32,7 @@ export class AgentProcess {
     const [file, ...args] = withoutInheritedFds(argv);
     // Its own process group, so the whole agent (a shell and what it starts) can be stopped.
     this.child = spawn(file, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    // a spawn that fails rejects it; the 'error' listener below records that as the agent's failure
     this.exited = once(this.child, 'close').catch(() => undefined);
     this.child.stdin?.on('error', () => undefined);
     this.child.stderr?.on('data', (chunk: Buffer) => {

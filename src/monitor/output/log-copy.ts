@@ -39,6 +39,7 @@ export class LogCopy {
   /** Resolves once the file is flushed, or at once if it could not be written (the exit must not wait on a broken log). */
   async close(): Promise<void> {
     this.stream.end();
+    // best effort: a log that cannot be written is cut short; the exit is what the attempt waits for
     await finished(this.stream).catch(() => undefined);
   }
 }

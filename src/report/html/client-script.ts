@@ -119,7 +119,8 @@ export const CLIENT_SCRIPT = String.raw`
   const source = new EventSource(live.events);
   source.addEventListener('attempt', (event) => {
     const change = JSON.parse(event.data);
-    if (change.run === live.run) refresh(change.key).catch(() => undefined);
+    if (change.run === live.run)
+      refresh(change.key).catch(() => { status.textContent = 'live · could not update ' + change.key + ' (it updates at its next change)'; });
   });
   source.addEventListener('open', () => { status.textContent = 'live · connected'; });
   source.addEventListener('error', () => { status.textContent = 'live · reconnecting'; });

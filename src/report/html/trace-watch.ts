@@ -84,6 +84,7 @@ export function watchTraces(root: string, onChange: (change: TraceChange) => voi
     first = false;
   };
   const loop = (): void => {
+    // each read already stands a trace being written or a run removed; a look that still fails is retried next interval
     void scan()
       .catch(() => undefined)
       .finally(() => {
