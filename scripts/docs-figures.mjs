@@ -451,6 +451,34 @@ const GENERATORS = {
    * when its result reached the model (p50), and the repro's processes still alive then. Up to 5 hang classes: one row
    * per CLI (and mode), one column per class; more: a table per mode, one row per class, one column per CLI.
    */
+  /** Each CLI's boot, from its start to its first model request: wall and CPU (scores agent_boot_ms, agent_boot_cpu_ms). */
+  'cli-boots': async () => {
+    const run = record('cli-boots');
+    const median = (values) => {
+      const sorted = values.filter((value) => value !== null).sort((a, b) => a - b);
+      return sorted.length === 0 ? null : sorted[Math.floor((sorted.length - 1) / 2)];
+    };
+    const byCli = new Map();
+    for (const attempt of run.summary.attempts) {
+      const cli = attempt.variant.split('·')[0];
+      byCli.set(cli, [...(byCli.get(cli) ?? []), attempt]);
+    }
+    const ms = (value) => (value === null ? '–' : formatDuration(value));
+    const rows = [...byCli.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([cli, attempts]) => {
+        const cpu = attempts.map((attempt) => attempt.scores.agent_boot_cpu_ms);
+        const known = cpu.filter((value) => value !== null);
+        return `| ${cli.replace(/^cli-/, '')} | ${attempts.length} | ${ms(median(attempts.map((attempt) => attempt.scores.agent_boot_ms)))} | ${ms(median(cpu))} | ${ms(known.length === 0 ? null : Math.max(...known))} | ${ms(median(attempts.map((attempt) => attempt.cpuMs ?? null)))} |`;
+      });
+    return [
+      `Record: ${madeBy('cli-boots')} (${minSec(run.wallSeconds)} wall; one attempt at a time, beside other work on the machine: the CPU ms are the attempt's own).`,
+      '',
+      '| CLI | n | boot, wall (p50) | boot, CPU (p50) | boot, CPU (max) | whole attempt, CPU (p50) |',
+      '|---|---|---|---|---|---|',
+      ...rows,
+    ].join('\n');
+  },
   /** The probe's budgets at work: each CLI's tool on one hang case, with the wall budget at least its own deadline. */
   'probe-budgets': async () => {
     const run = record('probe-budgets');
