@@ -37,7 +37,7 @@ describeOnLinux('job control on real processes', () => {
     expect(tick?.classification).toBe('stopped');
     expect(tick?.culprit).toBe(relation?.pid);
     expect(tick?.reason).toContain(
-      `python3 (pid ${child}) is stopped (T): in a background process group of its terminal (pgrp ${child}, foreground ${foreground}), and it changed the terminal's settings (ioctl on fd 0), which stops it (SIGTTOU)`,
+      `python3 (pid ${child}) is stopped (T): a background job (pgrp ${child}, foreground ${foreground}) that changed the terminal's settings (ioctl fd 0), which stops it (SIGTTOU); python3 job-stop.py (pid `,
     );
     expect(tick?.reason).toMatch(/; python3 job-stop\.py \(pid \d+\) waits for it to exit/);
     await stop(proc, monitor);
@@ -46,7 +46,9 @@ describeOnLinux('job control on real processes', () => {
   it('a child in a background process group that reads the terminal: SIGTTIN', async () => {
     const { proc, monitor, tick, relation, child } = await stoppedChild('ttin', 'pty');
     expect(relation?.cause).toMatchObject({ by: 'terminal', pgid: child, call: { name: 'read', fd: 0 } });
-    expect(tick?.reason).toContain('and it read the terminal (fd 0), which stops it (SIGTTIN)');
+    expect(tick?.reason).toMatch(
+      /is stopped \(T\): a background job \(pgrp \d+, foreground \d+\) that read the terminal \(fd 0\), which stops it \(SIGTTIN\)/,
+    );
     await stop(proc, monitor);
   });
 

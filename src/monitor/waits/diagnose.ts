@@ -1,18 +1,12 @@
-import type { Classification, ProcessRef, ProcessSample, TreeSnapshot, WaitRelation } from '../../types/process.js';
+import type { ProcessRef, ProcessSample, TreeSnapshot, WaitRelation } from '../../types/process.js';
 import { formatBytes, seconds } from '../../types/units.js';
 import { describeSyscall } from '../sample/syscall-names.js';
 import { nameOf } from './names.js';
+import type { Diagnosis } from './diagnosis.js';
 import { explainIdle } from './keepers.js';
 import { explainStopped } from './stopped.js';
 
-/** A relation put in words: who waits on what, and which process is the cause. */
-export interface Diagnosis {
-  readonly sentence: string;
-  /** host pid of the process a correct diagnosis names. */
-  readonly culprit: number | null;
-  /** the classification the relation shows, where it says more than the process states alone. */
-  readonly classification: Classification | null;
-}
+export type { Diagnosis } from './diagnosis.js';
 
 /** Storage writes below this in an interval are a log line or a lock file, not work being done. */
 const STORAGE_PROGRESS_BYTES = 64 * 1024;

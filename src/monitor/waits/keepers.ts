@@ -3,7 +3,7 @@ import { fdTarget, readFdInfo, workingDirs } from '../../proc/index.js';
 import { seconds } from '../../types/units.js';
 import { SYSCALL_NR } from '../sample/syscall-names.js';
 import type { SocketTables } from './socket-tables.js';
-import type { Diagnosis } from './diagnose.js';
+import type { Diagnosis } from './diagnosis.js';
 
 /**
  * What keeps an idle event loop alive, from /proc alone: the descriptors its epoll instance watches (fdinfo `tfd:`

@@ -2,7 +2,7 @@ import type { ProcessRef, ProcessSample, StopCause, WaitRelation } from '../../t
 import { fdTarget, innerPid, readStat, tracerPid } from '../../proc/index.js';
 import { SYSCALL_NR } from '../sample/syscall-names.js';
 import { waitedChildren } from './child-waits.js';
-import type { Diagnosis } from './diagnose.js';
+import type { Diagnosis } from './diagnosis.js';
 
 /** Job control: why a process of the tree is stopped, as far as /proc shows it, and who of the tree waits for it. */
 
@@ -137,15 +137,15 @@ export function explainStopped(relation: Stopped, name: (pid: number) => string,
 function stopWords(cause: StopCause, name: (pid: number) => string): string {
   switch (cause.by) {
     case 'terminal': {
-      const group = `in a background process group of its terminal (pgrp ${cause.pgid}, foreground ${cause.foreground})`;
+      const job = `a background job (pgrp ${cause.pgid}, foreground ${cause.foreground})`;
       const call = cause.call;
-      if (call === null) return `: ${group}, as a read or write of the terminal stops it (SIGTTIN/SIGTTOU)`;
+      if (call === null) return `: ${job}, as a read or write of its terminal stops it (SIGTTIN/SIGTTOU)`;
       const access = {
-        read: `it read the terminal (fd ${call.fd}), which stops it (SIGTTIN)`,
-        write: `it wrote to the terminal (fd ${call.fd}) with tostop set, which stops it (SIGTTOU)`,
-        ioctl: `it changed the terminal's settings (ioctl on fd ${call.fd}), which stops it (SIGTTOU)`,
+        read: `read the terminal (fd ${call.fd}), which stops it (SIGTTIN)`,
+        write: `wrote to the terminal (fd ${call.fd}) with tostop set, which stops it (SIGTTOU)`,
+        ioctl: `changed the terminal's settings (ioctl fd ${call.fd}), which stops it (SIGTTOU)`,
       }[call.name];
-      return `: ${group}, and ${access}; only the foreground may do that`;
+      return `: ${job} that ${access}`;
     }
     case 'tracer':
       return cause.tracer
