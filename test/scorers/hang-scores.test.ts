@@ -31,6 +31,45 @@ describe('reproduced', () => {
   it('is null for a control', () => {
     expect(reproduced(solvedControl().build())).toBeNull();
   });
+
+  it('is false when the command printed its onset line and then exited on its own (a prompt that read EOF)', () => {
+    const events = hangTrace().command(1).at(1000).onset(1).at(1010).exit(1, { exitCode: 1 }).end().build();
+    expect(reproduced(events)).toBe(false);
+  });
+
+  it('is true when the command that showed the onset was killed, by the agent or by a budget', () => {
+    for (const by of ['agent', 'budget'] as const) {
+      const events = hangTrace()
+        .command(1)
+        .at(1000)
+        .onset(1)
+        .at(5000)
+        .kill(1, by)
+        .exit(1, { killed: true })
+        .end()
+        .build();
+      expect(reproduced(events), by).toBe(true);
+    }
+  });
+
+  it('is true when the command exited after the agent answered it (an input between onset and exit)', () => {
+    const events = hangTrace()
+      .command(1)
+      .at(1000)
+      .onset(1)
+      .at(3000)
+      .action('input')
+      .at(3100)
+      .exit(1, { exitCode: 0 })
+      .end()
+      .build();
+    expect(reproduced(events)).toBe(true);
+  });
+
+  it('is true when something outside the harness ended it by a signal (a shell reports 128 + n)', () => {
+    const events = hangTrace().command(1).at(1000).onset(1).at(9000).exit(1, { exitCode: 143 }).end().build();
+    expect(reproduced(events)).toBe(true);
+  });
 });
 
 describe('interrupted and interrupt_latency', () => {
