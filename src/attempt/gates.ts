@@ -9,6 +9,7 @@ import { collect, unmetExpectation } from './verify.js';
 import { DEFAULTS } from '../defaults.js';
 import type { Terminal } from '../types/terminal.js';
 import { COMMAND_IDS } from '../types/command-ids.js';
+import { gateLogName } from '../types/run-files.js';
 
 export type { GateFailure } from '../agents/protocol.js';
 
@@ -100,7 +101,7 @@ export class GateKeeper {
     const monitor = createMonitor({
       process,
       mode: { mode: 'wait-pid' },
-      logFile: path.join(settings.logDir, `gate-${this.round}-${index}.log`),
+      logFile: path.join(settings.logDir, gateLogName(this.round, index)),
     });
     const stdout = collect(process.stdout);
     const stderr = collect(process.stderr);

@@ -21,6 +21,7 @@ import { ObservedCommands, type TreeMoment } from './observed-commands.js';
 import { deliverTicks } from './tick-delivery.js';
 import type { TraceWriter } from '../trace/writer.js';
 import { COMMAND_IDS } from '../types/command-ids.js';
+import { commandLogName } from '../types/run-files.js';
 import { wiredTerminal, type StdinWiring } from '../types/terminal.js';
 
 export interface SessionDeps {
@@ -175,7 +176,7 @@ export class AttemptSession {
       process,
       mode: this.deps.mode,
       onset: this.onsetFor(command),
-      logFile: path.join(this.deps.logDir, `command-${id}.log`),
+      logFile: path.join(this.deps.logDir, commandLogName(id)),
       cpuTimes: () => this.deps.sandbox.cpuTimes(),
     });
     // A previous foreground command that ended unseen is superseded: its exit is in the trace.
@@ -292,7 +293,7 @@ export class AttemptSession {
       process,
       mode: this.deps.mode,
       onset: this.onsetFor(process.command),
-      logFile: path.join(this.deps.logDir, `command-${id}.log`),
+      logFile: path.join(this.deps.logDir, commandLogName(id)),
     });
     const entry: CommandEntry = {
       id,

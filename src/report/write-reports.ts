@@ -18,7 +18,7 @@ import { HangbenchError } from '../types/errors.js';
 import { writeFileAtomic, writeJsonAtomic } from '../trace/atomic-write.js';
 import { RUN_FILES } from '../types/run-files.js';
 
-export const REPORT_FILES = ['report.md', RUN_FILES.junit, 'report.html'] as const;
+export const REPORT_FILES = [RUN_FILES.reportMarkdown, RUN_FILES.junit, RUN_FILES.reportHtml] as const;
 
 /** Writes report.md, junit.xml and report.html (each by rename) from a run's summary.json and its traces. */
 export async function writeRunReports(runDir: string): Promise<RunReport> {

@@ -24,3 +24,13 @@ export const RUN_FILES = {
   /** attempt folder, installed agents: the CLI's own log files, copied out of the sandbox. */
   agentLogsDir: 'agent-logs',
 } as const;
+
+/** attempt folder: a command's full output, by its command id (types/command-ids.ts). */
+export function commandLogName(commandId: number): string {
+  return `command-${commandId}.log`;
+}
+
+/** attempt folder: a gate's full output, by the finish round that ran it and its place in the case's gates. */
+export function gateLogName(round: number, gate: number): string {
+  return `gate-${round}-${gate}.log`;
+}
