@@ -139,4 +139,34 @@ export const BASELINE_PINS: Record<string, BaselinePin> = {
     false_kill: false,
     why: 'silent about 14 s after its last line: one quiet tick, then output',
   },
+  'git-rebase-editor-pipe': { interrupted: true },
+  'ctl-land-exec-tests': {
+    false_kill: false,
+    why: 'git rebase --exec prints an "Executing:" line for each commit, every ~3 s: new output at every tick',
+  },
+  'pty-check-suite-stopped': { interrupted: true },
+  'ctl-check-suite-foreground': {
+    false_kill: false,
+    why: 'silent about 14 s after its last line: one quiet tick, then output',
+  },
+  'py-export-zombie-wait': { interrupted: true },
+  'ctl-export-reaped': {
+    false_kill: false,
+    why: 'silent about 11 s after its first line: one quiet tick, then the exporters report',
+  },
+  'py-indexer-crash-loop': {
+    interrupted: false,
+    why: 'silent, but every restart appends a line to logs/supervisor.log, an open file that grows: every tick reads as progressing',
+  },
+  'ctl-indexer-crash-reported': { false_kill: false, why: 'a progress line every ~4.5 s: new output at every tick' },
+  'pty-gpg-sign-pinentry': { interrupted: true },
+  'ctl-gpg-sign-loopback': {
+    false_kill: false,
+    why: 'silent about 12 s while staging: one quiet tick, then output',
+  },
+  'py-deploy-login-callback': { interrupted: true },
+  'ctl-publish-token-env': {
+    false_kill: false,
+    why: 'silent about 12 s while uploading: one quiet tick, then output',
+  },
 };
