@@ -1,4 +1,5 @@
 import { DEFAULTS } from '../defaults.js';
+import { pullsStatus } from '../modes/index.js';
 import { looksHung } from '../types/process.js';
 import type { Action } from '../types/actions.js';
 import type { LoopAgentFactory, Observation } from './protocol.js';
@@ -14,7 +15,7 @@ export function baselineAgent(hungTicks: number): LoopAgentFactory {
     create(context) {
       let started = false;
       let hungStreak = 0;
-      const polling = context.monitor.mode === 'poll';
+      const polling = pullsStatus(context.monitor);
       const pollSeconds = (DEFAULTS.pollEveryMs * context.timeScale) / 1000;
       const keepWaiting = (): Action => (polling ? { type: 'wait', timeout: pollSeconds } : { type: 'wait' });
       return {

@@ -1,3 +1,4 @@
+import { pullsStatus } from '../modes/index.js';
 import type { Action } from '../types/actions.js';
 import type { LoopAgentFactory, Observation, OracleView } from './protocol.js';
 
@@ -18,7 +19,7 @@ export const oracleAgent: LoopAgentFactory = {
     let phase: Phase = 'start';
     let pendingWrites: Action[] = [];
     // In poll mode nothing is pushed: the oracle asks for the status every second (scaled) until the onset.
-    const polling = context.monitor.mode === 'poll';
+    const polling = pullsStatus(context.monitor);
     const keepWaiting = (): Action => (polling ? { type: 'wait', timeout: context.timeScale } : { type: 'wait' });
 
     const nextWrite = (): Action => {

@@ -1,5 +1,5 @@
 import type { TickRenderer } from '../monitor/index.js';
-import type { MonitorMode } from '../modes/index.js';
+import { ticksInOutput, type MonitorMode } from '../modes/index.js';
 import type { ObservedProcess } from '../sandbox/index.js';
 import type { ExitInfo, Tick } from '../types/process.js';
 import type { TraceWriter } from '../trace/writer.js';
@@ -53,7 +53,7 @@ export class ObservedCommands {
     const observed = this.#commands.get(commandId);
     if (!observed) return;
     const text = `\n${this.#renderTick(tick)}\n`;
-    const delivered = this.#mode.mode === 'inband' && observed.inband !== null && observed.inband(text);
+    const delivered = ticksInOutput(this.#mode) && observed.inband !== null && observed.inband(text);
     recordObservedTick(commandId, tick, text, delivered, this.#trace);
   }
 

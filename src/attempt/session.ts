@@ -11,7 +11,7 @@ import { HangbenchError } from '../types/errors.js';
 import type { KillDecider, SignalName, Tick } from '../types/process.js';
 import { DEFAULTS } from '../defaults.js';
 import { withDeadline } from '../types/deadline.js';
-import type { MonitorMode } from '../modes/index.js';
+import { pullsStatus, type MonitorMode } from '../modes/index.js';
 import { formatDuration } from '../types/duration.js';
 import { exitNotice, waitFor, type CommandEntry } from './command-entry.js';
 import { fileAction } from './file-actions.js';
@@ -144,7 +144,7 @@ export class AttemptSession {
 
   private async run(command: string, asked: boolean): Promise<ObservationBody> {
     // In poll mode every command runs in the background: run returns at once and the agent asks for its status.
-    const background = asked || this.deps.mode.mode === 'poll';
+    const background = asked || pullsStatus(this.deps.mode);
     const foreground = this.live().find((cmd) => !cmd.background);
     if (foreground && !background) {
       return failure(
@@ -197,10 +197,9 @@ export class AttemptSession {
     monitor.on((event: MonitorEvent) => this.record(entry, event));
     this.commands.set(id, entry);
     if (background) {
-      const how =
-        this.deps.mode.mode === 'poll'
-          ? `poll {id: ${id}} for its status, wait {id: ${id}} to wait for it`
-          : 'it runs in the background';
+      const how = pullsStatus(this.deps.mode)
+        ? `poll {id: ${id}} for its status, wait {id: ${id}} to wait for it`
+        : 'it runs in the background';
       return { type: 'result', action: 'run', ok: true, message: `started #${id} (pid ${process.pid}); ${how}` };
     }
     return this.awaitNext(entry, {});

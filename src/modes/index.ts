@@ -77,6 +77,16 @@ export function scheduleFor(mode: MonitorMode): ModeSchedule | null {
   return definitionOf(mode.mode).schedule(mode);
 }
 
+/** Whether the agent pulls each status in this mode (`poll`): commands run in the background, waits take a timeout. */
+export function pullsStatus(mode: Pick<MonitorMode, 'mode'>): boolean {
+  return definitionOf(mode.mode).pullsStatus ?? false;
+}
+
+/** Whether this mode writes each tick into the running command's own output (`inband`) instead of delivering it. */
+export function ticksInOutput(mode: Pick<MonitorMode, 'mode'>): boolean {
+  return definitionOf(mode.mode).ticksInOutput ?? false;
+}
+
 export function modeTakes(name: ModeName): readonly ModeField[] {
   return DEFINITIONS[name].takes;
 }

@@ -46,4 +46,11 @@ export interface ModeDefinition<M extends { readonly mode: string }> {
   withPeriod(mode: M, ms: number): M;
   /** what the monitor pushes, or null for a mode that pushes nothing. */
   schedule(mode: M): ModeSchedule | null;
+  /**
+   * the agent pulls each status (`poll`): every command runs in the background, `run` returns at once, and an agent
+   * that waits gives a timeout. Absent: false.
+   */
+  readonly pullsStatus?: boolean;
+  /** each tick is written into the running command's own output (installed agents' `inband`). Absent: false. */
+  readonly ticksInOutput?: boolean;
 }

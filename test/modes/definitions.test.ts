@@ -6,12 +6,20 @@ import {
   modePeriodMs,
   modeTakes,
   MonitorModeSchema,
+  pullsStatus,
   scaleMode,
   scheduleFor,
+  ticksInOutput,
   withModePeriod,
 } from '../../src/modes/index.js';
 
 describe('one definition per monitor mode', () => {
+  it('owns what the session and the agents ask of it: only poll has the agent pull, only inband ticks into the output', () => {
+    const modes = MODE_NAMES.map((name) => makeMode(name, { periodMs: 1000 }));
+    expect(modes.filter(pullsStatus).map((mode) => mode.mode)).toEqual(['poll']);
+    expect(modes.filter(ticksInOutput).map((mode) => mode.mode)).toEqual(['inband']);
+  });
+
   for (const name of MODE_NAMES) {
     describe(name, () => {
       const takesPeriod = modeTakes(name).includes('interval');
