@@ -42,6 +42,7 @@ if ! env --default-signal=INT --block-signal=INT true 2>/dev/null; then
   for hb_s in INT TERM HUP QUIT USR1 USR2 ALRM PIPE; do trap "hb_got=$hb_s" "$hb_s"; done
   "$hb_real" "$@" > >(exec tee -a "$hb_dir/$hb_id.out") 2> >(exec tee -a "$hb_dir/$hb_id.out" >&2)
   hb_status=$?
+  wait
 else
   # The tees block the signals a tool sends: one sent to the whole group stays pending in them (and does not end the
   # copy of the command's output, as it would not end the tool's own pipe), so the shim can tell it from one sent to
@@ -49,6 +50,7 @@ else
   exec {hb_out}> >(exec env --block-signal=$hb_sigs tee -a "$hb_dir/$hb_id.out")
   hb_tee=$!
   exec {hb_err}> >(exec env --block-signal=$hb_sigs tee -a "$hb_dir/$hb_id.out" >&2)
+  hb_tee2=$!
   hb_pass() {
     local hb_key hb_val hb_rest hb_pending=0
     hb_got=$1
@@ -77,8 +79,23 @@ else
     kill -0 "$hb_child" 2>/dev/null || break
   done
   exec {hb_out}>&- {hb_err}>&-
+  # The tees end once the command's output reaches EOF, in a moment, so its last lines are copied before the exit is
+  # reported; not while a process the command left holds its output (the tee then goes on copying, as the tool's own
+  # pipe would stay open): at most a second, napping on the ack FIFO that nobody writes.
+  hb_tees_done() {
+    local hb_p
+    for hb_p in "$hb_tee" "$hb_tee2"; do
+      [ -r "/proc/$hb_p/stat" ] && [[ $(< "/proc/$hb_p/stat") != *") Z "* ]] && return 1
+    done
+    return 0
+  }
+  exec {hb_nap}<> "$hb_dir/$hb_id.ack"
+  for hb_i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+    hb_tees_done && break
+    read -r -t 0.05 -u "$hb_nap" hb_line
+  done
+  exec {hb_nap}>&-
 fi
-wait
 printf '%s %s\\n' "$hb_status" "$hb_got" > "$hb_dir/$hb_id.exit"
 : > "$hb_dir/$hb_id.done"
 if [ "$hb_status" -gt 128 ] && [ "$hb_status" -lt 193 ]; then

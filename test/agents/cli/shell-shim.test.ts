@@ -111,4 +111,16 @@ except KeyboardInterrupt:
     const killed = await startShim('kill -TERM $$');
     expect(await killed.exited).toEqual({ code: null, signal: 'SIGTERM' });
   }, 30_000);
+
+  it('ends with the command, not with a process it left holding the output', async () => {
+    const ran = await startShim('sleep 1000 & echo "left $!"; exit 4');
+    try {
+      expect(await ran.exited).toEqual({ code: 4, signal: null });
+      expect(await readFile(path.join(observe, `${ran.child.pid}.exit`), 'utf8')).toBe('4 \n');
+      expect(ran.output()).toMatch(/left \d+/);
+    } finally {
+      const left = /left (\d+)/.exec(ran.output())?.[1];
+      if (left) process.kill(Number(left), 'SIGKILL');
+    }
+  }, 30_000);
 });
