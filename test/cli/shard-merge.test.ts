@@ -7,9 +7,12 @@ import { evalRun, hangbench } from './run-helpers.js';
 
 const readJson = async <T>(file: string): Promise<T> => JSON.parse(await readFile(file, 'utf8')) as T;
 
-/** The summary without what depends on the clock: run id and times, durations, tick counts, the classification at the kill. */
+/**
+ * The summary without what depends on the clock: run id and times, durations, CPU used, tick counts, the classification
+ * at the kill (a merged run has no cpuBound: its shards' walls are not one run's).
+ */
 function withoutTimings(summary: RunSummary) {
-  const { runId: _r, startedAt: _s, finishedAt: _f, options: _o, confusion: _c, ...rest } = summary;
+  const { runId: _r, startedAt: _s, finishedAt: _f, options: _o, confusion: _c, cpuBound: _b, ...rest } = summary;
   return {
     ...rest,
     groups: rest.groups.map(
@@ -19,6 +22,7 @@ function withoutTimings(summary: RunSummary) {
     attempts: rest.attempts.map(
       ({
         wallMs: _w,
+        cpuMs: _u,
         ticks: _t,
         tokens: _k,
         classificationAtEnd: _c,
