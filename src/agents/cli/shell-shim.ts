@@ -16,7 +16,11 @@ export const INSIDE = {
  * without the shim. Any other use of bash (the harness's own commands, scripts, interactive shells) passes straight through.
  */
 export function shellShim(): string {
-  return `#!${INSIDE.realBash}
+  return `${SHIM_ANNOUNCE}${SHIM_RUN}${SHIM_REPORT}`;
+}
+
+/** The shim's first part: pass straight through unless observing, then announce the command and wait for the ack. */
+const SHIM_ANNOUNCE = `#!${INSIDE.realBash}
 hb_real=${INSIDE.realBash}
 hb_dir=\${HANGBENCH_OBSERVE-}
 hb_seen= hb_cmd=
@@ -35,7 +39,10 @@ printf '%s' "$hb_cmd" > "$hb_dir/$hb_id.cmd"
 mkfifo -m 600 "$hb_dir/$hb_id.ack" 2>/dev/null
 : > "$hb_dir/$hb_id.start"
 read -r -t 5 hb_line <> "$hb_dir/$hb_id.ack"
-# Without env's signal options (coreutils < 8.31) the command runs in the foreground as it always did: a signal sent to
+`;
+
+/** Its second: run the command, its output copied, signals sent to the shim alone passed on. */
+const SHIM_RUN = `# Without env's signal options (coreutils < 8.31) the command runs in the foreground as it always did: a signal sent to
 # the shim alone then stays with it, and one sent to the group ends the tee copies too.
 hb_sigs=INT,TERM,HUP,QUIT,USR1,USR2,ALRM
 if ! env --default-signal=INT --block-signal=INT true 2>/dev/null; then
@@ -96,11 +103,13 @@ else
   done
   exec {hb_nap}>&-
 fi
-printf '%s %s\\n' "$hb_status" "$hb_got" > "$hb_dir/$hb_id.exit"
+`;
+
+/** Its last: report the exit and end as the command did. */
+const SHIM_REPORT = `printf '%s %s\\n' "$hb_status" "$hb_got" > "$hb_dir/$hb_id.exit"
 : > "$hb_dir/$hb_id.done"
 if [ "$hb_status" -gt 128 ] && [ "$hb_status" -lt 193 ]; then
   trap - $((hb_status - 128)); kill -s $((hb_status - 128)) $$
 fi
 exit "$hb_status"
 `;
-}
