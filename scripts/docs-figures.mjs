@@ -189,6 +189,51 @@ function shellToolCell(row) {
   return `${how}${before}${when}${some}${left}${ended}`;
 }
 
+/** The matrix of shell-tool rows: one table of CLIs × classes, or per mode classes × CLIs when there are many classes. */
+function shellToolTables(rows, attempts) {
+  const cliOf = (row) => row.cli.split('·')[0].replace(/^cli-/, '');
+  const modeOf = (row) => row.mode ?? '–';
+  const classes = [...new Set(rows.map((row) => row.class))].sort();
+  const modes = [...new Set(rows.map(modeOf))].sort((a, b) =>
+    a === 'none' ? -1 : b === 'none' ? 1 : a.localeCompare(b),
+  );
+  const clis = [...new Set(rows.map(cliOf))].sort();
+  const find = (cli, mode, cls) => rows.find((row) => cliOf(row) === cli && modeOf(row) === mode && row.class === cls);
+  const cases = (cls) =>
+    [...new Set(attempts.filter((attempt) => attempt.class === cls).map((attempt) => attempt.caseId))]
+      .sort()
+      .map((id) => `\`${id}\``)
+      .join(', ');
+  const tables = [];
+  if (classes.length <= 5) {
+    const withMode = modes.length > 1;
+    tables.push(
+      `| CLI |${withMode ? ' mode |' : ''} ${classes.join(' | ')} |`,
+      `|---|${withMode ? '---|' : ''}${classes.map(() => '---|').join('')}`,
+      ...clis.flatMap((cli) =>
+        modes
+          .filter((mode) => classes.some((cls) => find(cli, mode, cls)))
+          .map(
+            (mode) =>
+              `| ${cli} |${withMode ? ` ${mode} |` : ''} ${classes.map((cls) => shellToolCell(find(cli, mode, cls))).join(' | ')} |`,
+          ),
+      ),
+    );
+  } else {
+    for (const mode of modes) {
+      if (modes.length > 1) tables.push(`Mode \`${mode}\`:`, '');
+      tables.push(
+        `| class | ${clis.join(' | ')} |`,
+        `|---|${clis.map(() => '---|').join('')}`,
+        ...classes.map((cls) => `| ${cls} | ${clis.map((cli) => shellToolCell(find(cli, mode, cls))).join(' | ')} |`),
+        '',
+      );
+    }
+    tables.pop();
+  }
+  return { tables, classes, cases };
+}
+
 const GENERATORS = {
   // every command's flags, from its table in src/cli/flags/ (what parsing, --help and eval --resume read too)
   'flags-eval': async () => renderFlagsMarkdown(COMMAND_FLAGS.eval, { withResume: true }),
@@ -451,6 +496,23 @@ const GENERATORS = {
    * when its result reached the model (p50), and the repro's processes still alive then. Up to 5 hang classes: one row
    * per CLI (and mode), one column per class; more: a table per mode, one row per class, one column per CLI.
    */
+  /** The shell-tool matrix on the cases added after the whole-library records, with the probe's budgets. */
+  'shell-tools-new-cases': async () => {
+    const run = record('shell-tools-new-cases');
+    const rows = (run.summary.shellTools ?? []).filter((row) => row.installed);
+    if (rows.length === 0)
+      throw new Error(`${file('shell-tools-new-cases')}: summary.json has no installed-CLI shellTools rows`);
+    const { tables, classes, cases } = shellToolTables(rows, run.summary.attempts);
+    const controls = run.summary.attempts.filter((attempt) => attempt.kind === 'control');
+    const falseKills = controls.filter((attempt) => attempt.scores.false_kill === true).length;
+    return [
+      `Record: ${madeBy('shell-tools-new-cases')} (${minSec(run.wallSeconds)} wall; ${caseCount(run)} cases, ${run.summary.attempts.length} attempts, false kills ${falseKills} of ${controls.length} controls). Each cell as in the matrix above, with the probe's budgets (a tool that did not answer before its own deadline passed is "never returned", one the budget cut first "the budget ended it first"; "the CLI did not exit": ended by the harness 30 s after its final answer).`,
+      '',
+      ...tables,
+      '',
+      `Cases: ${classes.map((cls) => `${cls} ${cases(cls)}`).join('; ')}.`,
+    ].join('\n');
+  },
   /** Each CLI's boot, from its start to its first model request: wall and CPU (scores agent_boot_ms, agent_boot_cpu_ms). */
   'cli-boots': async () => {
     const run = record('cli-boots');
@@ -517,45 +579,7 @@ const GENERATORS = {
     const again = new Set(later ? installed(later).map(key) : []);
     const rows = [...installed(run).filter((row) => !again.has(key(row))), ...(later ? installed(later) : [])];
     const attempts = [...run.summary.attempts, ...(later?.summary.attempts ?? [])];
-    const classes = [...new Set(rows.map((row) => row.class))].sort();
-    const modes = [...new Set(rows.map(modeOf))].sort((a, b) =>
-      a === 'none' ? -1 : b === 'none' ? 1 : a.localeCompare(b),
-    );
-    const clis = [...new Set(rows.map(cliOf))].sort();
-    const find = (cli, mode, cls) =>
-      rows.find((row) => cliOf(row) === cli && modeOf(row) === mode && row.class === cls);
-    const cases = (cls) =>
-      [...new Set(attempts.filter((attempt) => attempt.class === cls).map((attempt) => attempt.caseId))]
-        .sort()
-        .map((id) => `\`${id}\``)
-        .join(', ');
-    const tables = [];
-    if (classes.length <= 5) {
-      const withMode = modes.length > 1;
-      tables.push(
-        `| CLI |${withMode ? ' mode |' : ''} ${classes.join(' | ')} |`,
-        `|---|${withMode ? '---|' : ''}${classes.map(() => '---|').join('')}`,
-        ...clis.flatMap((cli) =>
-          modes
-            .filter((mode) => classes.some((cls) => find(cli, mode, cls)))
-            .map(
-              (mode) =>
-                `| ${cli} |${withMode ? ` ${mode} |` : ''} ${classes.map((cls) => shellToolCell(find(cli, mode, cls))).join(' | ')} |`,
-            ),
-        ),
-      );
-    } else {
-      for (const mode of modes) {
-        if (modes.length > 1) tables.push(`Mode \`${mode}\`:`, '');
-        tables.push(
-          `| class | ${clis.join(' | ')} |`,
-          `|---|${clis.map(() => '---|').join('')}`,
-          ...classes.map((cls) => `| ${cls} | ${clis.map((cli) => shellToolCell(find(cli, mode, cls))).join(' | ')} |`),
-          '',
-        );
-      }
-      tables.pop();
-    }
+    const { tables, classes, cases } = shellToolTables(rows, attempts);
     const sources = later
       ? [
           `Records: ${madeBy('shell-tools')} (${minSec(run.wallSeconds)} wall), for every row not in`,
