@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { z } from 'zod';
+import { CaseKindSchema } from '../types/case.js';
 import { HangbenchError } from '../types/errors.js';
 import { VariantSpecSchema } from '../types/variant.js';
 import { RUN_FILES } from '../types/run-files.js';
@@ -37,7 +38,7 @@ export const RunMetaSchema = z.strictObject({
   runId: z.string(),
   startedAt: z.string(),
   options: RecordedOptionsSchema,
-  cases: z.array(z.strictObject({ id: z.string(), file: z.string(), kind: z.enum(['hang', 'control']) })),
+  cases: z.array(z.strictObject({ id: z.string(), file: z.string(), kind: CaseKindSchema })),
   versions: z.strictObject({
     hangbench: z.string(),
     node: z.string(),

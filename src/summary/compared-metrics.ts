@@ -1,18 +1,7 @@
-import type { AttemptScores } from '../types/scores.js';
+import type { AttemptScores, RateName } from '../types/scores.js';
 import type { Over } from './schema-comparisons.js';
 
-/** The yes/no scores a variant has a rate of (summary.json's `groups[]`). */
-export type RateName =
-  | 'solved'
-  | 'reproduced'
-  | 'interrupted'
-  | 'fixed'
-  | 'diagnosed'
-  | 'false_kill'
-  | 'completed'
-  | 'intact'
-  | 'clean'
-  | 'within_budget';
+export type { RateName } from '../types/scores.js';
 
 /** A yes/no score: a rate per variant (Wilson), compared between variants by McNemar's exact test and the paired difference. */
 export interface ComparedRate {

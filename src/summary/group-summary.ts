@@ -6,11 +6,11 @@ import {
   percentile,
   type BootstrapOptions,
 } from '../stats/index.js';
-import type { AttemptScores } from '../types/scores.js';
+import { RATE_NAMES, type AttemptScores, type RateName } from '../types/scores.js';
 import { groupBy } from './group-by.js';
 import { rate } from './rates.js';
 import type { GroupRate, GroupSummary } from './schema.js';
-import { countsOver, RATE_METRICS, type RateName } from './compared-metrics.js';
+import { countsOver, RATE_METRICS } from './compared-metrics.js';
 
 /** One variant's rates with Wilson intervals, pass@k, latency percentiles with bootstrap intervals, and cost. */
 export function summarizeGroup(attempts: readonly AttemptScores[], bootstrap: BootstrapOptions): GroupSummary {
@@ -54,18 +54,21 @@ export function summarizeGroup(attempts: readonly AttemptScores[], bootstrap: Bo
   };
 }
 
-/** Every rate of RATE_METRICS over the attempts it counts over, with its Wilson interval. */
+/**
+ * Every rate over the attempts its entry of the metric table counts over, with its Wilson interval, in the table's
+ * order; a rate of RATE_NAMES that the table lacks throws rather than leaving the group without it.
+ */
 function rates(attempts: readonly AttemptScores[]): Record<RateName, GroupRate> {
-  return Object.fromEntries(
-    RATE_METRICS.map((metric) => [
-      metric.metric,
-      {
-        ...rate(
-          attempts.filter((attempt) => countsOver(metric.over, attempt)),
-          metric.metric,
-        ),
-        over: metric.over,
-      },
-    ]),
-  ) as Record<RateName, GroupRate>;
+  const byName = new Map<RateName, GroupRate>();
+  for (const { metric, over } of RATE_METRICS)
+    byName.set(metric, {
+      ...rate(
+        attempts.filter((attempt) => countsOver(over, attempt)),
+        metric,
+      ),
+      over,
+    });
+  const missing = RATE_NAMES.filter((name) => !byName.has(name));
+  if (missing.length > 0) throw new Error(`the metric table has no rate ${missing.join(', ')}`);
+  return Object.fromEntries(byName) as Record<RateName, GroupRate>;
 }

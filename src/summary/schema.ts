@@ -1,5 +1,6 @@
 import { StdinWiringRowSchema } from './stdin-wiring.js';
 import { z } from 'zod';
+import { CaseKindSchema } from '../types/case.js';
 import { AGENT_EXITS, OUTCOMES, TOOL_ENDS, type AttemptScores } from '../types/scores.js';
 import { RateSchema } from './schema-rate.js';
 import { MetricComparisonSchema, OverSchema, SweepSchema } from './schema-comparisons.js';
@@ -22,7 +23,7 @@ export const GroupRateSchema = RateSchema.extend({ over: OverSchema });
 
 export const AttemptScoresSchema = z.strictObject({
   caseId: z.string(),
-  kind: z.enum(['hang', 'control']),
+  kind: CaseKindSchema,
   class: z.string(),
   variant: z.string(),
   agent: z.string(),
@@ -134,7 +135,7 @@ export const GroupSummarySchema = z.strictObject({
 
 export const ClassSummarySchema = z.strictObject({
   class: z.string(),
-  kind: z.enum(['hang', 'control']),
+  kind: CaseKindSchema,
   agent: z.string(),
   variant: z.string(),
   attempts: z.number().int().nonnegative(),
@@ -149,7 +150,7 @@ export const ClassSummarySchema = z.strictObject({
 /** One case class against the monitor's classification at the agent's kill or the repro's exit. */
 export const ConfusionRowSchema = z.strictObject({
   class: z.string(),
-  kind: z.enum(['hang', 'control']),
+  kind: CaseKindSchema,
   attempts: z.number().int().nonnegative(),
   /** attempts per classification at the end (`none`: no tick came first); classifications never seen are left out. */
   counts: z.record(z.string(), z.number().int().nonnegative()),
@@ -171,7 +172,7 @@ export const ConfusionSchema = z.strictObject({
 export const CaseMatrixRowSchema = z.strictObject({
   caseId: z.string(),
   class: z.string(),
-  kind: z.enum(['hang', 'control']),
+  kind: CaseKindSchema,
   cells: z.record(
     z.string(),
     z.strictObject({ solved: z.number().int().nonnegative(), total: z.number().int().positive() }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CaseKindSchema } from '../types/case.js';
 import { StdinWiringSchema, STDIN_WIRINGS, type StdinWiring } from '../types/terminal.js';
 import type { AttemptScores } from '../types/scores.js';
 import { VariantSpecSchema } from '../types/variant.js';
@@ -18,7 +19,7 @@ const WiringCellSchema = z.strictObject({
 /** One case under each `--stdin` wiring the run tried. */
 export const StdinWiringRowSchema = z.strictObject({
   caseId: z.string(),
-  kind: z.enum(['hang', 'control']),
+  kind: CaseKindSchema,
   cells: z.array(WiringCellSchema),
 });
 export type StdinWiringRow = z.infer<typeof StdinWiringRowSchema>;

@@ -169,6 +169,11 @@ const CommonFields = {
   gates: z.array(GateSchema).default([]).describe('visible checks that must pass when the agent says finish'),
 };
 
+/** A case reproduces a hang, or is its control: the same program without the hang, which must finish. */
+export const CASE_KINDS = ['hang', 'control'] as const;
+export type CaseKind = (typeof CASE_KINDS)[number];
+export const CaseKindSchema = z.enum(CASE_KINDS);
+
 export const CaseFileSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     ...CommonFields,

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { ActionSchema } from './actions.js';
+import { CaseKindSchema } from './case.js';
 import { CulpritSchema } from './culprit.js';
-import { CLASSIFICATIONS, ISOLATIONS, KILL_DECIDERS, KILL_MECHANISMS, ProcessSampleSchema } from './process.js';
+import {
+  CLASSIFICATIONS,
+  ExitInfoSchema,
+  ISOLATIONS,
+  KILL_MECHANISMS,
+  KillRecordSchema,
+  TickOutputSchema,
+  TreeSnapshotSchema,
+} from './process.js';
 import { OUTCOMES } from './scores.js';
 import { MonitorModeSchema } from '../modes/index.js';
 import { VariantSpecSchema } from './variant.js';
@@ -15,134 +24,9 @@ export const TRACE_SCHEMA_VERSION = 2;
 export const WALL_BUDGET_SOURCES = ['case', 'variant', 'tool-timeout'] as const;
 export type WallBudgetSource = (typeof WALL_BUDGET_SOURCES)[number];
 
-const KillDeciderSchema = z.enum(KILL_DECIDERS);
-const MechanismSchema = z.enum(KILL_MECHANISMS);
-
 /** What an agent's note is about: a retry, a cache hit, a replay divergence, or the agent's own remark. */
 const AGENT_NOTE_KINDS = ['retry', 'cache', 'divergence', 'agent'] as const;
 export type AgentNoteKind = (typeof AGENT_NOTE_KINDS)[number];
-
-const ProcessRefSchema = z.object({
-  pid: z.number(),
-  command: z.string(),
-  state: z.string(),
-  orphan: z.boolean(),
-  doing: z.string(),
-});
-
-/** snapshot.waits: the wait-for relations and progress deltas of a tick (see src/types/process.ts). */
-const WaitsSchema = z.object({
-  relations: z.array(
-    z.discriminatedUnion('kind', [
-      z.object({
-        kind: z.literal('pipe'),
-        pid: z.number(),
-        direction: z.enum(['read', 'write']),
-        inode: z.number(),
-        fifo: z.string().nullable(),
-        others: z.array(ProcessRefSchema),
-        selfHeld: z.boolean().default(false),
-      }),
-      z.object({
-        kind: z.literal('lock'),
-        pid: z.number(),
-        lock: z.enum(['flock', 'posix', 'ofd']),
-        polling: z.boolean().optional(),
-        file: z.string(),
-        path: z.string().nullable(),
-        holderPid: z.number().nullable(),
-        holder: ProcessRefSchema.nullable(),
-      }),
-      z.object({
-        kind: z.literal('socket'),
-        pid: z.number(),
-        proto: z.enum(['tcp', 'tcp6', 'unix']),
-        state: z.string(),
-        local: z.string(),
-        peer: z.string(),
-        rxQueue: z.number(),
-        txQueue: z.number(),
-        peerPid: z.number().nullable(),
-      }),
-      z.object({ kind: z.literal('futex'), pid: z.number(), waiting: z.number(), threads: z.number() }),
-      z.object({ kind: z.literal('child'), pid: z.number(), child: ProcessRefSchema }),
-      z.object({
-        kind: z.literal('stopped'),
-        pid: z.number(),
-        cause: z.discriminatedUnion('by', [
-          z.object({
-            by: z.literal('terminal'),
-            pgid: z.number(),
-            foreground: z.number(),
-            call: z.object({ name: z.enum(['read', 'write', 'ioctl']), fd: z.number() }).nullable(),
-          }),
-          z.object({ by: z.literal('tracer'), tracerPid: z.number(), tracer: ProcessRefSchema.nullable() }),
-          z.object({ by: z.literal('signal'), signal: z.string().nullable() }),
-        ]),
-        waiters: z.array(z.object({ pid: z.number(), via: z.enum(['child', 'pipe-read', 'pipe-write', 'lock']) })),
-      }),
-      z.object({
-        kind: z.literal('idle'),
-        pid: z.number(),
-        keepers: z.array(
-          z.discriminatedUnion('what', [
-            z.object({ what: z.literal('listen'), address: z.string() }),
-            z.object({ what: z.literal('connection'), peer: z.string() }),
-            z.object({ what: z.literal('inotify'), watches: z.number(), paths: z.array(z.string()) }),
-            z.object({ what: z.literal('timerfd'), nextMs: z.number(), intervalMs: z.number() }),
-            z.object({ what: z.literal('timer'), dueMs: z.number() }),
-            z.object({ what: z.literal('threads'), count: z.number() }),
-          ]),
-        ),
-      }),
-      z.object({
-        kind: z.literal('cycle'),
-        pid: z.number(),
-        members: z.array(z.object({ pid: z.number(), via: z.enum(['pipe-read', 'pipe-write', 'lock', 'child']) })),
-      }),
-      z.object({
-        kind: z.literal('thread'),
-        pid: z.number(),
-        thread: z.object({
-          tid: z.number(),
-          name: z.string(),
-          wchan: z.string(),
-          syscall: z.object({ nr: z.number(), arg0: z.number() }).nullable(),
-        }),
-      }),
-    ]),
-  ),
-  progress: z.array(
-    z.object({
-      pid: z.number(),
-      cpuMs: z.number(),
-      rchar: z.number(),
-      wchar: z.number(),
-      readBytes: z.number(),
-      writeBytes: z.number(),
-      filesGrew: z.number(),
-    }),
-  ),
-  intervalMs: z.number(),
-  netSegments: z.number().nullable(),
-  ended: z
-    .array(
-      z.object({
-        pid: z.number(),
-        innerPid: z.number().optional(),
-        ppid: z.number(),
-        command: z.string(),
-        args: z.string(),
-        endedMs: z.number(),
-        lastSeenMs: z.number(),
-        seen: z.enum(['zombie', 'gone']),
-        exitCode: z.number().nullable(),
-        signal: z.string().nullable(),
-        coreDumped: z.boolean().optional(),
-      }),
-    )
-    .optional(),
-});
 
 const UsageSchema = z.object({
   promptTokens: z.number(),
@@ -160,7 +44,7 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     schemaVersion: z.number().int(),
     attemptId: z.string(),
     caseId: z.string(),
-    kind: z.enum(['hang', 'control']),
+    kind: CaseKindSchema,
     class: z.string(),
     variant: z.string(),
     repeat: z.number().int(),
@@ -187,7 +71,7 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     hints: z.number().int().nonnegative().optional(),
     /** (hang cases that declare one) the case's hang.culprit, so `diagnosed` is scored from the trace alone. */
     culprit: CulpritSchema.optional(),
-    mechanism: MechanismSchema,
+    mechanism: z.enum(KILL_MECHANISMS),
     /** how the attempt's commands were isolated: a bubblewrap jail, or the harness's own user (the fallback). */
     isolation: z.enum(ISOLATIONS),
     startedAt: z.string(),
@@ -257,18 +141,8 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     cpuWaitMs: z.number().optional(),
     sinceOutputMs: z.number(),
     totalOutputBytes: z.number(),
-    output: z.object({
-      text: z.string(),
-      bytes: z.number(),
-      cutBytes: z.number(),
-      foldedLines: z.number(),
-      partialLine: z.boolean(),
-    }),
-    snapshot: z.object({
-      source: z.enum(['proc', 'unavailable']),
-      processes: z.array(ProcessSampleSchema),
-      waits: WaitsSchema.optional(),
-    }),
+    output: TickOutputSchema,
+    snapshot: TreeSnapshotSchema,
     classification: z.enum(CLASSIFICATIONS),
     reason: z.string(),
     /** host pid of the process the reason names as the cause (absent in older traces). */
@@ -335,14 +209,7 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     ...base,
     type: z.literal('kill'),
     commandId: z.number().int(),
-    by: KillDeciderSchema,
-    reason: z.string(),
-    mechanism: MechanismSchema,
-    treeSize: z.number().int(),
-    steps: z.array(z.object({ signal: z.string(), atMs: z.number(), alive: z.number() })),
-    escalatedToKill: z.boolean(),
-    goneMs: z.number().nullable(),
-    survivors: z.array(z.number()),
+    ...KillRecordSchema.shape,
     /** ms the command's tick clock had fallen behind the wall when the kill was decided; absent without a schedule. */
     cpuWaitMs: z.number().optional(),
   }),
@@ -350,9 +217,7 @@ export const TraceEventSchema = z.discriminatedUnion('type', [
     ...base,
     type: z.literal('command.exit'),
     commandId: z.number().int(),
-    exitCode: z.number().nullable(),
-    signal: z.string().nullable(),
-    durationMs: z.number(),
+    ...ExitInfoSchema.shape,
     killed: z.boolean(),
   }),
   z.object({

@@ -16,34 +16,44 @@ export type KillDecider = (typeof KILL_DECIDERS)[number];
 export const ISOLATIONS = ['bubblewrap', 'host-user'] as const;
 export type Isolation = (typeof ISOLATIONS)[number];
 
-export type SignalName = 'SIGINT' | 'SIGTERM' | 'SIGCONT' | 'SIGKILL' | 'SIGHUP' | 'SIGQUIT';
+export const SIGNAL_NAMES = ['SIGINT', 'SIGTERM', 'SIGCONT', 'SIGKILL', 'SIGHUP', 'SIGQUIT'] as const;
+export type SignalName = (typeof SIGNAL_NAMES)[number];
 
-export interface SignalStep {
-  readonly signal: SignalName | 'cgroup.kill';
+/*
+ * The shapes below are zod schemas, their types inferred: the trace's events (types/events.ts) are built from the
+ * same schemas, so what the sandbox and the monitor make is what a trace holds and what its reader gives back.
+ */
+
+export const SignalStepSchema = z.object({
+  /** what the harness sent (a SignalName, or `cgroup.kill`), or the signal an installed agent's own tool ended it by. */
+  signal: z.string(),
   /** ms since the kill decision. */
-  readonly atMs: number;
+  atMs: z.number(),
   /** processes of the tree alive when the step was taken. */
-  readonly alive: number;
-}
+  alive: z.number(),
+});
+export type SignalStep = z.infer<typeof SignalStepSchema>;
 
 /** A kill is data: who, why, which signals, whether it escalated, and how long until every process was gone. */
-export interface KillRecord {
-  readonly by: KillDecider;
-  readonly reason: string;
-  readonly mechanism: KillMechanism;
-  readonly treeSize: number;
-  readonly steps: readonly SignalStep[];
-  readonly escalatedToKill: boolean;
+export const KillRecordSchema = z.object({
+  by: z.enum(KILL_DECIDERS),
+  reason: z.string(),
+  mechanism: z.enum(KILL_MECHANISMS),
+  treeSize: z.number().int(),
+  steps: z.array(SignalStepSchema),
+  escalatedToKill: z.boolean(),
   /** ms from the decision until no process of the tree was left (zombies count as gone); null if some survived. */
-  readonly goneMs: number | null;
-  readonly survivors: readonly number[];
-}
+  goneMs: z.number().nullable(),
+  survivors: z.array(z.number()),
+});
+export type KillRecord = z.infer<typeof KillRecordSchema>;
 
-export interface ExitInfo {
-  readonly exitCode: number | null;
-  readonly signal: string | null;
-  readonly durationMs: number;
-}
+export const ExitInfoSchema = z.object({
+  exitCode: z.number().nullable(),
+  signal: z.string().nullable(),
+  durationMs: z.number(),
+});
+export type ExitInfo = z.infer<typeof ExitInfoSchema>;
 
 export const PROC_STATES = ['R', 'S', 'D', 'T', 't', 'Z', 'X', 'I', 'W', 'P', '?'] as const;
 export type ProcState = (typeof PROC_STATES)[number];
@@ -111,119 +121,17 @@ export const ProcessSampleSchema = z
   .readonly();
 export type ProcessSample = z.infer<typeof ProcessSampleSchema>;
 
-export interface TreeSnapshot {
-  /** how the tree was sampled; 'unavailable' off Linux. */
-  readonly source: 'proc' | 'unavailable';
-  readonly processes: readonly ProcessSample[];
-  /** who waits for whom, and what moved since the previous sample (absent in traces written before it existed). */
-  readonly waits?: Waits;
-}
-
 /** A process a relation names, as it was in the same sample (host pid: the snapshot's process has its inner pid). */
-export interface ProcessRef {
-  readonly pid: number;
-  readonly command: string;
-  readonly state: ProcState;
+export const ProcessRefSchema = z.object({
+  pid: z.number(),
+  command: z.string(),
+  state: z.enum(PROC_STATES),
   /** its parent is not in the tree: it was re-parented to the reaper (ppid 1 as the command sees it). */
-  readonly orphan: boolean;
+  orphan: z.boolean(),
   /** what it does, in the monitor's words: running, stopped, sleep, pipe-read, lock, child-wait, event-loop, … */
-  readonly doing: string;
-}
-
-/** A wait-for relation read from /proc: `pid` is the waiting process, the rest says on what and on whom. */
-export type WaitRelation =
-  /** blocked reading or writing a pipe or FIFO (or opening a FIFO): the processes holding its other end. */
-  | {
-      readonly kind: 'pipe';
-      readonly pid: number;
-      readonly direction: 'read' | 'write';
-      /** the pipe's inode; 0 for a FIFO being opened (no pipe yet). */
-      readonly inode: number;
-      /** the FIFO's path, for a named pipe. */
-      readonly fifo: string | null;
-      readonly others: readonly ProcessRef[];
-      /** the waiting process holds the other end itself (so a read never sees end-of-file). */
-      readonly selfHeld: boolean;
-    }
-  /**
-   * waits for a flock/fcntl lock, blocked in the kernel or polling (sleeping and retrying with the file open): the holder
-   * from /proc/locks and the tree's descriptors (null when the holding process is gone).
-   */
-  | {
-      readonly kind: 'lock';
-      readonly pid: number;
-      /** flock(2), a process's fcntl lock (posix), or an open file description's fcntl lock (ofd). */
-      readonly lock: 'flock' | 'posix' | 'ofd';
-      /** the waiter is not blocked in the kernel: it sleeps and retries (absent: blocked; absent in older traces). */
-      readonly polling?: boolean;
-      /** `major:minor:inode` as /proc/locks prints it, and the file's path where one of the tree has it open. */
-      readonly file: string;
-      readonly path: string | null;
-      readonly holderPid: number | null;
-      readonly holder: ProcessRef | null;
-    }
-  /** blocked on a socket (connect, recv, accept, or an event loop over sockets): its state, ends and queues. */
-  | {
-      readonly kind: 'socket';
-      readonly pid: number;
-      readonly proto: 'tcp' | 'tcp6' | 'unix';
-      /** `ESTABLISHED`, `SYN_SENT`, `LISTEN`, `CLOSE_WAIT`, … */
-      readonly state: string;
-      readonly local: string;
-      readonly peer: string;
-      readonly rxQueue: number;
-      readonly txQueue: number;
-      /** another process of the tree holds the peer end (a loopback server of the same command). */
-      readonly peerPid: number | null;
-    }
-  /** threads of one process blocked in futex waits at ~0 % CPU: two or more is what a lock-order deadlock looks like. */
-  | { readonly kind: 'futex'; readonly pid: number; readonly waiting: number; readonly threads: number }
-  /**
-   * a process whose main thread waits on a lock (futex) at ~0 % CPU while a thread of its own, which could release it
-   * (a join, a condition or event wait), is itself blocked elsewhere: in a read, an accept, a sleep. The thread's name is
-   * '' when it is the process's own.
-   */
-  | {
-      readonly kind: 'thread';
-      readonly pid: number;
-      readonly thread: {
-        readonly tid: number;
-        readonly name: string;
-        readonly wchan: string;
-        readonly syscall: { readonly nr: number; readonly arg0: number } | null;
-      };
-    }
-  /** a parent in wait4 on a child that is stopped or waits for input that will not come. */
-  | { readonly kind: 'child'; readonly pid: number; readonly child: ProcessRef }
-  /**
-   * a stopped process (T, or t under a tracer): why, as far as /proc shows it, and who of the tree waits for it. The stop
-   * signal itself is in no /proc file; the cause is inferred from its process group against its terminal's foreground
-   * group, its TracerPid, and the syscall it was in when the stop came.
-   */
-  | {
-      readonly kind: 'stopped';
-      readonly pid: number;
-      readonly cause: StopCause;
-      readonly waiters: ReadonlyArray<{
-        readonly pid: number;
-        readonly via: 'child' | 'pipe-read' | 'pipe-write' | 'lock';
-      }>;
-    }
-  /** idle in its event loop (epoll) at ~0 % CPU: what of its interest list, its wait's timeout and its threads keeps it alive. */
-  | { readonly kind: 'idle'; readonly pid: number; readonly keepers: readonly Keeper[] }
-  /**
-   * processes each waiting for the next and the last for the first, so none can move: `members[i]` waits for
-   * `members[i + 1]` (the last for the first) through `via` — reading or writing a pipe the next holds the other end
-   * of, a lock the next holds, or wait4 for the next, its child. `pid` is the first member.
-   */
-  | {
-      readonly kind: 'cycle';
-      readonly pid: number;
-      readonly members: ReadonlyArray<{
-        readonly pid: number;
-        readonly via: 'pipe-read' | 'pipe-write' | 'lock' | 'child';
-      }>;
-    };
+  doing: z.string(),
+});
+export type ProcessRef = z.infer<typeof ProcessRefSchema>;
 
 /**
  * Why a process is stopped. terminal: it is in a background process group of its controlling terminal (pids as the
@@ -231,15 +139,17 @@ export type WaitRelation =
  * set, or a change of the terminal's settings, by SIGTTOU), null when it was in none. tracer: TracerPid names the
  * process that stops and resumes it. signal: neither, so SIGSTOP or SIGTSTP; `signal` where it was sending one to itself.
  */
-export type StopCause =
-  | {
-      readonly by: 'terminal';
-      readonly pgid: number;
-      readonly foreground: number;
-      readonly call: { readonly name: 'read' | 'write' | 'ioctl'; readonly fd: number } | null;
-    }
-  | { readonly by: 'tracer'; readonly tracerPid: number; readonly tracer: ProcessRef | null }
-  | { readonly by: 'signal'; readonly signal: string | null };
+export const StopCauseSchema = z.discriminatedUnion('by', [
+  z.object({
+    by: z.literal('terminal'),
+    pgid: z.number(),
+    foreground: z.number(),
+    call: z.object({ name: z.enum(['read', 'write', 'ioctl']), fd: z.number() }).nullable(),
+  }),
+  z.object({ by: z.literal('tracer'), tracerPid: z.number(), tracer: ProcessRefSchema.nullable() }),
+  z.object({ by: z.literal('signal'), signal: z.string().nullable() }),
+]);
+export type StopCause = z.infer<typeof StopCauseSchema>;
 
 /**
  * One thing that keeps an idle event loop alive: a listening TCP socket in its interest list, an open TCP connection, an
@@ -247,60 +157,166 @@ export type StopCause =
  * (the epoll wait's own timeout, named only when the interest list holds nothing else), or threads of its own idle in
  * event loops of theirs (worker threads).
  */
-export type Keeper =
-  | { readonly what: 'listen'; readonly address: string }
-  | { readonly what: 'connection'; readonly peer: string }
-  | { readonly what: 'inotify'; readonly watches: number; readonly paths: readonly string[] }
-  | { readonly what: 'timerfd'; readonly nextMs: number; readonly intervalMs: number }
-  | { readonly what: 'timer'; readonly dueMs: number }
-  | { readonly what: 'threads'; readonly count: number };
+export const KeeperSchema = z.discriminatedUnion('what', [
+  z.object({ what: z.literal('listen'), address: z.string() }),
+  z.object({ what: z.literal('connection'), peer: z.string() }),
+  z.object({ what: z.literal('inotify'), watches: z.number(), paths: z.array(z.string()) }),
+  z.object({ what: z.literal('timerfd'), nextMs: z.number(), intervalMs: z.number() }),
+  z.object({ what: z.literal('timer'), dueMs: z.number() }),
+  z.object({ what: z.literal('threads'), count: z.number() }),
+]);
+export type Keeper = z.infer<typeof KeeperSchema>;
+
+/** A wait-for relation read from /proc: `pid` is the waiting process, the rest says on what and on whom. */
+export const WaitRelationSchema = z.discriminatedUnion('kind', [
+  /** blocked reading or writing a pipe or FIFO (or opening a FIFO): the processes holding its other end. */
+  z.object({
+    kind: z.literal('pipe'),
+    pid: z.number(),
+    direction: z.enum(['read', 'write']),
+    /** the pipe's inode; 0 for a FIFO being opened (no pipe yet). */
+    inode: z.number(),
+    /** the FIFO's path, for a named pipe. */
+    fifo: z.string().nullable(),
+    others: z.array(ProcessRefSchema),
+    /** the waiting process holds the other end itself (so a read never sees end-of-file); false in older traces. */
+    selfHeld: z.boolean().default(false),
+  }),
+  /**
+   * waits for a flock/fcntl lock, blocked in the kernel or polling (sleeping and retrying with the file open): the holder
+   * from the lock table and the tree's descriptors (null when the holding process is gone).
+   */
+  z.object({
+    kind: z.literal('lock'),
+    pid: z.number(),
+    /** flock(2), a process's fcntl lock (posix), or an open file description's fcntl lock (ofd). */
+    lock: z.enum(['flock', 'posix', 'ofd']),
+    /** the waiter is not blocked in the kernel: it sleeps and retries (absent: blocked; absent in older traces). */
+    polling: z.boolean().optional(),
+    /** `major:minor:inode` as the lock table prints it, and the file's path where one of the tree has it open. */
+    file: z.string(),
+    path: z.string().nullable(),
+    holderPid: z.number().nullable(),
+    holder: ProcessRefSchema.nullable(),
+  }),
+  /** blocked on a socket (connect, recv, accept, or an event loop over sockets): its state, ends and queues. */
+  z.object({
+    kind: z.literal('socket'),
+    pid: z.number(),
+    proto: z.enum(['tcp', 'tcp6', 'unix']),
+    /** `ESTABLISHED`, `SYN_SENT`, `LISTEN`, `CLOSE_WAIT`, … */
+    state: z.string(),
+    local: z.string(),
+    peer: z.string(),
+    rxQueue: z.number(),
+    txQueue: z.number(),
+    /** another process of the tree holds the peer end (a loopback server of the same command). */
+    peerPid: z.number().nullable(),
+  }),
+  /** threads of one process blocked in futex waits at ~0 % CPU: two or more is what a lock-order deadlock looks like. */
+  z.object({ kind: z.literal('futex'), pid: z.number(), waiting: z.number(), threads: z.number() }),
+  /** a parent in wait4 on a child that is stopped or waits for input that will not come. */
+  z.object({ kind: z.literal('child'), pid: z.number(), child: ProcessRefSchema }),
+  /**
+   * a stopped process (T, or t under a tracer): why, as far as /proc shows it, and who of the tree waits for it. The stop
+   * signal itself is in no /proc file; the cause is inferred from its process group against its terminal's foreground
+   * group, its TracerPid, and the syscall it was in when the stop came.
+   */
+  z.object({
+    kind: z.literal('stopped'),
+    pid: z.number(),
+    cause: StopCauseSchema,
+    waiters: z.array(z.object({ pid: z.number(), via: z.enum(['child', 'pipe-read', 'pipe-write', 'lock']) })),
+  }),
+  /** idle in its event loop (epoll) at ~0 % CPU: what of its interest list, its wait's timeout and its threads keeps it alive. */
+  z.object({ kind: z.literal('idle'), pid: z.number(), keepers: z.array(KeeperSchema) }),
+  /**
+   * processes each waiting for the next and the last for the first, so none can move: `members[i]` waits for
+   * `members[i + 1]` (the last for the first) through `via` — reading or writing a pipe the next holds the other end
+   * of, a lock the next holds, or wait4 for the next, its child. `pid` is the first member.
+   */
+  z.object({
+    kind: z.literal('cycle'),
+    pid: z.number(),
+    members: z.array(z.object({ pid: z.number(), via: z.enum(['pipe-read', 'pipe-write', 'lock', 'child']) })),
+  }),
+  /**
+   * a process whose main thread waits on a lock (futex) at ~0 % CPU while a thread of its own, which could release it
+   * (a join, a condition or event wait), is itself blocked elsewhere: in a read, an accept, a sleep. The thread's name is
+   * '' when it is the process's own.
+   */
+  z.object({
+    kind: z.literal('thread'),
+    pid: z.number(),
+    thread: z.object({
+      tid: z.number(),
+      name: z.string(),
+      wchan: z.string(),
+      syscall: z.object({ nr: z.number(), arg0: z.number() }).nullable(),
+    }),
+  }),
+]);
+export type WaitRelation = z.infer<typeof WaitRelationSchema>;
 
 /** What moved between the previous sample and this one, per process that was in both. */
-export interface ProgressDelta {
-  readonly pid: number;
-  readonly cpuMs: number;
+export const ProgressDeltaSchema = z.object({
+  pid: z.number(),
+  cpuMs: z.number(),
   /** rchar/wchar: bytes through read(2)/write(2), pipes included; read_bytes/write_bytes: storage I/O. */
-  readonly rchar: number;
-  readonly wchar: number;
-  readonly readBytes: number;
-  readonly writeBytes: number;
+  rchar: z.number(),
+  wchar: z.number(),
+  readBytes: z.number(),
+  writeBytes: z.number(),
   /** bytes by which regular files it has open grew. */
-  readonly filesGrew: number;
-}
+  filesGrew: z.number(),
+});
+export type ProgressDelta = z.infer<typeof ProgressDeltaSchema>;
 
 /**
  * A process of the command's tree that ended during the command, as the monitor saw it end: a zombie's exit status
  * (before its parent reaps it), or only that it was gone at a look, when its parent had reaped it already.
  */
-export interface ProcessEnd {
+export const ProcessEndSchema = z.object({
   /** host pid, and the pid as the command saw it (absent when the same). */
-  readonly pid: number;
-  readonly innerPid?: number;
-  readonly ppid: number;
-  readonly command: string;
-  readonly args: string;
+  pid: z.number(),
+  innerPid: z.number().optional(),
+  ppid: z.number(),
+  command: z.string(),
+  args: z.string(),
   /** ms after the command's start of the look that found it ended, and of the last look that saw it alive. */
-  readonly endedMs: number;
-  readonly lastSeenMs: number;
+  endedMs: z.number(),
+  lastSeenMs: z.number(),
   /** zombie: its status was read before the reap; gone: reaped before a look, so how it ended cannot be seen. */
-  readonly seen: 'zombie' | 'gone';
+  seen: z.enum(['zombie', 'gone']),
   /** its exit code, or the signal that ended it (`SIGSEGV`); both null when seen gone. */
-  readonly exitCode: number | null;
-  readonly signal: string | null;
-  readonly coreDumped?: boolean;
-}
+  exitCode: z.number().nullable(),
+  signal: z.string().nullable(),
+  coreDumped: z.boolean().optional(),
+});
+export type ProcessEnd = z.infer<typeof ProcessEndSchema>;
 
-export interface Waits {
-  readonly relations: readonly WaitRelation[];
-  /** processes of the tree seen ending since the previous tick (absent in older traces). */
-  readonly ended?: readonly ProcessEnd[];
+/** snapshot.waits: the wait-for relations and progress deltas of a tick. */
+export const WaitsSchema = z.object({
+  relations: z.array(WaitRelationSchema),
   /** only processes where something moved. */
-  readonly progress: readonly ProgressDelta[];
+  progress: z.array(ProgressDeltaSchema),
   /** ms the deltas cover (0 on the first sample). */
-  readonly intervalMs: number;
+  intervalMs: z.number(),
   /** TCP data segments sent inside the command's own network namespace over the interval; null without one. */
-  readonly netSegments: number | null;
-}
+  netSegments: z.number().nullable(),
+  /** processes of the tree seen ending since the previous tick (absent in older traces). */
+  ended: z.array(ProcessEndSchema).optional(),
+});
+export type Waits = z.infer<typeof WaitsSchema>;
+
+export const TreeSnapshotSchema = z.object({
+  /** how the tree was sampled; 'unavailable' off Linux. */
+  source: z.enum(['proc', 'unavailable']),
+  processes: z.array(ProcessSampleSchema),
+  /** who waits for whom, and what moved since the previous sample (absent in traces written before it existed). */
+  waits: WaitsSchema.optional(),
+});
+export type TreeSnapshot = z.infer<typeof TreeSnapshotSchema>;
 
 export const CLASSIFICATIONS = [
   'progressing',
@@ -322,15 +338,16 @@ export function looksHung(classification: Classification): boolean {
   return classification !== 'progressing' && classification !== 'exited';
 }
 
-export interface TickOutput {
+export const TickOutputSchema = z.object({
   /** bounded text of the output since the previous tick: head + marker + tail, repeated lines folded, unfinished last line included. */
-  readonly text: string;
-  readonly bytes: number;
-  readonly cutBytes: number;
-  readonly foldedLines: number;
+  text: z.string(),
+  bytes: z.number(),
+  cutBytes: z.number(),
+  foldedLines: z.number(),
   /** the output ends without a newline (a prompt, a progress bar). */
-  readonly partialLine: boolean;
-}
+  partialLine: z.boolean(),
+});
+export type TickOutput = z.infer<typeof TickOutputSchema>;
 
 export interface Tick {
   readonly commandId: number;

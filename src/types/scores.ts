@@ -1,3 +1,23 @@
+import type { CaseKind } from './case.js';
+
+/**
+ * The yes/no scores a variant has a rate of (summary.json's `groups[]`), each a field of `scores`; the metric table
+ * (summary/compared-metrics.ts) says what each counts over, and a group's rates are read from this list.
+ */
+export const RATE_NAMES = [
+  'solved',
+  'reproduced',
+  'interrupted',
+  'fixed',
+  'diagnosed',
+  'false_kill',
+  'completed',
+  'intact',
+  'clean',
+  'within_budget',
+] as const;
+export type RateName = (typeof RATE_NAMES)[number];
+
 /** completed: the agent finished; limit: a budget stopped it; error: the harness or endpoint broke (not an agent FAIL). */
 export const OUTCOMES = ['completed', 'limit', 'error'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
@@ -30,7 +50,7 @@ export interface ToolResultScore {
 /** Score names are the public JSON keys of score.json and summary.json. */
 export interface AttemptScores {
   readonly caseId: string;
-  readonly kind: 'hang' | 'control';
+  readonly kind: CaseKind;
   readonly class: string;
   readonly variant: string;
   readonly agent: string;
