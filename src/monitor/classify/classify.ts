@@ -9,6 +9,7 @@ import {
 } from '../../types/process.js';
 import { deathNote } from '../waits/death-note.js';
 import { looksLikePrompt, visibleLine } from './prompt.js';
+import { restartLoop } from './restart-loop.js';
 import type { Repetition } from './repetition.js';
 import type { TerminalWait } from '../sample/terminal-waits.js';
 import { leavesDeepestFirst, parentOf } from '../sample/tree.js';
@@ -68,6 +69,9 @@ const LEAF_RANK: Partial<Record<WaitKind, number>> = { other: 0, disk: 1, 'pipe-
  * explains the wait (see waits/diagnose.ts) the reason names the culprit and the relation instead of the states alone.
  */
 export function classify(input: ClassifyInput): Verdict {
+  // said from the deaths across ticks, which the death note would only repeat
+  const restarting = input.newBytes === 0 ? restartLoop(input.snapshot, input.ended ?? []) : null;
+  if (restarting) return verdict('sleeping', restarting.sentence, restarting.supervisor);
   const found = diagnosed(input);
   if (!looksHung(found.classification)) return found;
   const notes = [

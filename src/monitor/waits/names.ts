@@ -10,7 +10,8 @@ export function nameOf(process: Named, notes: readonly string[] = []): string {
 /** What naming needs of a process: a sample, or the record of one that ended. */
 type Named = Pick<ProcessSample, 'pid' | 'innerPid' | 'command' | 'args'>;
 
-function programOf(process: Named): string {
+/** The program and, for an interpreter, its script: `python3 worker.py`, without a pid. */
+export function programOf(process: Named): string {
   const argv = process.args.split(' ').filter(Boolean);
   const program = basename(argv[0] ?? process.command) || process.command;
   if (!INTERPRETERS.test(program)) return program;
