@@ -4,9 +4,9 @@
  */
 // The .d.ts name Node's types: load @types/node (a dependency) even for a consumer whose tsconfig `types` omits it.
 /// <reference types="node" preserve="true" />
-export { runEval, type RunHooks, type RunResult } from './run/run-eval.js';
-export type { EvalOptionsInput, EvalOptions } from './run/options.js';
-export type { Reporter, RunInfo, AttemptInfo, TickEvent } from './run/reporter-hooks.js';
+export { runEval, type RunHooks, type RunResult } from './run/index.js';
+export type { EvalOptionsInput, EvalOptions } from './run/index.js';
+export type { Reporter, RunInfo, AttemptInfo, TickEvent } from './run/index.js';
 export { loadCases, type LoadedCases } from './cases/load-cases.js';
 export { validateCases, type ValidationReport } from './cases/validate.js';
 export { BUNDLED_CASES_DIR, caseSource, type CaseOrigin, type CaseSource } from './cases/case-source.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { loadCases } from '../cases/load-cases.js';
 import { sourcesLabel } from '../cases/source-label.js';
 import { newTable, tableToString } from '../report/index.js';
-import { resolveOptions } from '../run/options.js';
+import { resolveOptions } from '../run/index.js';
 import { caseClass } from '../types/case.js';
 import { formatCaseProblem } from '../types/errors.js';
 import { LIST_FLAGS } from './flags/command-flags.js';

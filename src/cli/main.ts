@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { resultsFaultOf } from '../trace/results-fault.js';
-import { ConfigFileSchema } from '../run/config-file.js';
-import { hangbenchVersion } from '../run/meta.js';
+import { ConfigFileSchema } from '../run/index.js';
+import { hangbenchVersion } from '../run/index.js';
 import { RunSummarySchema } from '../summary/index.js';
 import { TraceEventSchema } from '../types/events.js';
 import { CaseFileSchema } from '../types/case.js';

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { readRunMeta } from '../run/meta.js';
+import { readRunMeta } from '../run/index.js';
 import { renderAttemptTable, renderClassTable, renderSummaryTable, shouldUseColor } from '../report/index.js';
 import { renderLoopTable } from '../report/index.js';
 import { summarize, summarizeLoop } from '../summary/index.js';

@@ -1,5 +1,5 @@
 import { DEFAULTS } from '../defaults.js';
-import type { SequentialOptions } from '../run/sequential.js';
+import type { SequentialOptions } from '../run/index.js';
 import { COMPARED_METRICS } from '../summary/index.js';
 import { HangbenchError } from '../types/errors.js';
 import type { FlagValues } from './flags/flag.js';

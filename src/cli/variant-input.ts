@@ -1,5 +1,5 @@
-import { loadConfigFile, type LoadedConfig } from '../run/config-file.js';
-import type { EvalOptionsInput } from '../run/options.js';
+import { loadConfigFile, type LoadedConfig } from '../run/index.js';
+import type { EvalOptionsInput } from '../run/index.js';
 import { HangbenchError } from '../types/errors.js';
 import type { FlagValues } from './flags/flag.js';
 import type { VARIANT_FLAGS } from './flags/variant-flags.js';

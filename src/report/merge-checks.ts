@@ -1,8 +1,8 @@
 import { readSummaryFile } from './run-folder.js';
 import type { ReportSummary } from './stats-view.js';
 import { HangbenchError } from '../types/errors.js';
-import type { Shard } from '../run/shard.js';
-import { readRunMeta, type RunMeta } from '../run/meta.js';
+import type { Shard } from '../run/index.js';
+import { readRunMeta, type RunMeta } from '../run/index.js';
 
 /** Options that may differ between the shards of one run; every other option must be the same. */
 const PER_SHARD = new Set(['shard', 'runId', 'out', 'concurrency', 'cwd', 'resume']);

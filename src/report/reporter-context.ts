@@ -1,4 +1,4 @@
-import type { Reporter } from '../run/reporter-hooks.js';
+import type { Reporter } from '../run/index.js';
 
 /** The stream a reporter writes to: stderr in practice, a fake in tests. */
 export interface ReportStream {

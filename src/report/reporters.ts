@@ -1,11 +1,4 @@
-export type {
-  AttemptInfo,
-  Reporter,
-  ReporterFailure,
-  ReporterHook,
-  RunInfo,
-  TickEvent,
-} from '../run/reporter-hooks.js';
+export type { AttemptInfo, Reporter, ReporterFailure, ReporterHook, RunInfo, TickEvent } from '../run/index.js';
 export type { ReporterContext, ReporterFactory, ReportStream } from './reporter-context.js';
 
 /** Whether the progress line should be live: a TTY, and not CI. */

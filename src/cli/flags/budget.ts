@@ -1,4 +1,4 @@
-import { BUDGET_KEYS, budgetOverrides, type BudgetKey } from '../../run/config-file.js';
+import { BUDGET_KEYS, budgetOverrides, type BudgetKey } from '../../run/index.js';
 import { parseDuration } from '../../types/duration.js';
 import { HangbenchError } from '../../types/errors.js';
 import type { BudgetOverrides } from '../../types/variant.js';

@@ -1,5 +1,5 @@
 import { DEFAULTS } from '../../defaults.js';
-import { parseShard } from '../../run/shard.js';
+import { parseShard } from '../../run/index.js';
 import { HangbenchError } from '../../types/errors.js';
 import { flag } from './flag.js';
 import { resumeAllows } from './resume-check.js';
