@@ -169,4 +169,9 @@ export const BASELINE_PINS: Record<string, BaselinePin> = {
     false_kill: false,
     why: 'silent about 12 s while uploading: one quiet tick, then output',
   },
+  'py-linkcheck-serve-forever': { interrupted: true },
+  'ctl-linkcheck-polite': {
+    false_kill: false,
+    why: 'silent about 10 s after its first line (the crawl delay): it exits 0 by the first tick, well before a second',
+  },
 };
