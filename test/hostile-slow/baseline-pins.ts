@@ -156,7 +156,7 @@ export const BASELINE_PINS: Record<string, BaselinePin> = {
   },
   'py-indexer-crash-loop': {
     interrupted: false,
-    why: 'silent, but every restart appends a line to logs/supervisor.log, an open file that grows: every tick reads as progressing',
+    why: 'a restart loop is named once a dead worker is caught as a zombie (SIGSEGV), but the supervisor reaps each at once (subprocess.run): one end in ~60 is caught, so the kill comes late or not at all (one run: first hung tick at 53.9 s, killed at 57.6 s, past the 45 s budget)',
   },
   'ctl-indexer-crash-reported': { false_kill: false, why: 'a progress line every ~4.5 s: new output at every tick' },
   'pty-gpg-sign-pinentry': { interrupted: true },

@@ -2,7 +2,7 @@ import type { ProcessEnd, ProcessSample, TreeSnapshot } from '../../types/proces
 import { seconds } from '../../types/units.js';
 import { nameOf, programOf } from '../waits/names.js';
 
-/** Failed ends of one command line under one parent before it is a loop and not bad luck (the twins crash once). */
+/** Ends of one command line under one parent before it is a loop and not bad luck (the twins crash once). */
 const MIN_FAILED = 3;
 /** Growth of its open files below this in an interval is a log line per restart, not work being done. */
 const LOG_BYTES = 64 * 1024;
@@ -15,23 +15,33 @@ export interface RestartLoop {
 
 /**
  * A parent of the tree that starts the same command line again and again, each one ending by a signal or a non-zero
- * exit, one of them since the previous tick, while nothing but a log grew: a restart loop, not progress. Ends seen only
- * as gone (reaped before a look) do not count: a build forking short-lived children that exit 0 looks the same.
+ * exit, one of them since the previous tick, while nothing but a log grew: a restart loop, not progress. An end seen
+ * only as gone (reaped before a look: a supervisor's wait reaps at once) counts where every end of the same command
+ * line whose status was seen failed, and at least one was; a build forking short-lived children that exit 0 never has one.
  */
 export function restartLoop(snapshot: TreeSnapshot, ended: readonly ProcessEnd[]): RestartLoop | null {
   if (!onlyLogsMoved(snapshot)) return null;
   const fresh = new Set((snapshot.waits?.ended ?? []).map(keyOf));
   const byKey = new Map<string, ProcessEnd[]>();
-  for (const end of ended.filter(failed)) byKey.set(keyOf(end), [...(byKey.get(keyOf(end)) ?? []), end]);
-  const [, ends] = [...byKey].find(([key, list]) => list.length >= MIN_FAILED && fresh.has(key)) ?? [];
+  for (const end of ended) byKey.set(keyOf(end), [...(byKey.get(keyOf(end)) ?? []), end]);
+  const seen = (list: readonly ProcessEnd[]): ProcessEnd[] => list.filter((end) => end.seen === 'zombie');
+  const looping = (list: readonly ProcessEnd[]): boolean =>
+    list.length >= MIN_FAILED && seen(list).length > 0 && seen(list).every(failed);
+  const [, ends] = [...byKey].find(([key, list]) => fresh.has(key) && looping(list)) ?? [];
   const supervisor = ends && snapshot.processes.find((process) => process.pid === ends[0]?.ppid);
   if (!ends || !supervisor) return null;
   const [first] = ends;
   const last = ends.at(-1)!;
-  const how = [...new Set(ends.map(howEnded))].join(' or ');
+  const statuses = seen(ends);
+  const how = [...new Set(statuses.map(howEnded))].join(' or ');
+  const span = seconds(last.endedMs - (first?.endedMs ?? last.endedMs));
+  const times =
+    statuses.length === ends.length
+      ? `${how} ${ends.length} times in ${span}`
+      : `ended ${ends.length} times in ${span} (the ${statuses.length} whose status was seen: ${how})`;
   return {
     supervisor,
-    sentence: `${nameOf(supervisor)} restarts ${programOf(last)}: it ${how} ${ends.length} times in ${seconds(last.endedMs - (first?.endedMs ?? last.endedMs))}; nothing but a log grew: a restart loop, not progress`,
+    sentence: `${nameOf(supervisor)} restarts ${programOf(last)}: it ${times}; nothing but a log grew: a restart loop, not progress`,
   };
 }
 
