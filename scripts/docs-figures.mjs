@@ -35,7 +35,7 @@ const { caseClass } = await import(path.join(root, 'dist/types/case.js'));
 const { sourceLabel } = await import(path.join(root, 'dist/cases/source-label.js'));
 const { formatDuration } = await import(path.join(root, 'dist/types/duration.js'));
 const { compareRuns } = await import(path.join(root, 'bench/compare-runs.mjs'));
-const { renderMarkdown } = await import(path.join(root, 'dist/report/markdown.js'));
+const { renderMarkdown } = await import(path.join(root, 'dist/report/markdown/markdown.js'));
 const { COMMAND_FLAGS, renderFlagsMarkdown } = await import(path.join(root, 'dist/cli/flags/index.js'));
 
 // ---- records -------------------------------------------------------------------------------------------------------

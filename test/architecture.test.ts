@@ -229,7 +229,15 @@ describe('the one reader of /proc', () => {
 const SUBFOLDERS: Record<string, readonly string[]> = {
   sandbox: ['agent', 'cgroup', 'files', 'host', 'jail', 'kill', 'net'],
   monitor: ['classify', 'output', 'sample', 'ticks', 'waits'],
+  /** one subfolder per output (terminal tables, markdown, junit, html, compare); index.ts the entry. */
+  report: ['compare', 'html', 'junit', 'markdown', 'terminal'],
 };
+
+/**
+ * How many files a folder of SUBFOLDERS keeps at its top (8 unless named): report/'s are its entry, the run folder's
+ * reading, writing and merging, the reporter hooks, and the views its outputs share.
+ */
+const MAX_TOP_FILES: Record<string, number> = { report: 13 };
 
 /** Folders below a stage that the rest of src/ enters only through their index.ts. */
 const NESTED_ENTRIES = [path.join('agents', 'cli')];
@@ -261,7 +269,7 @@ describe('subfolders per concern', () => {
           .map((entry) => entry.name)
           .sort(),
       ).toEqual([...expected]);
-      expect(entries.filter((entry) => entry.isFile()).length).toBeLessThanOrEqual(8);
+      expect(entries.filter((entry) => entry.isFile()).length).toBeLessThanOrEqual(MAX_TOP_FILES[folder] ?? 8);
     });
   }
 });

@@ -1,6 +1,6 @@
 import type { StdinWiringRow } from '../summary/index.js';
 import { STDIN_WIRINGS, type StdinWiring } from '../types/terminal.js';
-import { newTable, tableToString } from './table-style.js';
+import { newTable, tableToString } from './terminal/table-style.js';
 import { paint } from './format.js';
 
 export const STDIN_WIRING_NOTE =

@@ -1,8 +1,8 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { renderReportHtml } from './html/page.js';
-import { renderJunit } from './junit.js';
-import { renderMarkdown } from './markdown.js';
+import { renderJunit } from './junit/junit.js';
+import { renderMarkdown } from './markdown/markdown.js';
 import {
   byRunOrder,
   loadRunReport,

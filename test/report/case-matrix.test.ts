@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { summarizeCaseMatrix } from '../../src/summary/case-matrix.js';
-import { renderCaseMatrix } from '../../src/report/case-matrix-table.js';
+import { renderCaseMatrix } from '../../src/report/terminal/case-matrix-table.js';
 import { summarize } from '../../src/summary/summarize.js';
 import { META } from './attempt-fixtures.js';
 import { A, B, CONTROL_B, CONTROLS } from './variant-fixtures.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareSummaries } from '../../src/report/compare.js';
-import { renderComparisonMarkdown, renderComparisonText } from '../../src/report/compare-render.js';
+import { compareSummaries } from '../../src/report/compare/compare.js';
+import { renderComparisonMarkdown, renderComparisonText } from '../../src/report/compare/compare-render.js';
 import { summarize } from '../../src/summary/summarize.js';
 import type { AttemptScores } from '../../src/types/scores.js';
 import { attemptScores } from './scores-fixture.js';

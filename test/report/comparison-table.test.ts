@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bestOf, renderComparisonTable } from '../../src/report/comparison-table.js';
-import { pValue, renderPairwiseTable } from '../../src/report/pairwise-table.js';
+import { bestOf, renderComparisonTable } from '../../src/report/terminal/comparison-table.js';
+import { pValue, renderPairwiseTable } from '../../src/report/terminal/pairwise-table.js';
 import { summarize } from '../../src/summary/summarize.js';
 import { META } from './attempt-fixtures.js';
 import { A, B, C, CONTROLS } from './variant-fixtures.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderJunit } from '../../src/report/junit.js';
-import { renderMarkdown } from '../../src/report/markdown.js';
+import { renderJunit } from '../../src/report/junit/junit.js';
+import { renderMarkdown } from '../../src/report/markdown/markdown.js';
 import { summarize } from '../../src/summary/summarize.js';
 import { attemptScores } from './scores-fixture.js';
 

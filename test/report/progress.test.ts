@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createProgressReporter, finishedLine } from '../../src/report/progress.js';
+import { createProgressReporter, finishedLine } from '../../src/report/terminal/progress.js';
 import type { AttemptInfo } from '../../src/report/reporters.js';
 import { summarize } from '../../src/summary/summarize.js';
 import { META, controlAttempt, hangAttempt } from './attempt-fixtures.js';

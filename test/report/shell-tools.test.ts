@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderShellTools } from '../../src/report/html/shell-tools-section.js';
-import { renderShellToolsTable } from '../../src/report/shell-tools-table.js';
+import { renderShellToolsTable } from '../../src/report/terminal/shell-tools-table.js';
 import type { ShellToolRow } from '../../src/summary/schema.js';
 
 const row = (

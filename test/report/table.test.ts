@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { summarize } from '../../src/summary/summarize.js';
-import { renderAttemptTable, renderClassTable, renderSummaryTable } from '../../src/report/table.js';
+import { renderAttemptTable, renderClassTable, renderSummaryTable } from '../../src/report/terminal/table.js';
 import { shouldUseColor } from '../../src/report/format.js';
 import { META, controlAttempt, hangAttempt } from './attempt-fixtures.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderLoopTable } from '../../src/report/loop-table.js';
+import { renderLoopTable } from '../../src/report/terminal/loop-table.js';
 import { summarizeLoop } from '../../src/summary/loop.js';
 import { LoopSummarySchema } from '../../src/summary/schema.js';
 import { controlAttempt, hangAttempt } from '../report/attempt-fixtures.js';

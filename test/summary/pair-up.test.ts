@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareSummaries } from '../../src/report/compare.js';
+import { compareSummaries } from '../../src/report/compare/compare.js';
 import { summarize } from '../../src/summary/summarize.js';
 import { COMPARED_METRICS, METRICS, RATE_METRICS } from '../../src/summary/compared-metrics.js';
 import { pairUp } from '../../src/summary/pair-up.js';

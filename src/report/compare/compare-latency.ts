@@ -1,5 +1,5 @@
-import { mean } from '../stats/index.js';
-import type { AttemptScores } from '../types/scores.js';
+import { mean } from '../../stats/index.js';
+import type { AttemptScores } from '../../types/scores.js';
 
 /** How much slower a change must be, on top of being beyond the noise, to count: 10 % of the base's mean latency. */
 const LATENCY_FLOOR = 0.1;

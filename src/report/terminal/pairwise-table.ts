@@ -1,6 +1,6 @@
-import { ALPHA } from '../summary/index.js';
-import type { MetricComparison, RateEffect, ShiftEffect } from '../summary/index.js';
-import type { RunSummary } from '../summary/index.js';
+import { ALPHA } from '../../summary/index.js';
+import type { MetricComparison, RateEffect, ShiftEffect } from '../../summary/index.js';
+import type { RunSummary } from '../../summary/index.js';
 import {
   agreesEverywhere,
   agreesEverywhereText,
@@ -10,8 +10,8 @@ import {
   hasPairs,
   pText,
   verdictText,
-} from './effects.js';
-import { paint } from './format.js';
+} from '../effects.js';
+import { paint } from '../format.js';
 import { newTable, tableToString } from './table-style.js';
 import type { RenderOptions } from './table.js';
 

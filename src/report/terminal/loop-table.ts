@@ -1,5 +1,5 @@
-import type { LoopSummary } from '../summary/index.js';
-import { DASH, count, duration, fraction, paint, percentWithInterval } from './format.js';
+import type { LoopSummary } from '../../summary/index.js';
+import { DASH, count, duration, fraction, paint, percentWithInterval } from '../format.js';
 import { newTable, tableToString } from './table-style.js';
 
 /** The gate pass rate and the hint comparison; '' when no attempt had gates or hints. */

@@ -1,5 +1,5 @@
-import { formatDuration } from '../types/duration.js';
-import type { Sequential } from '../summary/index.js';
+import { formatDuration } from '../../types/duration.js';
+import type { Sequential } from '../../summary/index.js';
 
 /** The rounds of an `eval --repeat-until decided` run: what each cost, and which comparison was decided when. */
 export function renderSequential(sequential: Sequential): string {

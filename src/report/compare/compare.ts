@@ -5,16 +5,16 @@ import {
   medianDifference,
   newcombePaired,
   pairedCounts,
-} from '../stats/index.js';
-import { HangbenchError } from '../types/errors.js';
-import type { AttemptScores } from '../types/scores.js';
+} from '../../stats/index.js';
+import { HangbenchError } from '../../types/errors.js';
+import type { AttemptScores } from '../../types/scores.js';
 import { latencyShift, type LatencyShift } from './compare-latency.js';
-import type { ReportSummary } from './stats-view.js';
-import { rate } from '../summary/index.js';
-import type { Rate } from '../summary/index.js';
-import { countsOver, RATE_METRICS, type ComparedRate } from '../summary/index.js';
-import { pairUp, type Pair } from '../summary/index.js';
-import type { Over } from '../summary/index.js';
+import type { ReportSummary } from '../stats-view.js';
+import { rate } from '../../summary/index.js';
+import type { Rate } from '../../summary/index.js';
+import { countsOver, RATE_METRICS, type ComparedRate } from '../../summary/index.js';
+import { pairUp, type Pair } from '../../summary/index.js';
+import type { Over } from '../../summary/index.js';
 
 /** The rates `compare` sets side by side per variant; a lower-is-better one regresses when its interval moves wholly above. */
 const RATES = RATE_METRICS.filter((metric) => metric.betweenRuns);

@@ -1,6 +1,6 @@
-import { CLASSIFICATIONS, looksHung, type Classification } from '../types/process.js';
-import { DASH, fraction, paint, percentWithInterval } from './format.js';
-import type { Confusion } from '../summary/index.js';
+import { CLASSIFICATIONS, looksHung, type Classification } from '../../types/process.js';
+import { DASH, fraction, paint, percentWithInterval } from '../format.js';
+import type { Confusion } from '../../summary/index.js';
 import { newTable, tableToString } from './table-style.js';
 import type { RenderOptions } from './table.js';
 

@@ -1,10 +1,10 @@
-import { formatDuration } from '../types/duration.js';
-import type { AttemptScores } from '../types/scores.js';
-import { paint } from './format.js';
-import { missedScores } from '../scorers/index.js';
-import type { AttemptInfo, Reporter } from '../run/index.js';
-import type { ReporterContext } from './reporter-context.js';
-import type { RunSummary } from '../summary/index.js';
+import { formatDuration } from '../../types/duration.js';
+import type { AttemptScores } from '../../types/scores.js';
+import { paint } from '../format.js';
+import { missedScores } from '../../scorers/index.js';
+import type { AttemptInfo, Reporter } from '../../run/index.js';
+import type { ReporterContext } from '../reporter-context.js';
+import type { RunSummary } from '../../summary/index.js';
 
 const CLEAR_LINE = '\r\u001b[2K';
 

@@ -1,6 +1,6 @@
-import { formatDuration } from '../types/duration.js';
-import type { AttemptScores } from '../types/scores.js';
-import { missedScores } from '../scorers/index.js';
+import { formatDuration } from '../../types/duration.js';
+import type { AttemptScores } from '../../types/scores.js';
+import { missedScores } from '../../scorers/index.js';
 
 export interface JunitAttempt {
   readonly scores: AttemptScores;

@@ -1,10 +1,10 @@
-import { formatDuration } from '../types/duration.js';
-import type { AttemptScores } from '../types/scores.js';
-import { fraction, percentWithInterval } from './format.js';
-import { missedScores } from '../scorers/index.js';
-import { caseMatrixOf, comparisonsOf, formatP, sweepOf, type ReportSummary } from './stats-view.js';
-import type { Rate } from '../summary/index.js';
-import type { MetricComparison, RateEffect, ShiftEffect, Sweep } from '../summary/index.js';
+import { formatDuration } from '../../types/duration.js';
+import type { AttemptScores } from '../../types/scores.js';
+import { fraction, percentWithInterval } from '../format.js';
+import { missedScores } from '../../scorers/index.js';
+import { caseMatrixOf, comparisonsOf, formatP, sweepOf, type ReportSummary } from '../stats-view.js';
+import type { Rate } from '../../summary/index.js';
+import type { MetricComparison, RateEffect, ShiftEffect, Sweep } from '../../summary/index.js';
 import {
   agreesEverywhere,
   agreesEverywhereText,
@@ -13,10 +13,10 @@ import {
   familyTitle,
   hasPairs,
   verdictText,
-} from './effects.js';
-import { axisTitle, axisValue, latencyCell, rateCellText, sweepRows } from './sweep-view.js';
-import { SHELL_TOOL_HEADS, SHELL_TOOL_NOTE, shellToolCells, shellToolRows } from './shell-tools-view.js';
-import { STDIN_WIRING_NOTE, wiringTable } from './stdin-wiring-view.js';
+} from '../effects.js';
+import { axisTitle, axisValue, latencyCell, rateCellText, sweepRows } from '../sweep-view.js';
+import { SHELL_TOOL_HEADS, SHELL_TOOL_NOTE, shellToolCells, shellToolRows } from '../shell-tools-view.js';
+import { STDIN_WIRING_NOTE, wiringTable } from '../stdin-wiring-view.js';
 
 /** GitHub rejects a step summary over 1 MiB; the list of failed attempts is cut well before that. */
 const MAX_LISTED = 200;

@@ -1,5 +1,5 @@
-import { DASH, paint } from './format.js';
-import type { RunSummary } from '../summary/index.js';
+import { DASH, paint } from '../format.js';
+import type { RunSummary } from '../../summary/index.js';
 import { newTable, tableToString } from './table-style.js';
 import type { RenderOptions } from './table.js';
 

@@ -1,5 +1,5 @@
-import { DASH, count, duration, fraction, paint, percentWithInterval } from './format.js';
-import type { GroupSummary, Rate, RunSummary } from '../summary/index.js';
+import { DASH, count, duration, fraction, paint, percentWithInterval } from '../format.js';
+import type { GroupSummary, Rate, RunSummary } from '../../summary/index.js';
 import { newTable, tableToString } from './table-style.js';
 import type { RenderOptions } from './table.js';
 

@@ -1,6 +1,6 @@
-import type { ShellToolRow } from '../summary/index.js';
-import { paint } from './format.js';
-import { SHELL_TOOL_HEADS, shellToolCells, shellToolRows } from './shell-tools-view.js';
+import type { ShellToolRow } from '../../summary/index.js';
+import { paint } from '../format.js';
+import { SHELL_TOOL_HEADS, shellToolCells, shellToolRows } from '../shell-tools-view.js';
 import { newTable, tableToString } from './table-style.js';
 
 /** The "Shell tools" section in the terminal; '' when no installed CLI ran a repro. */

@@ -1,6 +1,6 @@
-import type { AttemptScores } from '../types/scores.js';
-import { DASH, count, duration, fraction, mark, paint, percentWithInterval } from './format.js';
-import type { Rate, RunSummary } from '../summary/index.js';
+import type { AttemptScores } from '../../types/scores.js';
+import { DASH, count, duration, fraction, mark, paint, percentWithInterval } from '../format.js';
+import type { Rate, RunSummary } from '../../summary/index.js';
 import { newTable, tableToString } from './table-style.js';
 
 export interface RenderOptions {
