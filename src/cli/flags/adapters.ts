@@ -1,1 +1,0 @@
-export { bundledAdapters } from '../../agents/cli/index.js';
