@@ -37,6 +37,22 @@ describeOnLinux('what keeps an idle process alive, on real processes', () => {
     expect(tick?.culprit).toBe(idleOf(tick)?.pid);
   });
 
+  it('a child blocked writing to the idle parent is the culprit, not what keeps the parent alive', async () => {
+    const { proc, monitor } = await start('node keep-alive.mjs writer', MONITOR_FIXTURES);
+    const ticks = await statuses(
+      proc,
+      monitor,
+      (tick) =>
+        tick.output.bytes === 0 && tick.snapshot.processes.some((p) => p.command === 'python3' && p.state === 'S'),
+    );
+    await stop(proc, monitor);
+    const tick = ticks.at(-1);
+    const writer = tick?.snapshot.processes.find((process) => process.command === 'python3');
+    expect(writer).toBeDefined();
+    expect(tick?.culprit).toBe(writer?.pid);
+    expect(tick?.reason).not.toContain('kept alive by');
+  });
+
   it('fs.watch of a directory: an inotify watch on it', async () => {
     const { tick, keepers } = await idleStatus('node keep-alive.mjs watch');
     expect(keepers).toEqual([{ what: 'inotify', watches: 1, paths: ['watched-src'] }]);

@@ -95,6 +95,8 @@ function diagnosed(input: ClassifyInput): Verdict {
   if (base.classification === 'blocked-on-stdin') return base;
   const diagnosis = diagnose(input.snapshot);
   if (!diagnosis) return base;
+  // what keeps an idle process alive explains an idle tree; a process stuck writing or locked is the story instead
+  if (diagnosis.idleOnly && base.classification !== 'sleeping') return base;
   return {
     classification: diagnosis.classification ?? base.classification,
     reason: `${diagnosis.sentence}; no output for ${seconds(input.sinceOutputMs)}`,

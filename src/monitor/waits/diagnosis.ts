@@ -7,4 +7,6 @@ export interface Diagnosis {
   readonly culprit: number | null;
   /** the classification the relation shows, where it says more than the process states alone. */
   readonly classification: Classification | null;
+  /** it explains an idle process only (what keeps it alive): a process the states show stuck says more. */
+  readonly idleOnly?: boolean;
 }

@@ -111,6 +111,7 @@ export function explainIdle(relation: Idle, name: (pid: number) => string): Diag
     sentence: `${name(relation.pid)} is idle in its event loop (epoll), kept alive by ${list}`,
     culprit: relation.pid,
     classification: null,
+    idleOnly: true,
   };
 }
 
