@@ -1,11 +1,8 @@
 import type { TraceEvent } from '../types/events.js';
+import type { AttemptScores } from '../types/scores.js';
 import { ofType } from './trace-query.js';
 
-export interface AgentBootScore {
-  /** (installed agents) ms from the CLI's start to its first model request, on the wall and on a core; null: none came. */
-  readonly agent_boot_ms: number | null;
-  readonly agent_boot_cpu_ms: number | null;
-}
+export type AgentBootScore = Pick<AttemptScores['scores'], 'agent_boot_ms' | 'agent_boot_cpu_ms'>;
 
 export function agentBoot(events: readonly TraceEvent[]): AgentBootScore {
   const boot = ofType(events, 'agent.boot')[0];

@@ -1,17 +1,9 @@
 import type { TraceEvent } from '../types/events.js';
-import type { AgentExit } from '../types/scores.js';
+import type { AttemptScores } from '../types/scores.js';
 import { attemptStart, ofType } from './trace-query.js';
 import { isInstalledAgent } from '../types/variant.js';
 
-export interface AgentExitScore {
-  /**
-   * (installed agents) how the CLI's process ended: `exited` by itself, `ended` by the harness because it had not
-   * exited the grace after its final answer, `stopped` with the attempt (a budget or a shutdown came first).
-   */
-  readonly agent_exit: AgentExit | null;
-  /** ms from its last final answer to its exit or its end; null without a final answer. */
-  readonly agent_exit_ms: number | null;
-}
+export type AgentExitScore = Pick<AttemptScores['scores'], 'agent_exit' | 'agent_exit_ms'>;
 
 export function agentExit(events: readonly TraceEvent[]): AgentExitScore {
   const { agent } = attemptStart(events);

@@ -1,24 +1,15 @@
 import type { EventOf, TraceEvent } from '../types/events.js';
-import { TOOL_ENDS, type ToolEnd, type ToolResultScore } from '../types/scores.js';
+import { TOOL_ENDS, type AttemptScores, type ToolEnd } from '../types/scores.js';
 import { attemptStart, happenedBefore, ofType, primaryOnset } from './trace-query.js';
 import { describeToolResult } from './tool-result-text.js';
 import { isInstalledAgent } from '../types/variant.js';
 
 export { TOOL_ENDS, type ToolEnd };
 
-export interface ShellToolScore {
-  /** ms from the repro's start to its tool result reaching the model (the first model request that carried it); null: never. */
-  readonly tool_return_ms: number | null;
-  /** how the CLI's shell tool ended the repro, as of its result reaching the model. */
-  readonly tool_end: ToolEnd | null;
-  /** the repro's processes alive when its result reached the model, and when the CLI exited (null: not observed). */
-  readonly left_after_tool: number | null;
-  readonly left_after_exit: number | null;
-  /** the result as the CLI sent it, and what it tells the model. */
-  readonly tool_result: ToolResultScore | null;
-  /** the tool's longest own deadline as the adapter declares it (attempt.start toolTimeouts); null: none declared. */
-  readonly tool_timeout_ms: number | null;
-}
+export type ShellToolScore = Pick<
+  AttemptScores['scores'],
+  'tool_return_ms' | 'tool_end' | 'left_after_tool' | 'left_after_exit' | 'tool_result' | 'tool_timeout_ms'
+>;
 
 const NONE: ShellToolScore = {
   tool_return_ms: null,

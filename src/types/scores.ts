@@ -86,7 +86,11 @@ export interface AttemptScores {
     /** wall ms and model tokens between the hang's onset and its end; null without an onset. */
     readonly hang_tax_ms: number | null;
     readonly hang_tax_tokens: number | null;
-    /** (installed agents) the shell tool and the repro: see scorers/shell-tool.ts. null elsewhere. */
+    /**
+     * (installed agents; scorers/shell-tool.ts) ms from the repro's start to its tool result reaching the model (the
+     * first model request that carried it; null: never); how the CLI's shell tool ended the repro as of then; the
+     * repro's processes alive then and when the CLI exited (null: not observed); the result as sent, and what it says.
+     */
     readonly tool_return_ms: number | null;
     readonly tool_end: ToolEnd | null;
     readonly left_after_tool: number | null;
@@ -94,7 +98,11 @@ export interface AttemptScores {
     readonly tool_result: ToolResultScore | null;
     /** (installed agents) the tool's longest own deadline as the adapter declares it (null: none declared). */
     readonly tool_timeout_ms: number | null;
-    /** (installed agents) how the CLI ended, and ms from its final answer to then: see scorers/agent-exit.ts. */
+    /**
+     * (installed agents) how the CLI's process ended — `exited` by itself, `ended` by the harness because it had not
+     * exited the grace after its final answer, `stopped` with the attempt (a budget or a shutdown came first) — and ms
+     * from its last final answer to then (null without one).
+     */
     readonly agent_exit: AgentExit | null;
     readonly agent_exit_ms: number | null;
     /** (installed agents) the CLI's start to its first model request, wall and CPU ms: see scorers/agent-boot.ts. */
