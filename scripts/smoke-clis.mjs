@@ -55,11 +55,18 @@ for (const attempt of result.summary.attempts) {
   if (attempt.kind === 'hang') {
     if (toolEnd === 'budget-first') problems.push(`${what}: the wall budget ended it before the tool's own deadline`);
     if (toolEnd === 'returned-running') {
-      const killed = start && events.some((event) => event.type === 'kill' && event.commandId === start.commandId);
-      const byAgent = events.find((event) => event.type === 'kill' && event.commandId === start?.commandId)?.by;
-      if (!killed || byAgent !== 'agent' || attempt.outcome === 'limit')
+      const kill = events.find((event) => event.type === 'kill' && event.commandId === start?.commandId);
+      const exit = events.find((event) => event.type === 'command.exit' && event.commandId === start?.commandId);
+      // A budget must not be what ended it. The probe's kill matches the repro's command line, so it ends the repro
+      // itself; a process the tool's own signal orphaned (continue's SIGTERM to the shell leaves serve.sh's sleep) has
+      // another command line, and the attempt ends it once the CLI has finished: said, not failed.
+      if (!kill || attempt.outcome === 'limit')
         problems.push(
-          `${what}: the tool returned ${repro} running but the probe's interrupt did not end it (kill by ${byAgent ?? 'none'}, outcome ${attempt.outcome})`,
+          `${what}: the tool returned ${repro} running and it was not ended within the attempt (kill by ${kill?.by ?? 'none'}, outcome ${attempt.outcome})`,
+        );
+      else if (kill.by !== 'agent')
+        console.log(
+          `${what}: the tool returned ${repro} running; its leader ${exit?.signal ? `ended by ${exit.signal}` : 'was still there'}, and what was left was ended with the attempt (${kill.by}), not by the probe's kill`,
         );
     }
   }
